@@ -1,0 +1,153 @@
+import type { ProtocolFamily } from '../../protocol-family/protocol-family.js';
+import type { ProtocolCapabilityV2 } from '../../capability/v2/protocol-capability-v2.js';
+import type { TaskEnvelopeV2 } from '../../task/v2/task-envelope-v2.js';
+import type { ProviderTransport } from '../../transport/v1/provider-transport.js';
+import type { PreparedMediaExecutionInputV2 } from '../../media/v2/prepared-media-v2.js';
+import type { NormalizedStreamEventV1 } from '../../stream/v1/normalized-stream-event-v1.js';
+import type { AdapterTerminalOutcome } from '../../outcome/v1/adapter-terminal-outcome.js';
+import type { ProviderAcceptanceFacts, ProviderResponseMetadata } from '../../outcome/v1/provider-acceptance-facts.js';
+import type { NormalizedProviderFailureV1 } from '../../outcome/v1/provider-failure-v1.js';
+import type {
+  ProviderAsyncJobListInputV2,
+  ProviderAsyncJobListPageV2,
+  ProviderAsyncJobSnapshotV2,
+} from '../../job/v2/provider-async-job-v2.js';
+
+/** The dispatch facts an adapter may read: the wire model name and the capability. Never credentials. */
+export interface ProviderAdapterTargetV1 {
+  /** Model name to put on the wire. */
+  readonly providerModel: string;
+  /** The target's declared capability. */
+  readonly capability: ProtocolCapabilityV2;
+}
+
+/** Everything one sync or stream execution needs. */
+export interface ProviderAdapterExecuteInputV1 {
+  /** The validated task. */
+  readonly task: TaskEnvelopeV2;
+  /** Dispatch facts. */
+  readonly target: ProviderAdapterTargetV1;
+  /** The host's credential-bound transport for this request. */
+  readonly transport: ProviderTransport;
+  /** Aborts the execution (host signal combined with stream abort). */
+  readonly signal: AbortSignal;
+  /** Prepared media (image edits). */
+  readonly preparedMedia?: PreparedMediaExecutionInputV2;
+}
+
+/** One item an adapter stream yields: a normalized event, or the terminal outcome (exactly once, last). */
+export type AdapterStreamPartV1 =
+  | NormalizedStreamEventV1
+  | { readonly type: 'terminal'; readonly outcome: AdapterTerminalOutcome };
+
+/** What a sync or stream execution produced, before the engine validates it. */
+export type ProviderAdapterExecutionV1 =
+  | {
+      readonly kind: 'response';
+      readonly acceptance: ProviderAcceptanceFacts;
+      readonly responseMetadata: ProviderResponseMetadata;
+      readonly terminal: AdapterTerminalOutcome;
+    }
+  | {
+      readonly kind: 'stream';
+      readonly acceptance: ProviderAcceptanceFacts;
+      readonly responseMetadata: ProviderResponseMetadata;
+      /**
+       * Pull-based parts: events, then exactly one terminal. Calling `return()` on its iterator must release
+       * the transport body.
+       */
+      readonly parts: AsyncIterable<AdapterStreamPartV1>;
+    };
+
+/** A sync or stream adapter for one request. */
+export interface ProviderAdapterV1 {
+  /**
+   * Runs the task. Provider failures are returned as a `failed` terminal. A transport failure before any
+   * response head arrives rejects with the transport's {@link ProviderTransportFailureV1}.
+   */
+  execute(input: ProviderAdapterExecuteInputV1): Promise<ProviderAdapterExecutionV1>;
+}
+
+/** Creates sync or stream adapters for one protocol family. */
+export interface ProviderAdapterFactory {
+  /** The family this factory implements; must equal the family the engine asked for. */
+  readonly protocolFamily: ProtocolFamily;
+  /** Creates an adapter. Must not perform I/O. */
+  createAdapter(): ProviderAdapterV1;
+}
+
+/** Async job operations after the start. */
+export const ASYNC_JOB_OPERATIONS_V1 = ['get', 'list', 'cancel'] as const;
+export type AsyncJobOperationV1 = (typeof ASYNC_JOB_OPERATIONS_V1)[number];
+
+/** Everything one async start needs. */
+export interface ProviderAsyncJobStartInputV1 extends ProviderAdapterExecuteInputV1 {
+  /** The callback URL the host chose, when the capability allows callbacks. */
+  readonly providerCallbackUrl?: string;
+}
+
+/** The outcome of an async start, before the engine validates it. */
+export type ProviderAsyncJobStartOutcomeV1 =
+  | {
+      readonly acceptance: { readonly state: 'accepted' };
+      readonly responseMetadata: ProviderResponseMetadata;
+      /** The provider's job id. */
+      readonly providerJobId: string;
+    }
+  | {
+      readonly acceptance: { readonly state: 'not-accepted' | 'unknown' };
+      readonly responseMetadata: ProviderResponseMetadata;
+      /** Why the start was not accepted (or may not have been). `unknown` starts are never retryable. */
+      readonly failure: NormalizedProviderFailureV1;
+    };
+
+/** Input of get and cancel. */
+export interface ProviderAsyncJobOperationInputV1 {
+  /** Dispatch facts. */
+  readonly target: ProviderAdapterTargetV1;
+  /** The provider job id from the accepted start. */
+  readonly providerJobId: string;
+  /** The host's transport. */
+  readonly transport: ProviderTransport;
+  /** Aborts the operation. */
+  readonly signal: AbortSignal;
+}
+
+/** Input of list. */
+export interface ProviderAsyncJobListOperationInputV1 {
+  /** Dispatch facts. */
+  readonly target: ProviderAdapterTargetV1;
+  /** Which page and window. */
+  readonly list: ProviderAsyncJobListInputV2;
+  /** The host's transport. */
+  readonly transport: ProviderTransport;
+  /** Aborts the operation. */
+  readonly signal: AbortSignal;
+}
+
+/** Result of a job operation: the value, or a normalized provider failure. */
+export type ProviderAsyncJobOperationResultV1<T> =
+  | { readonly status: 'ok'; readonly value: T }
+  | { readonly status: 'failed'; readonly failure: NormalizedProviderFailureV1 };
+
+/** An async job adapter for one request. Operations it does not declare are absent. */
+export interface ProviderAsyncJobAdapterV1 {
+  /** Submits the job. Never throws for provider or transport failures: they become `not-accepted` or `unknown`. */
+  start(input: ProviderAsyncJobStartInputV1): Promise<ProviderAsyncJobStartOutcomeV1>;
+  /** Reads one job. */
+  get?(input: ProviderAsyncJobOperationInputV1): Promise<ProviderAsyncJobOperationResultV1<ProviderAsyncJobSnapshotV2>>;
+  /** Reads one page of jobs. */
+  list?(input: ProviderAsyncJobListOperationInputV1): Promise<ProviderAsyncJobOperationResultV1<ProviderAsyncJobListPageV2>>;
+  /** Asks the provider to cancel one job. */
+  cancel?(input: ProviderAsyncJobOperationInputV1): Promise<ProviderAsyncJobOperationResultV1<null>>;
+}
+
+/** Creates async job adapters for one protocol family. */
+export interface ProviderAsyncJobAdapterFactory {
+  /** The family this factory implements. */
+  readonly protocolFamily: ProtocolFamily;
+  /** The operations after start that the family supports; the engine refuses the others before binding. */
+  readonly jobOperations: readonly AsyncJobOperationV1[];
+  /** Creates an adapter. Must not perform I/O. */
+  createAdapter(): ProviderAsyncJobAdapterV1;
+}

@@ -1,0 +1,80 @@
+import type { ProtocolFamily } from '../../protocol-family/protocol-family.js';
+import type { TaskEnvelopeV2 } from '../../task/v2/task-envelope-v2.js';
+import type { NormalizedStreamEventV1 } from '../../stream/v1/normalized-stream-event-v1.js';
+import type { AdapterTerminalOutcome } from '../../outcome/v1/adapter-terminal-outcome.js';
+import type { NormalizedProviderFailureV1 } from '../../outcome/v1/provider-failure-v1.js';
+import type { CodecErrorCodeV1 } from './codec-error-v1.js';
+
+/** A client request in some dialect, as a host received it. */
+export interface ClientWireRequestV1 {
+  /** Request path (dialects such as Gemini carry the model and the stream flag in it). */
+  readonly path: string;
+  /** Query parameters. */
+  readonly query?: Readonly<Record<string, string>>;
+  /** The raw body bytes (parsed with the shared safe JSON parser, never `JSON.parse`). */
+  readonly body: Uint8Array;
+}
+
+/** What an ingress codec makes of a client request. */
+export interface IngressDecodedRequestV1 {
+  /** The normalized task. */
+  readonly task: TaskEnvelopeV2;
+  /** The model name the client asked for; the host resolves it to a target. */
+  readonly modelLabel: string;
+}
+
+/** Turns client requests of one dialect into tasks. Pure: no I/O, no clock. */
+export interface IngressCodecV1 {
+  /** The dialect. */
+  readonly protocolFamily: ProtocolFamily;
+  /** Decodes a request; throws {@link CodecErrorV1} on anything it cannot represent faithfully. */
+  decodeRequest(request: ClientWireRequestV1): IngressDecodedRequestV1;
+}
+
+/** Facts the host supplies so that egress envelopes are well formed (ids, model label, time). */
+export interface EgressContextV1 {
+  /** The response id the client sees (host-generated, never the provider's). */
+  readonly responseId: string;
+  /** The model name the client sees (usually what it asked for). */
+  readonly modelLabel: string;
+  /** Creation time in epoch milliseconds. */
+  readonly createdAtMs: number;
+}
+
+/** A complete HTTP answer for a client. */
+export interface EgressHttpResponseV1 {
+  /** HTTP status. */
+  readonly status: number;
+  /** Headers with lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Body bytes. */
+  readonly body: Uint8Array;
+}
+
+/** Encodes one stream for a client, event by event. Stateful; one per stream. */
+export interface EgressStreamEncoderV1 {
+  /** Content type of the stream (`text/event-stream`, or NDJSON for dialects that use it). */
+  readonly contentType: string;
+  /** Bytes for one event (possibly empty when the dialect has nothing to say yet). */
+  encodeEvent(event: NormalizedStreamEventV1): Uint8Array;
+  /** Bytes that end the stream for this terminal (including an in-stream error for a failed terminal). */
+  encodeTerminal(outcome: AdapterTerminalOutcome): Uint8Array;
+}
+
+/** A failure to report in a dialect's own error envelope. */
+export type EgressFailureV1 =
+  | { readonly source: 'provider'; readonly failure: NormalizedProviderFailureV1 }
+  | { readonly source: 'ingress'; readonly code: CodecErrorCodeV1 }
+  | { readonly source: 'engine'; readonly code: string };
+
+/** Turns normalized outcomes into a dialect's responses. Pure: no I/O, no clock (time comes in the context). */
+export interface EgressCodecV1 {
+  /** The dialect. */
+  readonly protocolFamily: ProtocolFamily;
+  /** A whole (non-stream) response for a terminal outcome. */
+  encodeResponse(outcome: AdapterTerminalOutcome, context: EgressContextV1): EgressHttpResponseV1;
+  /** A stream encoder, for dialects that stream. */
+  createStreamEncoder?(context: EgressContextV1): EgressStreamEncoderV1;
+  /** An error response in the dialect's envelope, with its HTTP status and `retry-after` where known. */
+  encodeError(failure: EgressFailureV1, context: EgressContextV1): EgressHttpResponseV1;
+}

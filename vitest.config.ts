@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+const packages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'http-transport', 'acceptance'];
+
+/**
+ * One root configuration: every package is a project, so one `vitest run` yields one JSON report.
+ * Workspace packages resolve to their TypeScript sources through the `@tokenforge/source` condition,
+ * so tests never depend on a stale build.
+ */
+export default defineConfig({
+  resolve: { conditions: ['@tokenforge/source', 'import', 'module', 'default'] },
+  ssr: { resolve: { conditions: ['@tokenforge/source', 'import', 'module', 'node', 'default'] } },
+  test: {
+    projects: packages.map((name) => ({
+      extends: true,
+      test: {
+        name,
+        root: `packages/${name}`,
+        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        testTimeout: 30_000,
+      },
+    })),
+  },
+});
