@@ -1,0 +1,8 @@
+import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
+
+/**
+ * The families TokenForge ships, one entry each. A family folder adds its import above and its entry below;
+ * `createBuiltinTokenForgeProtocolSuiteV1()` validates the list, and the conformance harness requires cases for
+ * every family listed here.
+ */
+export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [];
