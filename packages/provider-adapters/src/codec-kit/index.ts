@@ -1,0 +1,60 @@
+/**
+ * The codec kit: the one implementation of body reading, safe JSON, SSE and NDJSON framing, base64
+ * vectors, tool-call accumulation, usage reconciliation, retry hints, HTTP failure defaults and the adapter
+ * stream driver that every protocol family in this package uses. Web-standard APIs only.
+ */
+export {
+  DEFAULT_SAFE_JSON_MAX_BYTES,
+  DEFAULT_SAFE_JSON_MAX_DEPTH,
+  parseSafeJson,
+  parseSafeJsonBytes,
+} from './safe-json.js';
+export type { SafeJsonLimits } from './safe-json.js';
+
+export { DEFAULT_MAX_BODY_BYTES, readBodyBytes, readJsonBody, releaseBody } from './read-body.js';
+export type { ReadBodyOptions, ReadJsonBodyOptions } from './read-body.js';
+
+export { DEFAULT_MAX_SSE_EVENT_BYTES, createSseParser, decodeSseStream } from './sse-decoder.js';
+export type { SseBareJson, SseComment, SseDecoderOptions, SseEvent, SseItem, SseParser } from './sse-decoder.js';
+
+export { DEFAULT_MAX_NDJSON_LINE_BYTES, decodeNdjsonLines, decodeNdjsonValues } from './ndjson-decoder.js';
+export type { NdjsonDecoderOptions, NdjsonValuesOptions } from './ndjson-decoder.js';
+
+export { SSE_DONE_DATA, encodeSseComment, encodeSseDone, encodeSseEvent, formatSseEvent } from './sse-encoder.js';
+export type { SseEncodableEvent } from './sse-encoder.js';
+
+export { DEFAULT_MAX_FLOAT32_BYTES, decodeBase64Float32 } from './base64-float32.js';
+export type { DecodeBase64Float32Options } from './base64-float32.js';
+
+export { DEFAULT_MAX_TOOL_ARGUMENTS_LENGTH, createToolCallAccumulator } from './tool-call-accumulator.js';
+export type {
+  AccumulatedToolCall,
+  ToolCallAccumulator,
+  ToolCallAccumulatorOptions,
+  ToolCallIdentity,
+} from './tool-call-accumulator.js';
+
+export { assertUsageConsistent, mergeUsageSnapshot, usageEquals } from './usage-reconciliation.js';
+
+export {
+  DEFAULT_RETRY_AFTER_MS_HEADERS,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfterMs,
+  parseRetryAfterMsHint,
+  readRetryAfterMs,
+} from './retry-after.js';
+
+export { boundProviderCode, createHttpFailure, mapHttpStatusToFailure } from './http-failure.js';
+export type { CreateHttpFailureInput, HttpStatusFailure } from './http-failure.js';
+
+export { PROTOCOL_VIOLATION_REASONS, ProtocolViolationError, isProtocolViolationError } from './protocol-violation-error.js';
+export type { ProtocolViolationReason } from './protocol-violation-error.js';
+
+export { terminalForError } from './terminal-for-error.js';
+export type { TerminalForErrorOptions } from './terminal-for-error.js';
+
+export { createAdapterStreamParts } from './adapter-stream.js';
+export type { AdapterStreamMachine, AdapterStreamStep, CreateAdapterStreamPartsOptions } from './adapter-stream.js';
+
+export { DEFAULT_MAX_ERROR_BODY_BYTES, readJsonResponse } from './json-response.js';
+export type { JsonResponseOutcome, ReadJsonResponseOptions } from './json-response.js';

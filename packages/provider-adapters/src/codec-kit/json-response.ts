@@ -1,0 +1,54 @@
+import type { NormalizedProviderFailureV1, ProviderTransportResponse } from '@tokenforge/model-protocol';
+import { createHttpFailure } from './http-failure.js';
+import { readBodyBytes } from './read-body.js';
+import { parseSafeJsonBytes } from './safe-json.js';
+
+/** Default cap of an error body: 1 MiB (error envelopes are small; the rest is not read). */
+export const DEFAULT_MAX_ERROR_BODY_BYTES = 1024 * 1024;
+
+/** Options of {@link readJsonResponse}. */
+export interface ReadJsonResponseOptions {
+  /** The current time in epoch milliseconds, for HTTP-date retry hints. */
+  readonly nowMs: number;
+  /** Cap of a success body (default 32 MiB). */
+  readonly maxBytes?: number;
+  /** Deepest accepted nesting (default 64). */
+  readonly maxDepth?: number;
+  /** Cap of an error body (default {@link DEFAULT_MAX_ERROR_BODY_BYTES}). */
+  readonly maxErrorBytes?: number;
+}
+
+/** A whole JSON response, read. */
+export type JsonResponseOutcome =
+  /** A 2xx status with a JSON body. */
+  | { readonly ok: true; readonly status: number; readonly value: unknown }
+  /**
+   * Any other status. `failure` is the status default with retry hints; `errorBody` is the parsed body, or
+   * `undefined` when it was empty, too large or not JSON (an unreadable error body never hides the status).
+   * Families read their error envelope from `errorBody` and rebuild the failure with `createHttpFailure`.
+   */
+  | {
+      readonly ok: false;
+      readonly status: number;
+      readonly failure: NormalizedProviderFailureV1;
+      readonly errorBody: unknown;
+    };
+
+/**
+ * Reads a whole (non-stream) JSON response with its status: 2xx bodies through the safe parser, other
+ * statuses as a default failure plus their best-effort parsed body. The body is released on every path.
+ *
+ * @throws {CodecErrorV1} for a 2xx body that is too large or not safe JSON; a transport failure while reading
+ * propagates. `terminalForError` maps both.
+ */
+export async function readJsonResponse(
+  response: ProviderTransportResponse,
+  options: ReadJsonResponseOptions,
+): Promise<JsonResponseOutcome> {
+  void createHttpFailure;
+  void readBodyBytes;
+  void parseSafeJsonBytes;
+  void response;
+  void options;
+  throw new Error('not implemented yet');
+}

@@ -1,0 +1,179 @@
+import { CodecErrorV1 } from '@tokenforge/model-protocol';
+
+/** Default byte limit of {@link parseSafeJson} and {@link parseSafeJsonBytes}: 32 MiB of UTF-8. */
+export const DEFAULT_SAFE_JSON_MAX_BYTES = 32 * 1024 * 1024;
+/** Default nesting limit: 64 levels of objects and arrays. */
+export const DEFAULT_SAFE_JSON_MAX_DEPTH = 64;
+
+/** Limits of the safe JSON parser. */
+export interface SafeJsonLimits {
+  /** Largest accepted input in UTF-8 bytes (default {@link DEFAULT_SAFE_JSON_MAX_BYTES}). */
+  readonly maxBytes?: number;
+  /** Deepest accepted nesting of objects and arrays (default {@link DEFAULT_SAFE_JSON_MAX_DEPTH}). */
+  readonly maxDepth?: number;
+}
+
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+// A key whose raw form is longer than this cannot decode to a forbidden key (each character is at most a 6-character escape).
+const LONGEST_ESCAPED_FORBIDDEN_KEY = 6 * 'constructor'.length;
+
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses JSON text the only way provider and client bytes may be parsed: with a size limit, a nesting limit
+ * checked before parsing (iteratively, so hostile depth never overflows the stack), and no `__proto__`,
+ * `constructor` or `prototype` object key at any depth. A leading byte-order mark is ignored.
+ *
+ * @throws {CodecErrorV1} `body-too-large`, `nesting-too-deep`, `forbidden-key` or `malformed-json`. Messages
+ * name the rule, never the input.
+ */
+export function parseSafeJson(text: string, limits?: SafeJsonLimits): unknown {
+  const maxBytes = limits?.maxBytes ?? DEFAULT_SAFE_JSON_MAX_BYTES;
+  if (text.length > maxBytes || (text.length * 3 > maxBytes && utf8ByteLength(text) > maxBytes)) {
+    throw tooLarge(maxBytes);
+  }
+  return parseCheckedText(text, limits?.maxDepth ?? DEFAULT_SAFE_JSON_MAX_DEPTH);
+}
+
+/**
+ * Parses JSON from UTF-8 bytes with the limits of {@link parseSafeJson}. The size is checked before decoding;
+ * invalid UTF-8 is refused, never replaced. A leading byte-order mark is ignored.
+ *
+ * @throws {CodecErrorV1} `body-too-large`, `invalid-encoding`, `nesting-too-deep`, `forbidden-key` or `malformed-json`.
+ */
+export function parseSafeJsonBytes(bytes: Uint8Array, limits?: SafeJsonLimits): unknown {
+  const maxBytes = limits?.maxBytes ?? DEFAULT_SAFE_JSON_MAX_BYTES;
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  let text: string;
+  try {
+    text = fatalDecoder.decode(bytes);
+  } catch {
+    throw new CodecErrorV1('invalid-encoding', 'JSON body is not valid UTF-8');
+  }
+  return parseCheckedText(text, limits?.maxDepth ?? DEFAULT_SAFE_JSON_MAX_DEPTH);
+}
+
+function parseCheckedText(text: string, maxDepth: number): unknown {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  scanStructure(source, maxDepth);
+  try {
+    return JSON.parse(source) as unknown;
+  } catch {
+    // The engine's own message quotes the input: never pass it on.
+    throw malformed();
+  }
+}
+
+/**
+ * One linear pass over the text: tracks nesting outside strings and checks every object key (a string
+ * followed by `:`). Valid JSON is scanned exactly; for invalid JSON any typed failure is acceptable.
+ */
+function scanStructure(text: string, maxDepth: number): void {
+  const length = text.length;
+  let depth = 0;
+  let index = 0;
+  let lastStringStart = -1;
+  let lastStringEnd = -1;
+  let lastTokenWasString = false;
+  while (index < length) {
+    const code = text.charCodeAt(index);
+    switch (code) {
+      case 0x22: {
+        const end = findStringEnd(text, index + 1);
+        if (end < 0) throw malformed();
+        lastStringStart = index;
+        lastStringEnd = end;
+        lastTokenWasString = true;
+        index = end + 1;
+        continue;
+      }
+      case 0x20:
+      case 0x0a:
+      case 0x0d:
+      case 0x09:
+        index += 1;
+        continue;
+      case 0x3a:
+        if (lastTokenWasString) checkKey(text, lastStringStart, lastStringEnd);
+        break;
+      case 0x7b:
+      case 0x5b:
+        depth += 1;
+        if (depth > maxDepth) {
+          throw new CodecErrorV1('nesting-too-deep', `JSON nesting exceeds ${maxDepth} levels`);
+        }
+        break;
+      case 0x7d:
+      case 0x5d:
+        depth -= 1;
+        break;
+      default:
+        break;
+    }
+    lastTokenWasString = false;
+    index += 1;
+  }
+}
+
+/** Index of the closing quote of a string whose content starts at `from`, or -1. */
+function findStringEnd(text: string, from: number): number {
+  let position = from;
+  for (;;) {
+    const quote = text.indexOf('"', position);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    let cursor = quote - 1;
+    while (cursor >= from && text.charCodeAt(cursor) === 0x5c) {
+      backslashes += 1;
+      cursor -= 1;
+    }
+    if ((backslashes & 1) === 0) return quote;
+    position = quote + 1;
+  }
+}
+
+function checkKey(text: string, openQuote: number, closeQuote: number): void {
+  const rawLength = closeQuote - openQuote - 1;
+  if (rawLength < 9 || rawLength > LONGEST_ESCAPED_FORBIDDEN_KEY) return;
+  const backslash = text.indexOf('\\', openQuote + 1);
+  let key: string;
+  if (backslash < 0 || backslash > closeQuote) {
+    if (rawLength !== 9 && rawLength !== 11) return;
+    key = text.slice(openQuote + 1, closeQuote);
+  } else {
+    try {
+      key = JSON.parse(text.slice(openQuote, closeQuote + 1)) as string;
+    } catch {
+      throw malformed();
+    }
+  }
+  if (FORBIDDEN_KEYS.has(key)) {
+    throw new CodecErrorV1('forbidden-key', `JSON object key "${key}" is not allowed`);
+  }
+}
+
+/** UTF-8 length of a string (a lone surrogate counts as the 3 bytes of U+FFFD, as TextEncoder writes it). */
+function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        index += 1;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function tooLarge(maxBytes: number): CodecErrorV1 {
+  return new CodecErrorV1('body-too-large', `JSON input exceeds ${maxBytes} bytes`);
+}
+
+function malformed(): CodecErrorV1 {
+  return new CodecErrorV1('malformed-json', 'input is not valid JSON');
+}

@@ -1,0 +1,32 @@
+import type { AdapterTerminalOutcome, UsageV1 } from '@tokenforge/model-protocol';
+import { isCodecErrorV1, isProviderTransportFailureV1 } from '@tokenforge/model-protocol';
+import { isProtocolViolationError } from './protocol-violation-error.js';
+
+/** Context of {@link terminalForError}. */
+export interface TerminalForErrorOptions {
+  /** The execution's signal: once aborted, every error ends as `cancelled`. */
+  readonly signal?: AbortSignal;
+  /** Usage the provider reported before the failure, kept on the failed terminal. */
+  readonly usage?: UsageV1;
+}
+
+/**
+ * The terminal an error thrown while reading or decoding a provider response stands for, or `undefined` when
+ * the error is none of the kinds below (a defect, which the caller should let propagate):
+ * - any error after the signal aborted: `cancelled`;
+ * - a {@link CodecErrorV1} or {@link ProtocolViolationError}: failed `protocol-violation`, not retryable;
+ * - a {@link ProviderTransportFailureV1} while reading the body: `connection-lost` is a failed
+ *   `truncated-stream`, `timeout` a failed `timeout`, anything else a failed `network`, all retryable.
+ */
+export function terminalForError(error: unknown, options?: TerminalForErrorOptions): AdapterTerminalOutcome | undefined {
+  if (options?.signal?.aborted === true) return { status: 'cancelled' };
+  const usage = options?.usage === undefined ? {} : { usage: options.usage };
+  if (isCodecErrorV1(error) || isProtocolViolationError(error)) {
+    return { status: 'failed', failure: { code: 'protocol-violation', retryable: false }, ...usage };
+  }
+  if (isProviderTransportFailureV1(error)) {
+    const code = error.reason === 'connection-lost' ? 'truncated-stream' : error.reason === 'timeout' ? 'timeout' : 'network';
+    return { status: 'failed', failure: { code, retryable: true }, ...usage };
+  }
+  return undefined;
+}
