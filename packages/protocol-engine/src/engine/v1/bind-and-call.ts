@@ -1,0 +1,42 @@
+import { isProviderTransportFailureV1, type ProviderDispatchTargetV2, type ProviderTransport } from '@tokenforge/model-protocol';
+import {
+  PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES,
+  engineError,
+  isProtocolEngineErrorV1,
+  type ProtocolEngineErrorV1,
+} from '../../error/v1/protocol-engine-error-v1.js';
+import { isTransport, throwIfAborted } from '../../validation/v1/input-guards.js';
+
+/** A binding after validation: its target snapshot and its bind function. */
+export interface CheckedBinding {
+  readonly target: ProviderDispatchTargetV2;
+  readonly bindTransport: (connectionRef: string, signal: AbortSignal) => unknown;
+}
+
+/**
+ * Asks the binding for a transport for the target's own connection. Engine errors from the binding (connection
+ * mismatch, abort) pass through; anything else the binder throws is TRANSPORT_BIND_FAILED.
+ */
+export async function bindTransport(binding: CheckedBinding, signal: AbortSignal): Promise<ProviderTransport> {
+  let transport: unknown;
+  try {
+    transport = await binding.bindTransport(binding.target.connectionRef, signal);
+  } catch (error) {
+    if (isProtocolEngineErrorV1(error)) throw error;
+    if (signal.aborted) throw engineError(CODES.ABORTED, 'the operation was aborted while binding the transport', error);
+    throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the transport binding failed', error);
+  }
+  if (!isTransport(transport)) throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the transport binding did not return a transport');
+  throwIfAborted(signal);
+  return transport;
+}
+
+/**
+ * Classifies something an adapter threw: the host's abort wins, then a transport failure, else an adapter defect.
+ * The thrown value stays in `cause` only.
+ */
+export function adapterCallFailed(error: unknown, signal: AbortSignal): ProtocolEngineErrorV1 {
+  if (signal.aborted) return engineError(CODES.ABORTED, 'the operation was aborted by the host signal', error);
+  if (isProviderTransportFailureV1(error)) return engineError(CODES.TRANSPORT_FAILED, 'the provider transport failed', error);
+  return engineError(CODES.ADAPTER_FAILED, 'the adapter failed', error);
+}
