@@ -1,4 +1,6 @@
 import type { AdapterStreamPartV1, AdapterTerminalOutcome, NormalizedStreamEventV1, UsageV1 } from '@tokenforge/model-protocol';
+import { releaseBody } from './read-body.js';
+import { terminalForError } from './terminal-for-error.js';
 
 /** What a family's state machine makes of one frame. */
 export interface AdapterStreamStep {
@@ -51,6 +53,170 @@ export interface CreateAdapterStreamPartsOptions<TFrame> {
 export function createAdapterStreamParts<TFrame>(
   options: CreateAdapterStreamPartsOptions<TFrame>,
 ): AsyncIterable<AdapterStreamPartV1> {
-  void options;
-  throw new Error('not implemented yet');
+  return runAdapterStream(options);
+}
+
+const CANCELLED: AdapterStreamPartV1 = { type: 'terminal', outcome: { status: 'cancelled' } };
+const ABORTED = Symbol('aborted');
+
+async function* runAdapterStream<TFrame>(
+  options: CreateAdapterStreamPartsOptions<TFrame>,
+): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
+  const { machine, signal } = options;
+  const body = new OwnedBody(options.body);
+  const abort = new AbortWatch(signal);
+  let frames: AsyncIterator<TFrame> | undefined;
+  const failed = (error: unknown, fromBody: boolean): AdapterStreamPartV1 => {
+    const usage = machine.usageSoFar?.();
+    const context = usage === undefined ? { signal } : { signal, usage };
+    const outcome = terminalForError(error, context);
+    if (outcome !== undefined) return { type: 'terminal', outcome };
+    if (!fromBody) throw error;
+    // A host transport that fails a read without a typed failure still failed to deliver the stream.
+    return { type: 'terminal', outcome: { status: 'failed', failure: { code: 'network', retryable: true }, ...(usage === undefined ? {} : { usage }) } };
+  };
+  try {
+    if (signal.aborted) {
+      yield CANCELLED;
+      return;
+    }
+    frames = options.decodeFrames(body)[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<TFrame> | typeof ABORTED;
+      try {
+        next = await abort.race(frames.next());
+      } catch (error) {
+        yield failed(error, body.failedWith(error));
+        return;
+      }
+      if (next === ABORTED) {
+        yield CANCELLED;
+        return;
+      }
+      let step: AdapterStreamStep | undefined;
+      try {
+        step = next.done === true ? machine.onEnd?.() : machine.onFrame(next.value);
+      } catch (error) {
+        yield failed(error, false);
+        return;
+      }
+      if (step?.events !== undefined) {
+        for (const event of step.events) {
+          if (signal.aborted) {
+            yield CANCELLED;
+            return;
+          }
+          yield event;
+        }
+      }
+      if (signal.aborted) {
+        yield CANCELLED;
+        return;
+      }
+      if (step?.terminal !== undefined) {
+        yield { type: 'terminal', outcome: step.terminal };
+        return;
+      }
+      if (next.done === true) {
+        const usage = machine.usageSoFar?.();
+        yield {
+          type: 'terminal',
+          outcome: { status: 'failed', failure: { code: 'truncated-stream', retryable: true }, ...(usage === undefined ? {} : { usage }) },
+        };
+        return;
+      }
+    }
+  } finally {
+    abort.dispose();
+    // After an abort a pull may still be pending: closing must not wait behind it.
+    const wait = !signal.aborted;
+    const closing = closeIterator(frames).then(() => body.release());
+    if (wait) await closing;
+  }
+}
+
+async function closeIterator(iterator: AsyncIterator<unknown> | undefined): Promise<void> {
+  try {
+    if (iterator !== undefined && typeof iterator.return === 'function') await iterator.return();
+  } catch {
+    // Closing is best effort; the body is released next in any case.
+  }
+}
+
+/** Hands the frame decoder one iterator of the transport body and remembers whether it ended or failed. */
+class OwnedBody implements AsyncIterable<Uint8Array> {
+  private readonly source: AsyncIterable<Uint8Array>;
+  private iterator: AsyncIterator<Uint8Array> | undefined;
+  private settled = false;
+  private readError: { error: unknown } | undefined;
+
+  constructor(source: AsyncIterable<Uint8Array>) {
+    this.source = source;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    const iterator = this.open();
+    return {
+      next: async () => {
+        if (this.settled) return { done: true, value: undefined };
+        try {
+          const step = await iterator.next();
+          if (step.done === true) this.settled = true;
+          return step;
+        } catch (error) {
+          this.settled = true;
+          this.readError = { error };
+          throw error;
+        }
+      },
+      return: async () => {
+        await this.release();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** Whether `error` is what a body read threw (a transport failure, not a decoder's). */
+  failedWith(error: unknown): boolean {
+    return this.readError !== undefined && this.readError.error === error;
+  }
+
+  async release(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    const iterator = this.iterator ?? this.open();
+    await releaseBody(iterator);
+  }
+
+  private open(): AsyncIterator<Uint8Array> {
+    this.iterator ??= this.source[Symbol.asyncIterator]();
+    return this.iterator;
+  }
+}
+
+/** One abort listener for the whole stream, raced against each pull. */
+class AbortWatch {
+  private readonly signal: AbortSignal;
+  private readonly aborted: Promise<typeof ABORTED>;
+  private listener: (() => void) | undefined;
+
+  constructor(signal: AbortSignal) {
+    this.signal = signal;
+    this.aborted = new Promise((resolve) => {
+      this.listener = () => resolve(ABORTED);
+      signal.addEventListener('abort', this.listener, { once: true });
+    });
+  }
+
+  race<T>(pull: Promise<T>): Promise<T | typeof ABORTED> {
+    if (this.signal.aborted) {
+      pull.catch(() => undefined);
+      return Promise.resolve(ABORTED);
+    }
+    return Promise.race([pull, this.aborted]);
+  }
+
+  dispose(): void {
+    if (this.listener !== undefined) this.signal.removeEventListener('abort', this.listener);
+  }
 }

@@ -1,6 +1,6 @@
 import type { NormalizedProviderFailureV1, ProviderTransportResponse } from '@tokenforge/model-protocol';
 import { createHttpFailure } from './http-failure.js';
-import { readBodyBytes } from './read-body.js';
+import { DEFAULT_MAX_BODY_BYTES, readBodyBytes } from './read-body.js';
 import { parseSafeJsonBytes } from './safe-json.js';
 
 /** Default cap of an error body: 1 MiB (error envelopes are small; the rest is not read). */
@@ -45,10 +45,22 @@ export async function readJsonResponse(
   response: ProviderTransportResponse,
   options: ReadJsonResponseOptions,
 ): Promise<JsonResponseOutcome> {
-  void createHttpFailure;
-  void readBodyBytes;
-  void parseSafeJsonBytes;
-  void response;
-  void options;
-  throw new Error('not implemented yet');
+  const status = response.status;
+  if (status >= 200 && status <= 299) {
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const bytes = await readBodyBytes(response.body, { maxBytes });
+    const limits = options.maxDepth === undefined ? { maxBytes } : { maxBytes, maxDepth: options.maxDepth };
+    return { ok: true, status, value: parseSafeJsonBytes(bytes, limits) };
+  }
+  const failure = createHttpFailure({ status, headers: response.headers, nowMs: options.nowMs });
+  let errorBody: unknown;
+  try {
+    const maxBytes = options.maxErrorBytes ?? DEFAULT_MAX_ERROR_BODY_BYTES;
+    const bytes = await readBodyBytes(response.body, { maxBytes });
+    errorBody = bytes.byteLength === 0 ? undefined : parseSafeJsonBytes(bytes, { maxBytes });
+  } catch {
+    // The status already tells what happened; an unreadable error envelope adds nothing.
+    errorBody = undefined;
+  }
+  return { ok: false, status, failure, errorBody };
 }

@@ -1,5 +1,5 @@
-import { CodecErrorV1 } from '@tokenforge/model-protocol';
-import type { SafeJsonLimits } from './safe-json.js';
+import { Utf8LineSplitter, type LineSink } from './utf8-line-splitter.js';
+import { parseSafeJson, type SafeJsonLimits } from './safe-json.js';
 
 /** Default cap of one NDJSON line: 8 MiB. */
 export const DEFAULT_MAX_NDJSON_LINE_BYTES = 8 * 1024 * 1024;
@@ -18,6 +18,27 @@ export interface NdjsonValuesOptions extends NdjsonDecoderOptions {
   readonly maxDepth?: SafeJsonLimits['maxDepth'];
 }
 
+const BLANK = /^[ \t\r]*$/;
+
+class LineCollector implements LineSink {
+  lines: string[] = [];
+
+  onLine(line: string): void {
+    if (line.length === 0 || (isJsonSpace(line.charCodeAt(0)) && BLANK.test(line))) return;
+    this.lines.push(line);
+  }
+
+  take(): string[] {
+    const lines = this.lines;
+    this.lines = [];
+    return lines;
+  }
+}
+
+function isJsonSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0d;
+}
+
 /**
  * Decodes a body as newline-delimited lines: `\n` or `\r\n` ends a line, a final line without a break is
  * still a line, lines holding only whitespace are skipped (they are not documents), a byte-order mark at the
@@ -29,9 +50,21 @@ export async function* decodeNdjsonLines(
   body: AsyncIterable<Uint8Array>,
   options?: NdjsonDecoderOptions,
 ): AsyncGenerator<string, void, undefined> {
-  void body;
-  void options;
-  throw new CodecErrorV1('unsupported-feature', 'not implemented yet');
+  const splitter = new Utf8LineSplitter({
+    carriageReturnEndsLine: false,
+    invalidText: options?.invalidText ?? 'fail',
+    lineByteLimit: options?.maxLineBytes ?? DEFAULT_MAX_NDJSON_LINE_BYTES,
+    frameName: 'NDJSON line',
+  });
+  const collector = new LineCollector();
+  for await (const chunk of body) {
+    splitter.push(chunk, collector);
+    if (collector.lines.length > 0) {
+      for (const line of collector.take()) yield line;
+    }
+  }
+  splitter.finish(collector);
+  for (const line of collector.take()) yield line;
 }
 
 /**
@@ -43,7 +76,9 @@ export async function* decodeNdjsonValues(
   body: AsyncIterable<Uint8Array>,
   options?: NdjsonValuesOptions,
 ): AsyncGenerator<unknown, void, undefined> {
-  void body;
-  void options;
-  throw new CodecErrorV1('unsupported-feature', 'not implemented yet');
+  const limits: SafeJsonLimits = {
+    maxBytes: options?.maxLineBytes ?? DEFAULT_MAX_NDJSON_LINE_BYTES,
+    ...(options?.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+  };
+  for await (const line of decodeNdjsonLines(body, options)) yield parseSafeJson(line, limits);
 }

@@ -1,4 +1,5 @@
 import { CodecErrorV1 } from '@tokenforge/model-protocol';
+import { Utf8LineSplitter, type LineSink } from './utf8-line-splitter.js';
 
 /** Default per-event byte cap of the SSE decoder: 8 MiB (raise it for families that stream large images). */
 export const DEFAULT_MAX_SSE_EVENT_BYTES = 8 * 1024 * 1024;
@@ -79,8 +80,173 @@ export interface SseParser {
  * JSON value cut off by the end of the stream.
  */
 export function createSseParser(options?: SseDecoderOptions): SseParser {
-  void options;
-  throw new CodecErrorV1('unsupported-feature', 'not implemented yet');
+  return new SseLineParser(options);
+}
+
+class SseLineParser implements SseParser, LineSink {
+  private readonly maxEventBytes: number;
+  private readonly reportComments: boolean;
+  private readonly acceptBareJson: boolean;
+  private readonly splitter: Utf8LineSplitter;
+  private items: SseItem[] = [];
+  private readonly dataLines: string[] = [];
+  private eventName: string | undefined = undefined;
+  private eventId: string | undefined = undefined;
+  private fieldSeen = false;
+  private eventBytes = 0;
+  private bareJson: BareJsonScanner | undefined = undefined;
+
+  constructor(options: SseDecoderOptions | undefined) {
+    this.maxEventBytes = options?.maxEventBytes ?? DEFAULT_MAX_SSE_EVENT_BYTES;
+    this.reportComments = options?.comments === 'report';
+    this.acceptBareJson = options?.bareJson === true;
+    this.splitter = new Utf8LineSplitter({
+      carriageReturnEndsLine: true,
+      invalidText: options?.invalidText ?? 'fail',
+      lineByteLimit: this.maxEventBytes,
+      frameName: 'SSE event',
+    });
+  }
+
+  push(chunk: Uint8Array): readonly SseItem[] {
+    this.splitter.push(chunk, this);
+    return this.takeItems();
+  }
+
+  finish(): readonly SseItem[] {
+    this.splitter.finish(this);
+    if (this.bareJson !== undefined) {
+      throw new CodecErrorV1('malformed-json', 'bare JSON value in the SSE stream is incomplete at its end');
+    }
+    this.dispatch();
+    return this.takeItems();
+  }
+
+  onLine(line: string, byteLength: number): void {
+    if (this.bareJson !== undefined) {
+      this.count(byteLength);
+      if (this.bareJson.feed(line)) {
+        this.items.push({ kind: 'bare-json', text: this.bareJson.text() });
+        this.bareJson = undefined;
+        this.resetBudget();
+      }
+      return;
+    }
+    if (line.length === 0) {
+      this.dispatch();
+      return;
+    }
+    const first = line.charCodeAt(0);
+    if (first === COLON) {
+      if (this.reportComments) {
+        this.items.push({ kind: 'comment', text: line.charCodeAt(1) === SPACE ? line.slice(2) : line.slice(1) });
+      }
+      return;
+    }
+    this.count(byteLength);
+    if (this.acceptBareJson && !this.fieldSeen && (first === OPEN_BRACE || first === OPEN_BRACKET)) {
+      const scanner = new BareJsonScanner();
+      if (scanner.feed(line)) {
+        this.items.push({ kind: 'bare-json', text: scanner.text() });
+        this.resetBudget();
+      } else this.bareJson = scanner;
+      return;
+    }
+    this.fieldSeen = true;
+    let field: string;
+    let value: string;
+    const colon = line.indexOf(':');
+    if (colon < 0) {
+      field = line;
+      value = '';
+    } else {
+      field = colon === 4 && line.startsWith('data') ? 'data' : line.slice(0, colon);
+      value = line.charCodeAt(colon + 1) === SPACE ? line.slice(colon + 2) : line.slice(colon + 1);
+    }
+    switch (field) {
+      case 'data':
+        this.dataLines.push(value);
+        break;
+      case 'event':
+        this.eventName = value;
+        break;
+      case 'id':
+        this.eventId = value;
+        break;
+      default:
+        // `retry` and unknown fields are ignored, as the SSE rules say.
+        break;
+    }
+  }
+
+  private count(byteLength: number): void {
+    this.eventBytes += byteLength;
+    if (this.eventBytes > this.maxEventBytes) {
+      throw new CodecErrorV1('frame-too-large', 'SSE event exceeds its byte limit');
+    }
+    this.splitter.lineByteLimit = this.maxEventBytes - this.eventBytes;
+  }
+
+  private resetBudget(): void {
+    this.eventBytes = 0;
+    this.splitter.lineByteLimit = this.maxEventBytes;
+  }
+
+  private dispatch(): void {
+    if (this.dataLines.length > 0) {
+      const data = this.dataLines.length === 1 ? (this.dataLines[0] as string) : this.dataLines.join('\n');
+      this.items.push({ kind: 'event', event: this.eventName, id: this.eventId, data });
+    }
+    this.dataLines.length = 0;
+    this.eventName = undefined;
+    this.eventId = undefined;
+    this.fieldSeen = false;
+    this.resetBudget();
+  }
+
+  private takeItems(): readonly SseItem[] {
+    if (this.items.length === 0) return NO_ITEMS;
+    const items = this.items;
+    this.items = [];
+    return items;
+  }
+}
+
+const NO_ITEMS: readonly SseItem[] = Object.freeze([]);
+const COLON = 0x3a;
+const SPACE = 0x20;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
+/** Follows a JSON value across lines until its outermost object or array closes (strings and escapes aware). */
+class BareJsonScanner {
+  private readonly lines: string[] = [];
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+
+  /** Adds a line; returns true when the value is complete. */
+  feed(line: string): boolean {
+    this.lines.push(line);
+    for (let index = 0; index < line.length; index += 1) {
+      const code = line.charCodeAt(index);
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (code === 0x5c) this.escaped = true;
+        else if (code === 0x22) this.inString = false;
+      } else if (code === 0x22) this.inString = true;
+      else if (code === OPEN_BRACE || code === OPEN_BRACKET) this.depth += 1;
+      else if (code === 0x7d || code === 0x5d) {
+        this.depth -= 1;
+        if (this.depth === 0) return true;
+      }
+    }
+    return false;
+  }
+
+  text(): string {
+    return this.lines.join('\n');
+  }
 }
 
 /**
@@ -92,6 +258,9 @@ export async function* decodeSseStream(
   options?: SseDecoderOptions,
 ): AsyncGenerator<SseItem, void, undefined> {
   const parser = createSseParser(options);
-  for await (const chunk of body) yield* parser.push(chunk);
-  yield* parser.finish();
+  // for-await closes the body when this generator throws or its consumer returns early.
+  for await (const chunk of body) {
+    for (const item of parser.push(chunk)) yield item;
+  }
+  for (const item of parser.finish()) yield item;
 }
