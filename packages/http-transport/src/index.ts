@@ -1,1 +1,17 @@
-export {};
+export { createHttpProviderTransport } from './create-http-provider-transport.js';
+export type { HttpProviderTransport } from './create-http-provider-transport.js';
+export type {
+  CreateHttpProviderTransportOptions,
+  HttpTransportCredentials,
+  HttpTransportHostnameResolver,
+  HttpTransportPolicy,
+} from './http-transport-options.js';
+export {
+  HTTP_TRANSPORT_CONFIGURATION_ERROR_CODES,
+  HttpTransportConfigurationError,
+  isHttpTransportConfigurationError,
+} from './http-transport-configuration-error.js';
+export type { HttpTransportConfigurationErrorCode } from './http-transport-configuration-error.js';
+export { RESTRICTED_ADDRESS_CATEGORIES, classifyAddress } from './address-policy/classify-address.js';
+export type { AddressCategory, RestrictedAddressCategory } from './address-policy/classify-address.js';
+export { HttpTransportDiagnostic } from './failure/transport-diagnostic.js';

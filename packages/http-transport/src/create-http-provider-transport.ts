@@ -1,0 +1,63 @@
+import type { ProviderTransport, ProviderTransportRequest, ProviderTransportResponse } from '@tokenforge/model-protocol';
+import { Pool } from 'undici';
+import { createPinnedConnector } from './connect/create-pinned-connector.js';
+import { refuseBeforeSend } from './failure/refuse-before-send.js';
+import { createSecretRedactor } from './failure/secret-redactor.js';
+import { toTransportFailure } from './failure/to-transport-failure.js';
+import type { CreateHttpProviderTransportOptions } from './http-transport-options.js';
+import { resolveTransportConfiguration } from './resolve-transport-configuration.js';
+import { sendProviderRequest } from './send-provider-request.js';
+
+/** A {@link ProviderTransport} bound to one provider connection, owning its own sockets. */
+export interface HttpProviderTransport extends ProviderTransport {
+  /**
+   * Stops accepting requests, lets requests in flight finish (bodies still being read included) and then
+   * closes every socket. Later `send` calls fail `before-send` with reason `other`. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the transport of one provider connection: a host calls it in its `bindTransport` with the
+ * connection's base URL, secret and the family's transport metadata, and closes it when done. Each transport
+ * has its own undici pool, so sockets are never shared between connections or tenants.
+ *
+ * @throws {HttpTransportConfigurationError} when the options are unusable (checked before any network use).
+ */
+export function createHttpProviderTransport(options: CreateHttpProviderTransportOptions): HttpProviderTransport {
+  const configuration = resolveTransportConfiguration(options);
+  const credentials = configuration.credentials;
+  const redact = createSecretRedactor(
+    credentials.type === 'api-key' ? [credentials.apiKey] : [credentials.accessKey, credentials.secretKey],
+  );
+  const pool = new Pool(configuration.origin, {
+    connect: createPinnedConnector({
+      rules: configuration.rules,
+      resolveHostname: configuration.resolveHostname,
+      connectTimeoutMs: configuration.connectTimeoutMs,
+      trustedCertificates: configuration.trustedCertificates,
+    }),
+    connections: configuration.maxConnections,
+    pipelining: 1,
+    keepAliveTimeout: configuration.keepAliveTimeoutMs,
+    keepAliveMaxTimeout: configuration.keepAliveTimeoutMs,
+    headersTimeout: configuration.headersTimeoutMs,
+    bodyTimeout: configuration.bodyIdleTimeoutMs,
+    strictContentLength: true,
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    async send(request: ProviderTransportRequest): Promise<ProviderTransportResponse> {
+      if (closing !== undefined) throw refuseBeforeSend('other', 'the transport is closed');
+      try {
+        return await sendProviderRequest(request, configuration, pool, redact);
+      } catch (error) {
+        throw toTransportFailure(error, 'before-send', redact);
+      }
+    },
+    close(): Promise<void> {
+      closing ??= pool.close();
+      return closing;
+    },
+  };
+}

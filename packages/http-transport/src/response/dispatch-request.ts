@@ -1,0 +1,240 @@
+import {
+  ProviderTransportFailureV1,
+  type ProviderTransportFailureV1 as Failure,
+  type ProviderTransportResponse,
+} from '@tokenforge/model-protocol';
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { toTransportFailure } from '../failure/to-transport-failure.js';
+import type { SecretRedactor } from '../failure/secret-redactor.js';
+import { HttpTransportDiagnostic } from '../failure/transport-diagnostic.js';
+
+/** One HTTP exchange handed to undici. */
+export interface DispatchRequestInput {
+  readonly dispatcher: Dispatcher;
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** Path and query, already checked. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array | AsyncIterable<Uint8Array> | undefined;
+  readonly signal: AbortSignal;
+  readonly maxResponseBytes: number;
+  readonly redact: SecretRedactor;
+}
+
+type IncomingHttpHeaders = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[2];
+
+// Backpressure: stop reading the socket above the high mark, resume once the consumer drained below the low one.
+const HIGH_WATER_BYTES = 256 * 1024;
+const LOW_WATER_BYTES = 64 * 1024;
+
+/**
+ * Sends one request and resolves when the response head arrives. The body is an async iterable fed by the
+ * socket with backpressure; `return()` on its iterator destroys the socket (an unread body cannot be reused).
+ */
+export function dispatchRequest(input: DispatchRequestInput): Promise<ProviderTransportResponse> {
+  return new Promise((resolve, reject) => {
+    const exchange = new Exchange(input, resolve, reject);
+    exchange.start();
+  });
+}
+
+/** Released by the consumer: not an error anyone sees. */
+const RELEASED = new HttpTransportDiagnostic('response body released by the consumer');
+
+class Exchange implements Dispatcher.DispatchHandler {
+  readonly #input: DispatchRequestInput;
+  readonly #resolveHead: (response: ProviderTransportResponse) => void;
+  readonly #rejectHead: (failure: Failure) => void;
+  #controller: Dispatcher.DispatchController | undefined;
+  #requestStarted = false;
+  #head: 'pending' | 'delivered' | 'rejected' = 'pending';
+  #finished = false;
+  #released = false;
+  #pendingAbort: Failure | undefined;
+  readonly #chunks: Uint8Array[] = [];
+  #bufferedBytes = 0;
+  #receivedBytes = 0;
+  #ended = false;
+  #failure: Failure | undefined;
+  #waiter: (() => void) | undefined;
+  readonly #onAbort = (): void => this.#abortFromSignal();
+
+  constructor(
+    input: DispatchRequestInput,
+    resolveHead: (response: ProviderTransportResponse) => void,
+    rejectHead: (failure: Failure) => void,
+  ) {
+    this.#input = input;
+    this.#resolveHead = resolveHead;
+    this.#rejectHead = rejectHead;
+  }
+
+  start(): void {
+    const input = this.#input;
+    if (input.signal.aborted) {
+      this.#settleHeadFailure(abortedFailure('before-send'));
+      return;
+    }
+    input.signal.addEventListener('abort', this.#onAbort, { once: true });
+    try {
+      input.dispatcher.dispatch(
+        { path: input.path, method: input.method, headers: input.headers, body: toUndiciBody(input.body) ?? null },
+        this,
+      );
+    } catch (error) {
+      this.onResponseError(undefined, error as Error);
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    this.#requestStarted = true;
+    // Aborted while queued or connecting: stop before undici writes a byte.
+    if (this.#pendingAbort !== undefined) controller.abort(this.#pendingAbort);
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    if (statusCode < 200 || this.#head !== 'pending') return;
+    this.#head = 'delivered';
+    const iterator = this.#createBodyIterator();
+    this.#resolveHead({ status: statusCode, headers: normalizeHeaders(headers), body: { [Symbol.asyncIterator]: () => iterator } });
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.#input.maxResponseBytes) controller.abort(tooLargeFailure());
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Uint8Array): void {
+    if (this.#finished) return;
+    this.#receivedBytes += chunk.byteLength;
+    if (this.#receivedBytes > this.#input.maxResponseBytes) {
+      controller.abort(tooLargeFailure());
+      return;
+    }
+    this.#chunks.push(chunk);
+    this.#bufferedBytes += chunk.byteLength;
+    if (this.#bufferedBytes >= HIGH_WATER_BYTES) controller.pause();
+    this.#wake();
+  }
+
+  onResponseEnd(): void {
+    this.#ended = true;
+    this.#finish();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    if (this.#finished) return;
+    if (this.#released || error === RELEASED) {
+      this.#finish();
+      return;
+    }
+    const failure = toTransportFailure(error, this.#requestStarted ? 'after-send' : 'before-send', this.#input.redact);
+    if (this.#head !== 'delivered') {
+      this.#settleHeadFailure(failure);
+      return;
+    }
+    // An abort should surface at once; other failures come after the bytes that did arrive.
+    if (failure.reason === 'aborted') this.#dropBuffered();
+    this.#failure = failure;
+    this.#finish();
+  }
+
+  #abortFromSignal(): void {
+    if (this.#finished) return;
+    if (!this.#requestStarted) {
+      this.#pendingAbort = abortedFailure('before-send');
+      this.#settleHeadFailure(this.#pendingAbort);
+      return;
+    }
+    this.#controller?.abort(abortedFailure('after-send'));
+  }
+
+  #settleHeadFailure(failure: Failure): void {
+    if (this.#head !== 'pending') return;
+    this.#head = 'rejected';
+    this.#input.signal.removeEventListener('abort', this.#onAbort);
+    this.#rejectHead(failure);
+  }
+
+  #finish(): void {
+    this.#finished = true;
+    this.#input.signal.removeEventListener('abort', this.#onAbort);
+    this.#wake();
+  }
+
+  #wake(): void {
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.();
+  }
+
+  #dropBuffered(): void {
+    this.#chunks.length = 0;
+    this.#bufferedBytes = 0;
+  }
+
+  #createBodyIterator(): AsyncIterator<Uint8Array> {
+    let failureDelivered = false;
+    const next = async (): Promise<IteratorResult<Uint8Array>> => {
+      for (;;) {
+        const chunk = this.#chunks.shift();
+        if (chunk !== undefined) {
+          this.#bufferedBytes -= chunk.byteLength;
+          if (this.#controller?.paused === true && this.#bufferedBytes <= LOW_WATER_BYTES) this.#controller.resume();
+          return { value: chunk, done: false };
+        }
+        if (this.#failure !== undefined && !failureDelivered) {
+          failureDelivered = true;
+          throw this.#failure;
+        }
+        if (this.#finished) return { value: undefined, done: true };
+        await new Promise<void>((wake) => {
+          this.#waiter = wake;
+        });
+      }
+    };
+    const release = async (): Promise<IteratorResult<Uint8Array>> => {
+      if (!this.#finished) {
+        this.#released = true;
+        this.#dropBuffered();
+        this.#controller?.abort(RELEASED);
+        this.#finish();
+      }
+      return { value: undefined, done: true };
+    };
+    return { next, return: release };
+  }
+}
+
+function toUndiciBody(body: Uint8Array | AsyncIterable<Uint8Array> | undefined): Buffer | Readable | undefined {
+  if (body === undefined) return undefined;
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return Readable.from(
+    (async function* toBuffers() {
+      for await (const chunk of body) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    })(),
+    { objectMode: false },
+  );
+}
+
+function normalizeHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const normalized: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    normalized[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return normalized;
+}
+
+function abortedFailure(stage: 'before-send' | 'after-send'): Failure {
+  return new ProviderTransportFailureV1(stage, 'aborted', { cause: new HttpTransportDiagnostic('the request signal was aborted') });
+}
+
+function tooLargeFailure(): Failure {
+  return new ProviderTransportFailureV1('after-send', 'response-too-large', {
+    cause: new HttpTransportDiagnostic('the response body exceeded maxResponseBytes'),
+  });
+}

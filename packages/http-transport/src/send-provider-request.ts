@@ -1,0 +1,87 @@
+import { ProviderTransportFailureV1, type ProviderTransportRequest, type ProviderTransportResponse } from '@tokenforge/model-protocol';
+import type { Dispatcher } from 'undici';
+import { credentialHeader } from './auth/credential-header.js';
+import { refuseBeforeSend } from './failure/refuse-before-send.js';
+import type { SecretRedactor } from './failure/secret-redactor.js';
+import { HttpTransportDiagnostic } from './failure/transport-diagnostic.js';
+import { buildRequestHeaders } from './request/build-request-headers.js';
+import { buildRequestPath } from './request/build-request-path.js';
+import { encodeJsonBody } from './request/encode-json-body.js';
+import { encodeMultipartBody } from './request/encode-multipart-body.js';
+import type { EncodedBody } from './request/encoded-body.js';
+import type { TransportConfiguration } from './resolve-transport-configuration.js';
+import { dispatchRequest } from './response/dispatch-request.js';
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** Sends one adapter request over the connection's dispatcher, applying credentials and the redirect rule. */
+export async function sendProviderRequest(
+  request: ProviderTransportRequest,
+  configuration: TransportConfiguration,
+  dispatcher: Dispatcher,
+  redact: SecretRedactor,
+): Promise<ProviderTransportResponse> {
+  if (request.method !== 'GET' && request.method !== 'POST' && request.method !== 'DELETE') {
+    throw refuseBeforeSend('policy-refused', 'request method must be GET, POST or DELETE');
+  }
+  const baseHeaders = buildRequestHeaders(request.headers, configuration.metadata, configuration.credentialHeaderName);
+  let method = request.method;
+  let path = buildRequestPath(configuration.basePath, request.path, request.query);
+  let body = encodeBody(request.body);
+  for (let redirects = 0; ; redirects += 1) {
+    const [credentialName, credentialValue] = credentialHeader(configuration.metadata.auth, configuration.credentials, configuration.now());
+    const headers: Record<string, string> = { ...baseHeaders, [credentialName]: credentialValue };
+    if (body !== undefined) {
+      headers['content-type'] = body.contentType;
+      headers['content-length'] = String(body.contentLength);
+    }
+    const response = await dispatchRequest({
+      dispatcher,
+      method,
+      path,
+      headers,
+      body: body?.open(),
+      signal: request.signal,
+      maxResponseBytes: configuration.maxResponseBytes,
+      redact,
+    });
+    const location = response.headers.location;
+    if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return response;
+    await response.body[Symbol.asyncIterator]().return?.();
+    const target = sameOriginTarget(location, configuration.origin, path);
+    if (configuration.redirects !== 'follow-same-origin' || target === undefined || redirects >= configuration.maxRedirects) {
+      throw new ProviderTransportFailureV1('after-send', 'redirect-refused', {
+        cause: new HttpTransportDiagnostic(target === undefined ? 'cross-origin redirect' : 'redirect not followed by policy'),
+      });
+    }
+    path = target;
+    // As browsers do: 303 (and 301/302 after a POST) turn into a GET without a body; 307/308 resend it.
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+    }
+  }
+}
+
+function encodeBody(body: ProviderTransportRequest['body']): EncodedBody | undefined {
+  switch (body.type) {
+    case 'none':
+      return undefined;
+    case 'json':
+      return encodeJsonBody(body.value);
+    case 'multipart':
+      return encodeMultipartBody(body.parts);
+    default: {
+      const unreachable: never = body;
+      throw refuseBeforeSend('other', `unknown body type${unreachable === undefined ? '' : ''}`);
+    }
+  }
+}
+
+/** The path and query of a same-origin redirect target, or `undefined` for any other target. */
+function sameOriginTarget(location: string, origin: string, currentPath: string): string | undefined {
+  if (!URL.canParse(location, `${origin}${currentPath}`)) return undefined;
+  const target = new URL(location, `${origin}${currentPath}`);
+  if (target.origin !== origin || target.username !== '' || target.password !== '') return undefined;
+  return `${target.pathname}${target.search}`;
+}
