@@ -1,0 +1,121 @@
+import { CodecErrorV1, type ChatTaskV2, type TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import { encodeOpenAiChatMessages, type OpenAiChatRequestMessage } from './encode-messages.js';
+import {
+  encodeOpenAiChatToolChoice,
+  encodeOpenAiChatTools,
+  type OpenAiChatRequestTool,
+  type OpenAiChatRequestToolChoice,
+} from './encode-tools.js';
+import { mapOpenAiChatReasoningEffort, type OpenAiChatReasoningEffort } from './map-reasoning-effort.js';
+import { resolveOpenAiChatProtocolOptions, type OpenAiChatProtocolOptionsV1 } from './protocol-options.js';
+
+/** The path of the endpoint, below the connection's base URL (for OpenAI, `https://api.openai.com/v1`). */
+export const OPENAI_CHAT_COMPLETIONS_PATH = '/chat/completions';
+
+/** `response_format` on the wire. */
+export type OpenAiChatRequestResponseFormat =
+  | { readonly type: 'json_object' }
+  | {
+      readonly type: 'json_schema';
+      readonly json_schema: { readonly name: string; readonly schema: Readonly<Record<string, unknown>>; readonly strict?: boolean };
+    };
+
+/** The request body this family sends. */
+export interface OpenAiChatRequestBody {
+  readonly model: string;
+  readonly messages: readonly OpenAiChatRequestMessage[];
+  readonly tools?: readonly OpenAiChatRequestTool[];
+  readonly tool_choice?: OpenAiChatRequestToolChoice;
+  readonly response_format?: OpenAiChatRequestResponseFormat;
+  readonly temperature?: number;
+  readonly top_p?: number;
+  readonly frequency_penalty?: number;
+  readonly presence_penalty?: number;
+  readonly seed?: number;
+  readonly max_completion_tokens?: number;
+  readonly max_tokens?: number;
+  readonly stop?: readonly string[];
+  readonly reasoning_effort?: OpenAiChatReasoningEffort;
+  readonly prompt_cache_key?: string;
+  readonly stream?: true;
+  readonly stream_options?: { readonly include_usage: true };
+}
+
+/** A request ready for the transport, without the abort signal the adapter adds. */
+export interface OpenAiChatEncodedRequest {
+  readonly method: 'POST';
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: { readonly type: 'json'; readonly value: OpenAiChatRequestBody };
+}
+
+/** Default schema name when a JSON-schema response format has none (`name` is required on the wire). */
+const DEFAULT_SCHEMA_NAME = 'response';
+
+function encodeResponseFormat(format: ChatTaskV2['responseFormat']): OpenAiChatRequestResponseFormat | undefined {
+  if (format === undefined || format.type === 'text') return undefined;
+  if (format.schema === undefined) return { type: 'json_object' };
+  return {
+    type: 'json_schema',
+    json_schema: {
+      name: format.name ?? DEFAULT_SCHEMA_NAME,
+      schema: format.schema,
+      ...(format.strict === undefined ? {} : { strict: format.strict }),
+    },
+  };
+}
+
+/**
+ * Encodes a chat task as a `POST /chat/completions` request. Pure.
+ *
+ * Mapping: system and messages by `encodeOpenAiChatMessages`; tools and tool choice by `encodeOpenAiChatTools`
+ * / `encodeOpenAiChatToolChoice`; a JSON response format with a schema becomes `json_schema` (name defaults to
+ * `response`), without a schema `json_object`, text sends nothing; sampling maps field by field
+ * (`temperature`, `top_p`, `frequency_penalty`, `presence_penalty`, `seed`), while `topK` has no field in this
+ * dialect and is dropped (as the official SDKs do: it only narrows sampling); `maxOutputTokens` goes to
+ * `max_completion_tokens` (or `max_tokens` by option); `stopSequences` to `stop` (a server with a lower limit,
+ * OpenAI's 4, answers with its own error); reasoning by `mapOpenAiChatReasoningEffort`;
+ * `caching.promptCacheKey` to `prompt_cache_key`; streaming sets `stream: true` and
+ * `stream_options.include_usage` so the last chunk reports usage. `idempotencyKey` has no Chat Completions
+ * carrier and is not sent. `n` is never sent (one choice).
+ *
+ * @throws {CodecErrorV1} `unsupported-feature` for a task kind other than chat or content the dialect cannot
+ * carry; `invalid-request` for an inconsistent tool choice.
+ */
+export function encodeOpenAiChatRequest(
+  task: TaskEnvelopeV2,
+  providerModel: string,
+  options?: OpenAiChatProtocolOptionsV1,
+): OpenAiChatEncodedRequest {
+  if (task.kind !== 'chat') throw new CodecErrorV1('unsupported-feature', `openai-chat cannot run ${task.kind} tasks`, { path: 'kind' });
+  const resolved = resolveOpenAiChatProtocolOptions(options);
+  const sampling = task.sampling;
+  const responseFormat = encodeResponseFormat(task.responseFormat);
+  const effort = mapOpenAiChatReasoningEffort(task.reasoning);
+  const tools = task.tools !== undefined && task.tools.length > 0 ? encodeOpenAiChatTools(task.tools) : undefined;
+  const body: OpenAiChatRequestBody = {
+    model: providerModel,
+    messages: encodeOpenAiChatMessages(task.system, task.messages, resolved),
+    ...(tools === undefined ? {} : { tools }),
+    ...(task.toolChoice === undefined ? {} : { tool_choice: encodeOpenAiChatToolChoice(task.toolChoice, task.tools) }),
+    ...(responseFormat === undefined ? {} : { response_format: responseFormat }),
+    ...(sampling?.temperature === undefined ? {} : { temperature: sampling.temperature }),
+    ...(sampling?.topP === undefined ? {} : { top_p: sampling.topP }),
+    ...(sampling?.frequencyPenalty === undefined ? {} : { frequency_penalty: sampling.frequencyPenalty }),
+    ...(sampling?.presencePenalty === undefined ? {} : { presence_penalty: sampling.presencePenalty }),
+    ...(sampling?.seed === undefined ? {} : { seed: sampling.seed }),
+    ...(task.maxOutputTokens === undefined ? {} : { [resolved.maxTokensField]: task.maxOutputTokens }),
+    ...(task.stopSequences === undefined || task.stopSequences.length === 0 ? {} : { stop: task.stopSequences }),
+    ...(effort === undefined ? {} : { reasoning_effort: effort }),
+    ...(task.caching?.promptCacheKey === undefined ? {} : { prompt_cache_key: task.caching.promptCacheKey }),
+    ...(task.stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  };
+  return {
+    method: 'POST',
+    path: OPENAI_CHAT_COMPLETIONS_PATH,
+    headers: task.stream
+      ? { 'content-type': 'application/json', accept: 'text/event-stream' }
+      : { 'content-type': 'application/json', accept: 'application/json' },
+    body: { type: 'json', value: body },
+  };
+}
