@@ -1,0 +1,45 @@
+import type { UsageV1 } from '@tokenforge/model-protocol';
+
+/** The usage figures an Anthropic body or stream event reports, already checked to be safe integers or null. */
+export interface AnthropicWireUsage {
+  /** Input tokens after the last cache breakpoint: cache reads and writes are not included. */
+  readonly input_tokens?: number | null;
+  /** All output tokens, thinking included. */
+  readonly output_tokens?: number | null;
+  /** Input tokens written to the prompt cache. */
+  readonly cache_creation_input_tokens?: number | null;
+  /** Input tokens read from the prompt cache. */
+  readonly cache_read_input_tokens?: number | null;
+  /** Output tokens spent on thinking (part of `output_tokens`), when the provider breaks them out. */
+  readonly thinking_tokens?: number | null;
+}
+
+/**
+ * Converts Anthropic usage to {@link UsageV1}.
+ *
+ * Anthropic's `input_tokens` counts only the input after the last cache breakpoint, so the normalized
+ * `inputTokens` is `input_tokens + cache_creation_input_tokens + cache_read_input_tokens` (a null or absent
+ * cache figure adds nothing), with `cacheWriteInputTokens = cache_creation_input_tokens` and
+ * `cacheReadInputTokens = cache_read_input_tokens`. `outputTokens` is `output_tokens`, which already includes
+ * thinking; `reasoningOutputTokens` is `output_tokens_details.thinking_tokens` when sent. Anthropic reports no
+ * total, so `totalTokens` stays absent. A figure that is null or absent stays absent, never zero; when
+ * `input_tokens` itself is absent, `inputTokens` is absent too (cache figures alone are not a total).
+ */
+export function convertAnthropicUsage(wire: AnthropicWireUsage): UsageV1 {
+  const usage: UsageV1 = {};
+  const input = present(wire.input_tokens);
+  const cacheWrite = present(wire.cache_creation_input_tokens);
+  const cacheRead = present(wire.cache_read_input_tokens);
+  if (input !== undefined) usage.inputTokens = input + (cacheWrite ?? 0) + (cacheRead ?? 0);
+  const output = present(wire.output_tokens);
+  if (output !== undefined) usage.outputTokens = output;
+  if (cacheRead !== undefined) usage.cacheReadInputTokens = cacheRead;
+  if (cacheWrite !== undefined) usage.cacheWriteInputTokens = cacheWrite;
+  const thinking = present(wire.thinking_tokens);
+  if (thinking !== undefined) usage.reasoningOutputTokens = thinking;
+  return usage;
+}
+
+function present(value: number | null | undefined): number | undefined {
+  return value === null || value === undefined ? undefined : value;
+}

@@ -1,0 +1,113 @@
+/**
+ * TypeScript shapes of the Messages request body this family writes (provider requests) and reads (client
+ * requests through ingress). Only the fields the family understands; see the fact sheet §3.2 to §3.4.
+ */
+
+/** A prompt-caching breakpoint. `ttl` absent means the provider default (5 minutes). */
+export interface AnthropicCacheControl {
+  readonly type: 'ephemeral';
+  readonly ttl?: '5m' | '1h';
+}
+
+/** Where image or document bytes come from. */
+export type AnthropicMediaSource =
+  | { readonly type: 'base64'; readonly media_type: string; readonly data: string }
+  | { readonly type: 'url'; readonly url: string }
+  | { readonly type: 'text'; readonly media_type: 'text/plain'; readonly data: string };
+
+export interface AnthropicTextBlockParam {
+  readonly type: 'text';
+  readonly text: string;
+  readonly cache_control?: AnthropicCacheControl;
+}
+
+export interface AnthropicImageBlockParam {
+  readonly type: 'image';
+  readonly source: AnthropicMediaSource;
+  readonly cache_control?: AnthropicCacheControl;
+}
+
+export interface AnthropicDocumentBlockParam {
+  readonly type: 'document';
+  readonly source: AnthropicMediaSource;
+  readonly title?: string;
+  readonly cache_control?: AnthropicCacheControl;
+}
+
+export interface AnthropicToolUseBlockParam {
+  readonly type: 'tool_use';
+  readonly id: string;
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+}
+
+export interface AnthropicToolResultBlockParam {
+  readonly type: 'tool_result';
+  readonly tool_use_id: string;
+  readonly content?: readonly (AnthropicTextBlockParam | AnthropicImageBlockParam)[];
+  readonly is_error?: boolean;
+}
+
+export interface AnthropicThinkingBlockParam {
+  readonly type: 'thinking';
+  readonly thinking: string;
+  readonly signature: string;
+}
+
+export interface AnthropicRedactedThinkingBlockParam {
+  readonly type: 'redacted_thinking';
+  readonly data: string;
+}
+
+/** Any block of a request message. */
+export type AnthropicContentBlockParam =
+  | AnthropicTextBlockParam
+  | AnthropicImageBlockParam
+  | AnthropicDocumentBlockParam
+  | AnthropicToolUseBlockParam
+  | AnthropicToolResultBlockParam
+  | AnthropicThinkingBlockParam
+  | AnthropicRedactedThinkingBlockParam;
+
+/** One turn. The API wants `user` and `assistant` turns to alternate. */
+export interface AnthropicMessageParam {
+  readonly role: 'user' | 'assistant';
+  readonly content: AnthropicContentBlockParam[];
+}
+
+/** A client tool definition. */
+export interface AnthropicToolParam {
+  readonly name: string;
+  readonly description?: string;
+  readonly input_schema: Record<string, unknown>;
+  readonly strict?: boolean;
+  readonly cache_control?: AnthropicCacheControl;
+}
+
+export type AnthropicToolChoiceParam =
+  | { readonly type: 'auto' }
+  | { readonly type: 'any' }
+  | { readonly type: 'none' }
+  | { readonly type: 'tool'; readonly name: string };
+
+export interface AnthropicThinkingParam {
+  readonly type: 'enabled';
+  readonly budget_tokens: number;
+}
+
+/** The request body of `POST /v1/messages`. */
+export interface AnthropicMessagesRequestBody {
+  readonly model: string;
+  readonly max_tokens: number;
+  readonly messages: AnthropicMessageParam[];
+  readonly system?: AnthropicTextBlockParam[];
+  readonly tools?: AnthropicToolParam[];
+  readonly tool_choice?: AnthropicToolChoiceParam;
+  readonly thinking?: AnthropicThinkingParam;
+  readonly temperature?: number;
+  readonly top_p?: number;
+  readonly top_k?: number;
+  readonly stop_sequences?: string[];
+  readonly output_config?: { readonly format: { readonly type: 'json_schema'; readonly schema: Record<string, unknown> } };
+  readonly stream?: true;
+}
