@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { isCodecErrorV1 } from '@tokenforge/model-protocol';
+import { isProtocolViolationError } from '../../codec-kit/index.js';
+import { chunk, dataItems, fixtureChunkLines, runMachine } from './test-support/gemini-test-support.js';
+
+function violationOf(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('createGeminiStreamMachine', () => {
+  it('assembles Vertex streamed function-call arguments (recorded)', () => {
+    const { events, terminal } = runMachine(dataItems(fixtureChunkLines('vercel-ai__google-stream-tool-call-arguments.chunks.txt')));
+    const signature = (JSON.parse(fixtureChunkLines('vercel-ai__google-stream-tool-call-arguments.chunks.txt')[0] as string) as {
+      candidates: [{ content: { parts: [{ thoughtSignature: string }] } }];
+    }).candidates[0].content.parts[0].thoughtSignature;
+    expect(events).toEqual([
+      { type: 'tool-call-start', index: 0, toolCallId: 'gemini-fc-dqHOab6xGLzWodAPkPuViA4-0', toolName: 'getWeather' },
+      { type: 'tool-call-delta', index: 0, delta: '{"location":"Boston' },
+      { type: 'tool-call-delta', index: 0, delta: '"' },
+      { type: 'tool-call-delta', index: 0, delta: '}' },
+      { type: 'tool-call-end', index: 0, argumentsText: '{"location":"Boston"}', signature },
+      { type: 'tool-call-start', index: 1, toolCallId: 'gemini-fc-dqHOab6xGLzWodAPkPuViA4-1', toolName: 'getWeather' },
+      { type: 'tool-call-delta', index: 1, delta: '{"location":"San Francisco' },
+      { type: 'tool-call-delta', index: 1, delta: '"' },
+      { type: 'tool-call-delta', index: 1, delta: '}' },
+      { type: 'tool-call-end', index: 1, argumentsText: '{"location":"San Francisco"}' },
+      { type: 'usage', usage: { inputTokens: 26, outputTokens: 155, reasoningOutputTokens: 132, totalTokens: 181 } },
+    ]);
+    expect(terminal).toEqual({
+      status: 'completed',
+      result: {
+        kind: 'chat',
+        content: [
+          { type: 'tool-call', toolCallId: 'gemini-fc-dqHOab6xGLzWodAPkPuViA4-0', toolName: 'getWeather', argumentsText: '{"location":"Boston"}', signature },
+          { type: 'tool-call', toolCallId: 'gemini-fc-dqHOab6xGLzWodAPkPuViA4-1', toolName: 'getWeather', argumentsText: '{"location":"San Francisco"}' },
+        ],
+      },
+      finishReason: { unified: 'tool-calls', raw: 'STOP' },
+      usage: { inputTokens: 26, outputTokens: 155, reasoningOutputTokens: 132, totalTokens: 181 },
+    });
+  });
+
+  it('attaches the final empty part signature to the preceding thought block (constructed, §4.9.1)', () => {
+    const { events, terminal } = runMachine(
+      dataItems([
+        chunk([{ text: 'Let me ', thought: true }]),
+        chunk([{ text: 'think.', thought: true }]),
+        chunk([{ text: '', thoughtSignature: 'U0lHMQ==' }], {}, { finishReason: 'STOP' }),
+      ]),
+    );
+    expect(events).toEqual([
+      { type: 'reasoning-start', index: 0 },
+      { type: 'reasoning-delta', index: 0, delta: 'Let me ' },
+      { type: 'reasoning-delta', index: 0, delta: 'think.' },
+      { type: 'reasoning-end', index: 0, signature: 'U0lHMQ==' },
+    ]);
+    expect(terminal).toMatchObject({ result: { content: [{ type: 'reasoning', text: 'Let me think.', signature: 'U0lHMQ==' }] }, finishReason: { unified: 'stop' } });
+  });
+
+  it('keeps a final signature after visible text as an empty reasoning block (constructed, §4.9.1)', () => {
+    const { events, terminal } = runMachine(
+      dataItems([
+        chunk([{ text: 'why', thought: true }, { text: 'Hello' }]),
+        chunk([{ text: ', world' }]),
+        chunk([{ text: '', thoughtSignature: 'U0lH' }], {}, { finishReason: 'STOP' }),
+      ]),
+    );
+    expect(events).toEqual([
+      { type: 'reasoning-start', index: 0 },
+      { type: 'reasoning-delta', index: 0, delta: 'why' },
+      { type: 'reasoning-end', index: 0 },
+      { type: 'text-start', index: 1 },
+      { type: 'text-delta', index: 1, delta: 'Hello' },
+      { type: 'text-delta', index: 1, delta: ', world' },
+      { type: 'text-end', index: 1 },
+      { type: 'reasoning-start', index: 2 },
+      { type: 'reasoning-end', index: 2, signature: 'U0lH' },
+    ]);
+    expect(terminal).toMatchObject({
+      result: {
+        content: [
+          { type: 'reasoning', text: 'why' },
+          { type: 'text', text: 'Hello, world' },
+          { type: 'reasoning', text: '', signature: 'U0lH' },
+        ],
+      },
+    });
+  });
+
+  it('takes the last cumulative usage, not a sum, and ignores count-less usage (constructed, §4.9.6)', () => {
+    const { events, terminal } = runMachine(
+      dataItems([
+        chunk([{ text: 'a' }], { usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 13, totalTokenCount: 18 } }),
+        chunk([{ text: 'b' }], { usageMetadata: { trafficType: 'ON_DEMAND' } }),
+        chunk([{ text: 'c' }], { usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 13, totalTokenCount: 18 } }),
+        chunk([], { usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 23, totalTokenCount: 28 } }, { finishReason: 'STOP' }),
+      ]),
+    );
+    expect(events.filter((event) => event.type === 'usage')).toEqual([
+      { type: 'usage', usage: { inputTokens: 5, outputTokens: 13, totalTokens: 18 } },
+      { type: 'usage', usage: { inputTokens: 5, outputTokens: 23, totalTokens: 28 } },
+    ]);
+    expect(terminal).toMatchObject({ result: { content: [{ type: 'text', text: 'abc' }] }, usage: { inputTokens: 5, outputTokens: 23, totalTokens: 28 } });
+  });
+
+  it('refuses usage that goes down', () => {
+    const error = violationOf(() =>
+      runMachine(
+        dataItems([
+          chunk([{ text: 'a' }], { usageMetadata: { candidatesTokenCount: 13 } }),
+          chunk([{ text: 'b' }], { usageMetadata: { candidatesTokenCount: 3 } }),
+        ]),
+      ),
+    );
+    expect(isProtocolViolationError(error) && error.reason).toBe('usage-decreased');
+  });
+
+  it('ends with a failed terminal on an error object, in a data event or bare (constructed, §4.9.5)', () => {
+    const errorBody = {
+      error: {
+        code: 429,
+        message: 'quota',
+        status: 'RESOURCE_EXHAUSTED',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '39.5s' }],
+      },
+    };
+    const inData = runMachine(dataItems([chunk([{ text: 'partial' }], { usageMetadata: { promptTokenCount: 3 } }), errorBody]));
+    expect(inData.events.at(-1)).toEqual({ type: 'text-end', index: 0 });
+    expect(inData.terminal).toEqual({
+      status: 'failed',
+      failure: { code: 'rate-limited', retryable: true, retryAfterMs: 39_500, providerCode: 'RESOURCE_EXHAUSTED' },
+      usage: { inputTokens: 3 },
+    });
+    const bare = runMachine([...dataItems([chunk([{ text: 'x' }])]), { kind: 'bare-json', text: JSON.stringify(errorBody) }]);
+    expect(bare.terminal).toMatchObject({ status: 'failed', failure: { code: 'rate-limited', retryAfterMs: 39_500 } });
+  });
+
+  it('leaves a stream without finish reason to the truncation rule', () => {
+    const run = runMachine(dataItems([chunk([{ text: 'cut' }])]));
+    expect(run.terminal).toBeUndefined();
+  });
+
+  it('closes an open streamed call at the finish reason', () => {
+    const { terminal } = runMachine(
+      dataItems([
+        chunk([{ functionCall: { name: 'f', willContinue: true } }]),
+        chunk([{ functionCall: { partialArgs: [{ jsonPath: '$.n', numberValue: 2 }, { jsonPath: '$.list[0].ok', boolValue: true }], willContinue: true } }]),
+        chunk([{ functionCall: { partialArgs: [{ jsonPath: '$.list[1].ok', nullValue: 'NULL_VALUE' }], willContinue: true } }], {}, { finishReason: 'STOP' }),
+      ]),
+    );
+    expect(terminal).toMatchObject({ result: { content: [{ type: 'tool-call', argumentsText: '{"n":2,"list":[{"ok":true},{"ok":null}]}' }] } });
+  });
+
+  it.each([
+    ['a named SSE event', [{ kind: 'event', event: 'ping', id: undefined, data: '{}' }]],
+    ['a bare JSON value that is not an error', [{ kind: 'bare-json', text: '{"candidates":[]}' }]],
+    ['malformed JSON data', dataItems(['{"candidates":'])],
+    ['content after the finish reason', dataItems([chunk([{ text: 'a' }], {}, { finishReason: 'STOP' }), chunk([{ text: 'b' }])])],
+    ['a changed finish reason', dataItems([chunk([], {}, { finishReason: 'STOP' }), chunk([], {}, { finishReason: 'SAFETY' })])],
+    ['a nameless call outside a streamed call', dataItems([chunk([{ functionCall: { partialArgs: [{ jsonPath: '$.a', numberValue: 1 }] } }])])],
+    ['array elements out of order', dataItems([chunk([{ functionCall: { name: 'f', partialArgs: [{ jsonPath: '$.a[1]', numberValue: 1 }] } }])])],
+    ['a key written twice', dataItems([chunk([{ functionCall: { name: 'f', partialArgs: [{ jsonPath: '$.a', numberValue: 1 }, { jsonPath: '$.a', numberValue: 2 }] } }])])],
+    ['a call ending inside a string', dataItems([chunk([{ functionCall: { name: 'f', partialArgs: [{ jsonPath: '$.a', stringValue: 'x', willContinue: true }] } }])])],
+    ['a path change inside a string', dataItems([chunk([{ functionCall: { name: 'f', willContinue: true, partialArgs: [{ jsonPath: '$.a', stringValue: 'x', willContinue: true }, { jsonPath: '$.b', stringValue: 'y' }] } }])])],
+    ['an unsupported jsonPath', dataItems([chunk([{ functionCall: { name: 'f', partialArgs: [{ jsonPath: 'a.b', numberValue: 1 }] } }])])],
+  ] as const)('fails closed on %s', (_label, items) => {
+    const error = violationOf(() => runMachine(items as never));
+    expect(error).toBeDefined();
+    expect(isCodecErrorV1(error) || isProtocolViolationError(error)).toBe(true);
+  });
+});

@@ -1,0 +1,120 @@
+import { CodecErrorV1, type ChatMessageV2, type ToolCallPartV2, type ToolResultPartV2 } from '@tokenforge/model-protocol';
+import { parseSafeJson } from '../../codec-kit/safe-json.js';
+import { encodeMediaSource } from './encode-media.js';
+import { isDerivedToolCallId } from './tool-call-id.js';
+import { isJsonObject } from './wire-schema.js';
+
+type WirePart = Record<string, unknown>;
+/** One `contents[]` entry. */
+export interface GeminiContentWire {
+  role: 'user' | 'model';
+  parts: WirePart[];
+}
+
+/**
+ * Turns the task's messages into Gemini `contents`:
+ * - `user` messages become `user` turns: text, `inlineData`/`fileData` media (see `encodeMediaSource`);
+ *   document titles, image detail hints and cache breakpoints have no Gemini form and are dropped (Gemini
+ *   caches only through explicit cached contents, so a breakpoint is non-semantic);
+ * - `assistant` messages become `model` turns: text; tool calls as `functionCall {name, args, id?}` with the
+ *   call's signature replayed unmodified as the part's `thoughtSignature` (Gemini 3 rejects a replayed call
+ *   without it); reasoning as `{text, thought: true, thoughtSignature?}` (signatures replayed unmodified);
+ *   redacted reasoning is dropped: Gemini has no such part, and opaque data from another dialect means
+ *   nothing to it;
+ * - consecutive `tool` messages become one `user` turn of `functionResponse {name, response, id?, parts?}`
+ *   parts (Gemini wants all responses to one turn's calls together), linked by name and, unless the id was
+ *   derived by this family, by id. Text content goes in `response.output` (`response.error` when the result is
+ *   an error), joined without separator; images go in `functionResponse.parts`.
+ * A turn left without parts is omitted.
+ *
+ * @throws {CodecErrorV1} `invalid-request` for unparsable tool-call arguments or bad media.
+ */
+export function encodeGeminiContents(messages: readonly ChatMessageV2[]): GeminiContentWire[] {
+  const contents: GeminiContentWire[] = [];
+  let previousRole: ChatMessageV2['role'] | undefined;
+  messages.forEach((message, messageIndex) => {
+    const path = `messages.${messageIndex}.content`;
+    const parts: WirePart[] = [];
+    message.content.forEach((part, partIndex) => {
+      const partPath = `${path}.${partIndex}`;
+      switch (part.type) {
+        case 'text':
+          parts.push({ text: part.text });
+          break;
+        case 'image':
+        case 'document':
+        case 'audio':
+          parts.push(encodeMediaSource(part.source, `${partPath}.source`));
+          break;
+        case 'tool-call':
+          parts.push(encodeToolCall(part, partPath));
+          break;
+        case 'tool-result':
+          parts.push(encodeToolResult(part, partPath));
+          break;
+        case 'reasoning':
+          parts.push({ text: part.text, thought: true, ...(part.signature === undefined ? {} : { thoughtSignature: part.signature }) });
+          break;
+        case 'redacted-reasoning':
+          break;
+        default:
+          assertNever(part);
+      }
+    });
+    const role = message.role === 'assistant' ? 'model' : 'user';
+    const last = contents[contents.length - 1];
+    if (message.role === 'tool' && previousRole === 'tool' && last !== undefined) {
+      last.parts.push(...parts);
+    } else if (parts.length > 0) {
+      contents.push({ role, parts });
+    }
+    previousRole = message.role;
+  });
+  return contents;
+}
+
+function encodeToolCall(part: ToolCallPartV2, path: string): WirePart {
+  const args = parseArguments(part.argumentsText, `${path}.argumentsText`);
+  return {
+    functionCall: {
+      name: part.toolName,
+      args,
+      ...(isDerivedToolCallId(part.toolCallId) ? {} : { id: part.toolCallId }),
+    },
+    ...(part.signature === undefined ? {} : { thoughtSignature: part.signature }),
+  };
+}
+
+function parseArguments(text: string, path: string): Record<string, unknown> {
+  if (text.trim().length === 0) return {};
+  let value: unknown;
+  try {
+    value = parseSafeJson(text);
+  } catch (error) {
+    throw new CodecErrorV1('invalid-request', 'tool call arguments are not valid JSON', { path, cause: error });
+  }
+  if (!isJsonObject(value)) throw new CodecErrorV1('invalid-request', 'tool call arguments are not a JSON object', { path });
+  return value;
+}
+
+function encodeToolResult(part: ToolResultPartV2, path: string): WirePart {
+  const texts: string[] = [];
+  const mediaParts: WirePart[] = [];
+  part.content.forEach((item, index) => {
+    if (item.type === 'text') texts.push(item.text);
+    else mediaParts.push(encodeMediaSource(item.source, `${path}.content.${index}.source`));
+  });
+  const text = texts.join('');
+  return {
+    functionResponse: {
+      name: part.toolName,
+      response: part.isError === true ? { error: text } : { output: text },
+      ...(isDerivedToolCallId(part.toolCallId) ? {} : { id: part.toolCallId }),
+      ...(mediaParts.length === 0 ? {} : { parts: mediaParts }),
+    },
+  };
+}
+
+function assertNever(value: never): never {
+  throw new CodecErrorV1('invalid-request', 'unknown content part type', { cause: value });
+}

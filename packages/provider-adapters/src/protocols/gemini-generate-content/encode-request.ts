@@ -1,0 +1,167 @@
+import {
+  CodecErrorV1,
+  type ChatTaskV2,
+  type ProviderTransportBody,
+  type ReasoningControlV2,
+  type TaskEnvelopeV2,
+  type ToolChoiceV2,
+} from '@tokenforge/model-protocol';
+import { encodeGeminiContents } from './encode-contents.js';
+import { toGeminiJsonSchema } from './encode-json-schema.js';
+import { buildGeminiModelPath } from './model-path.js';
+
+/** How a reasoning effort (without a token budget) goes on the wire. */
+export type GeminiEffortEncoding = 'thinking-budget' | 'thinking-level';
+
+/** Options of {@link encodeGeminiRequest} (protocol options of the adapter factory). */
+export interface GeminiEncodeOptions {
+  /**
+   * `thinking-budget` (default; understood by the 2.5 and 3 model generations) sends an effort as
+   * `thinkingBudget` by {@link GEMINI_EFFORT_BUDGETS}; `thinking-level` sends it as `thinkingLevel`
+   * (`MINIMAL`/`LOW`/`MEDIUM`/`HIGH`, the Gemini 3 control).
+   */
+  readonly effortEncoding?: GeminiEffortEncoding;
+}
+
+/** The token budget each effort stands for under `thinking-budget`. */
+export const GEMINI_EFFORT_BUDGETS: Readonly<Record<NonNullable<ReasoningControlV2['effort']>, number>> = {
+  minimal: 512,
+  low: 1024,
+  medium: 8192,
+  high: 24_576,
+};
+
+/** Gemini accepts at most this many stop sequences. */
+export const GEMINI_MAX_STOP_SEQUENCES = 5;
+
+/** A request for the transport, without the abort signal (the adapter adds it). */
+export interface GeminiEncodedRequest {
+  readonly method: 'POST';
+  /** `/v1beta/models/{model}:generateContent` or `:streamGenerateContent`. */
+  readonly path: string;
+  /** `{alt: 'sse'}` for streams, absent otherwise. */
+  readonly query?: Readonly<Record<string, string>>;
+  /** Non-auth headers. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The JSON body. */
+  readonly body: ProviderTransportBody;
+}
+
+/**
+ * Encodes a chat task as a Gemini generateContent request (pure).
+ *
+ * Mapping rules beyond `encodeGeminiContents`:
+ * - `system` → `systemInstruction.parts`;
+ * - `tools` → one `{functionDeclarations}` tool; parameters go in `parametersJsonSchema` through
+ *   `toGeminiJsonSchema`; `strict` and cache breakpoints are dropped (no Gemini form);
+ * - `toolChoice` → `toolConfig.functionCallingConfig`: auto `AUTO`, none `NONE`, required `ANY`, a named tool
+ *   `ANY` + `allowedFunctionNames`; omitted when there are no tools (nothing to choose from);
+ * - `responseFormat` json → `responseMimeType: application/json` (+ `responseJsonSchema`); `name` and
+ *   `strict` are dropped (a Gemini schema is always enforced);
+ * - sampling, `maxOutputTokens`, `stopSequences` (at most 5: more is refused) → `generationConfig`;
+ * - reasoning → `thinkingConfig`: `budgetTokens` → `thinkingBudget` (always wins); otherwise the effort by
+ *   `options.effortEncoding`; `includeReasoning` → `includeThoughts`;
+ * - `caching` and `idempotencyKey` are dropped: Gemini has no per-request cache key or idempotency key;
+ * - `candidateCount` is never sent (one candidate).
+ *
+ * @throws {CodecErrorV1} `invalid-request` (unsafe model name, bad arguments or media, unknown tool in the
+ * choice) or `unsupported-feature` (a task kind other than chat, too many stop sequences, schema keywords).
+ */
+export function encodeGeminiRequest(task: TaskEnvelopeV2, providerModel: string, options?: GeminiEncodeOptions): GeminiEncodedRequest {
+  if (task.kind !== 'chat') {
+    throw new CodecErrorV1('unsupported-feature', 'Gemini generateContent runs chat tasks only', { path: 'kind' });
+  }
+  const path = buildGeminiModelPath(providerModel, task.stream ? 'streamGenerateContent' : 'generateContent');
+  const body: Record<string, unknown> = { contents: encodeGeminiContents(task.messages) };
+  if (task.system !== undefined && task.system.length > 0) {
+    body.systemInstruction = { parts: task.system.map((part) => ({ text: part.text })) };
+  }
+  if (task.tools !== undefined && task.tools.length > 0) {
+    body.tools = [
+      {
+        functionDeclarations: task.tools.map((tool, index) => ({
+          name: tool.name,
+          ...(tool.description === undefined ? {} : { description: tool.description }),
+          parametersJsonSchema: toGeminiJsonSchema(tool.inputSchema, `tools.${index}.inputSchema`),
+        })),
+      },
+    ];
+    if (task.toolChoice !== undefined) {
+      body.toolConfig = { functionCallingConfig: encodeToolChoice(task.toolChoice, task) };
+    }
+  }
+  const generationConfig = encodeGenerationConfig(task, options);
+  if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
+  return {
+    method: 'POST',
+    path,
+    ...(task.stream ? { query: { alt: 'sse' } } : {}),
+    headers: { 'content-type': 'application/json' },
+    body: { type: 'json', value: body },
+  };
+}
+
+function encodeToolChoice(choice: ToolChoiceV2, task: ChatTaskV2): Record<string, unknown> {
+  switch (choice.type) {
+    case 'auto':
+      return { mode: 'AUTO' };
+    case 'none':
+      return { mode: 'NONE' };
+    case 'required':
+      return { mode: 'ANY' };
+    case 'tool':
+      if (!(task.tools ?? []).some((tool) => tool.name === choice.toolName)) {
+        throw new CodecErrorV1('invalid-request', 'tool choice names a tool the task does not define', { path: 'toolChoice.toolName' });
+      }
+      return { mode: 'ANY', allowedFunctionNames: [choice.toolName] };
+    default:
+      return assertNever(choice);
+  }
+}
+
+function encodeGenerationConfig(task: ChatTaskV2, options: GeminiEncodeOptions | undefined): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  const sampling = task.sampling;
+  if (sampling?.temperature !== undefined) config.temperature = sampling.temperature;
+  if (sampling?.topP !== undefined) config.topP = sampling.topP;
+  if (sampling?.topK !== undefined) config.topK = sampling.topK;
+  if (sampling?.presencePenalty !== undefined) config.presencePenalty = sampling.presencePenalty;
+  if (sampling?.frequencyPenalty !== undefined) config.frequencyPenalty = sampling.frequencyPenalty;
+  if (sampling?.seed !== undefined) config.seed = sampling.seed;
+  if (task.maxOutputTokens !== undefined) config.maxOutputTokens = task.maxOutputTokens;
+  if (task.stopSequences !== undefined && task.stopSequences.length > 0) {
+    if (task.stopSequences.length > GEMINI_MAX_STOP_SEQUENCES) {
+      throw new CodecErrorV1('unsupported-feature', `Gemini accepts at most ${GEMINI_MAX_STOP_SEQUENCES} stop sequences`, {
+        path: 'stopSequences',
+      });
+    }
+    config.stopSequences = [...task.stopSequences];
+  }
+  const format = task.responseFormat;
+  if (format?.type === 'json') {
+    config.responseMimeType = 'application/json';
+    if (format.schema !== undefined) config.responseJsonSchema = toGeminiJsonSchema(format.schema, 'responseFormat.schema');
+  }
+  const thinking = encodeThinkingConfig(task.reasoning, options?.effortEncoding ?? 'thinking-budget');
+  if (thinking !== undefined) config.thinkingConfig = thinking;
+  return config;
+}
+
+function encodeThinkingConfig(
+  reasoning: ReasoningControlV2 | undefined,
+  effortEncoding: GeminiEffortEncoding,
+): Record<string, unknown> | undefined {
+  if (reasoning === undefined) return undefined;
+  const config: Record<string, unknown> = {};
+  if (reasoning.budgetTokens !== undefined) config.thinkingBudget = reasoning.budgetTokens;
+  else if (reasoning.effort !== undefined) {
+    if (effortEncoding === 'thinking-level') config.thinkingLevel = reasoning.effort.toUpperCase();
+    else config.thinkingBudget = GEMINI_EFFORT_BUDGETS[reasoning.effort];
+  }
+  if (reasoning.includeReasoning !== undefined) config.includeThoughts = reasoning.includeReasoning;
+  return Object.keys(config).length > 0 ? config : undefined;
+}
+
+function assertNever(value: never): never {
+  throw new CodecErrorV1('invalid-request', 'unknown variant', { cause: value });
+}
