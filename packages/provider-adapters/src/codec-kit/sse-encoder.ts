@@ -3,9 +3,9 @@ import { CodecErrorV1 } from '@tokenforge/model-protocol';
 /** One server-sent event to write. */
 export interface SseEncodableEvent {
   /** The `event:` name; omitted when absent. Must not contain a line break. */
-  readonly event?: string;
+  readonly event?: string | undefined;
   /** The `id:` value; omitted when absent. Must not contain a line break or NUL. */
-  readonly id?: string;
+  readonly id?: string | undefined;
   /** The payload; each line of it becomes one `data:` line (`\r\n`, `\r` and `\n` all split). */
   readonly data: string;
 }
