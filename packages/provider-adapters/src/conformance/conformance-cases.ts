@@ -1,0 +1,8 @@
+import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
+
+/**
+ * The conformance cases of the builtin families, keyed by family. A family folder adds its import above and one
+ * line below (`'openai-chat/v1': openAiChatConformanceCases,`). `runtime-conformance.test.ts` fails for any
+ * registered family without cases and for cases of a family the builtin suite does not register.
+ */
+export const builtinConformanceCasesV1: ConformanceCaseMapV1 = {};
