@@ -122,7 +122,9 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     this.#ended = true;
-    this.#finish();
+    // Undici frees the socket for reuse in a `setImmediate` queued right after this call. Reporting the end
+    // one check phase later lets the consumer's next request find that socket instead of opening another.
+    setImmediate(() => setImmediate(() => this.#finish()));
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {

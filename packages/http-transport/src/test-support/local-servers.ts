@@ -33,11 +33,10 @@ afterEach(async () => {
   );
 });
 
-async function listen(server: Server): Promise<LocalServer> {
+async function listen(server: Server, secure: boolean): Promise<LocalServer> {
   const sockets: Socket[] = [];
   const requests: IncomingMessage[] = [];
-  server.on('connection', (socket: Socket) => sockets.push(socket));
-  server.on('secureConnection', (socket: Socket) => sockets.push(socket));
+  server.on(secure ? 'secureConnection' : 'connection', (socket: Socket) => sockets.push(socket));
   server.on('request', (request: IncomingMessage) => requests.push(request));
   openServers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,7 +45,7 @@ async function listen(server: Server): Promise<LocalServer> {
 
 /** Starts a plain HTTP server on 127.0.0.1; it is closed after the test. */
 export function startHttpServer(handler: RequestHandler): Promise<LocalServer> {
-  return listen(createHttpServer({ keepAliveTimeout: 10_000 }, handler));
+  return listen(createHttpServer({ keepAliveTimeout: 10_000 }, handler), false);
 }
 
 /** A certificate (self-signed, so it is its own authority) for the given DNS names. */
@@ -70,7 +69,7 @@ export async function createTestCertificate(names: readonly string[]): Promise<T
 
 /** Starts an HTTPS server on 127.0.0.1 with the given certificate; it is closed after the test. */
 export function startHttpsServer(certificate: TestCertificate, handler: RequestHandler): Promise<LocalServer> {
-  return listen(createHttpsServer({ cert: certificate.cert, key: certificate.key, keepAliveTimeout: 10_000 }, handler));
+  return listen(createHttpsServer({ cert: certificate.cert, key: certificate.key, keepAliveTimeout: 10_000 }, handler), true);
 }
 
 /** Creates a transport that is closed after the test. */
