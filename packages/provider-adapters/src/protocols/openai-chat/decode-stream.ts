@@ -1,0 +1,308 @@
+import type {
+  AdapterTerminalOutcome,
+  ChatOutputPartV1,
+  NormalizedStreamEventV1,
+  UsageV1,
+} from '@tokenforge/model-protocol';
+import {
+  createToolCallAccumulator,
+  mergeUsageSnapshot,
+  parseSafeJson,
+  ProtocolViolationError,
+  SSE_DONE_DATA,
+  usageEquals,
+  type AdapterStreamMachine,
+  type AdapterStreamStep,
+  type SseItem,
+} from '../../codec-kit/index.js';
+import { convertOpenAiChatUsage } from './convert-usage.js';
+import { OPENAI_CHAT_MULTIPLE_CHOICES_FAILURE } from './decode-response.js';
+import { deriveOpenAiChatToolCallId } from './derive-tool-call-id.js';
+import { mapOpenAiChatFinishReasonFailure, mapOpenAiChatInBandError } from './map-error.js';
+import { mapOpenAiChatFinishReason } from './map-finish-reason.js';
+import {
+  readOpenAiChatChunk,
+  readOpenAiChatError,
+  type OpenAiChatWireMessage,
+  type OpenAiChatWireToolCall,
+} from './wire-schema.js';
+
+/**
+ * SSE event names this family accepts. Chat Completions sends none (the SSE default `message`); `error` is the
+ * named mid-stream error some servers send. Any other name fails as `unexpected-event`.
+ */
+export const OPENAI_CHAT_KNOWN_SSE_EVENT_NAMES: readonly string[] = Object.freeze(['message', 'error']);
+
+type TextKind = 'reasoning' | 'text' | 'refusal';
+
+interface TextBlock {
+  readonly kind: TextKind;
+  readonly index: number;
+  readonly fragments: string[];
+}
+
+interface ToolCallState {
+  readonly blockIndex: number;
+  wireId: string | undefined;
+  name: string | undefined;
+  started: boolean;
+  /** Argument fragments received before the name, emitted as one delta at the start. */
+  pending: string[];
+}
+
+type BlockRecord = TextBlock | { readonly kind: 'tool-call'; readonly call: ToolCallState; argumentsText?: string };
+
+/** The `openai-chat/v1` stream state machine, with the model the server reported. */
+export interface OpenAiChatStreamMachine extends AdapterStreamMachine<SseItem> {
+  /** The first non-empty `model` seen, for diagnostics (response metadata is returned before the stream is read). */
+  providerModel(): string | undefined;
+}
+
+function violation(message: string): ProtocolViolationError {
+  return new ProtocolViolationError('invalid-event', `openai-chat ${message}`);
+}
+
+/**
+ * Creates the state machine that turns Chat Completions SSE events into normalized events and one terminal.
+ *
+ * Rules:
+ * - Frames: `data:` JSON chunks; `data: [DONE]` ends the stream; an event named `error`, or a chunk with an
+ *   `error` member, is a failed terminal (`mapOpenAiChatInBandError`); any other event name is refused.
+ * - Chunks with `choices: []`, `null` or no `choices` (usage-only, Azure prompt-filter) are fine. A choice index
+ *   other than 0 (the server answered `n > 1`, which this family never asks for) ends the stream as a failed,
+ *   non-retryable `unsupported`.
+ * - Block indexes are assigned in order of first appearance. Reasoning (`reasoning_content`, else `reasoning`),
+ *   text (`content`) and refusal (`refusal`) each open a block on their first non-empty fragment; a fragment of
+ *   another kind, or a tool call, ends the open text-like block first, so a later fragment opens a new block.
+ *   Tool calls are keyed by `tool_calls[].index` (else by `id`, else the latest call), accumulated linearly by
+ *   the kit's accumulator, and stay open until the finish reason: parallel calls may interleave. A call whose
+ *   first fragment has no name is held (with its fragments) until the name arrives; an id the server never sent
+ *   is derived from the block index. Empty `id: ""` on later fragments (Qwen) is ignored.
+ * - The finish reason closes every open block, in index order; `stop` with tool calls is `tool-calls`.
+ *   `error` and `insufficient_system_resource` finish reasons are failed terminals. Content after the finish
+ *   reason is a protocol violation; usage after it is expected.
+ * - Usage may come on any chunk (a final `choices: []` chunk, the finish chunk, or every chunk); it is merged as
+ *   a cumulative snapshot (never summed), emitted when it changes, and must never decrease.
+ * - `[DONE]` without a finish reason is a failed, retryable `truncated-stream`: the answer is incomplete. A body
+ *   that ends without `[DONE]` is also `truncated-stream`, even after a finish reason and usage arrived: unlike
+ *   the official SDK, which stops quietly, this family treats a missing end marker as a cut connection.
+ */
+export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
+  const accumulator = createToolCallAccumulator();
+  const blocks: BlockRecord[] = [];
+  const tools = new Map<string, ToolCallState>();
+  const toolKeysById = new Map<string, string>();
+  let latestToolKey: string | undefined;
+  let openText: TextBlock | undefined;
+  let finishRaw: string | undefined;
+  let finished = false;
+  let usage: UsageV1 | undefined;
+  let model: string | undefined;
+
+  function closeText(events: NormalizedStreamEventV1[]): void {
+    if (openText === undefined) return;
+    events.push({ type: `${openText.kind}-end`, index: openText.index } as NormalizedStreamEventV1);
+    openText = undefined;
+  }
+
+  function appendText(kind: TextKind, fragment: string | undefined, events: NormalizedStreamEventV1[]): void {
+    if (fragment === undefined || fragment.length === 0) return;
+    if (finished) throw violation('sent content after the finish reason');
+    if (openText !== undefined && openText.kind !== kind) closeText(events);
+    if (openText === undefined) {
+      openText = { kind, index: blocks.length, fragments: [] };
+      blocks.push(openText);
+      events.push({ type: `${kind}-start`, index: openText.index } as NormalizedStreamEventV1);
+    }
+    openText.fragments.push(fragment);
+    events.push({ type: `${kind}-delta`, index: openText.index, delta: fragment } as NormalizedStreamEventV1);
+  }
+
+  function toolKeyOf(fragment: OpenAiChatWireToolCall): string {
+    if (fragment.index !== undefined) return `index:${fragment.index}`;
+    if (fragment.id !== undefined && fragment.id.length > 0) return toolKeysById.get(fragment.id) ?? `id:${fragment.id}`;
+    if (latestToolKey === undefined) {
+      throw new ProtocolViolationError('tool-call-unknown-index', 'openai-chat tool call fragment has neither index nor id');
+    }
+    return latestToolKey;
+  }
+
+  function startTool(call: ToolCallState, events: NormalizedStreamEventV1[]): void {
+    const name = call.name as string;
+    const toolCallId = call.wireId ?? deriveOpenAiChatToolCallId(call.blockIndex);
+    if (name.length > 256 || toolCallId.length > 512) throw violation('tool call name or id is too long');
+    call.started = true;
+    events.push({ type: 'tool-call-start', index: call.blockIndex, toolCallId, toolName: name });
+    if (call.pending.length > 0) {
+      events.push({ type: 'tool-call-delta', index: call.blockIndex, delta: call.pending.join('') });
+      call.pending = [];
+    }
+  }
+
+  function appendTool(fragment: OpenAiChatWireToolCall, events: NormalizedStreamEventV1[]): void {
+    if (finished) throw violation('sent a tool call after the finish reason');
+    const key = toolKeyOf(fragment);
+    const id = fragment.id !== undefined && fragment.id.length > 0 ? fragment.id : undefined;
+    const name = fragment.name !== undefined && fragment.name.length > 0 ? fragment.name : undefined;
+    let call = tools.get(key);
+    if (call === undefined) {
+      closeText(events);
+      call = { blockIndex: blocks.length, wireId: id, name, started: false, pending: [] };
+      blocks.push({ kind: 'tool-call', call });
+      tools.set(key, call);
+      accumulator.open(call.blockIndex);
+      if (id !== undefined) toolKeysById.set(id, key);
+      if (name !== undefined) startTool(call, events);
+    } else {
+      if (id !== undefined) {
+        if (call.wireId === undefined && !call.started) {
+          call.wireId = id;
+          toolKeysById.set(id, key);
+        } else if (call.wireId !== undefined && call.wireId !== id) {
+          throw new ProtocolViolationError('tool-call-duplicate-index', 'openai-chat tool call index reused by another id');
+        }
+      }
+      if (name !== undefined) {
+        if (call.name === undefined) {
+          call.name = name;
+          startTool(call, events);
+        } else if (call.name !== name) {
+          throw violation('tool call name changed between fragments');
+        }
+      }
+    }
+    latestToolKey = key;
+    const fragmentText = fragment.arguments;
+    if (fragmentText === undefined || fragmentText.length === 0) return;
+    accumulator.append(call.blockIndex, fragmentText);
+    if (call.started) events.push({ type: 'tool-call-delta', index: call.blockIndex, delta: fragmentText });
+    else call.pending.push(fragmentText);
+  }
+
+  function applyDelta(delta: OpenAiChatWireMessage, events: NormalizedStreamEventV1[]): void {
+    if (delta.role !== undefined && delta.role !== 'assistant' && delta.role !== '') {
+      throw violation('delta.role must be "assistant"');
+    }
+    appendText('reasoning', delta.reasoning_content ?? delta.reasoning, events);
+    appendText('text', delta.content, events);
+    appendText('refusal', delta.refusal, events);
+    for (const fragment of delta.tool_calls ?? []) appendTool(fragment, events);
+    if (delta.function_call !== undefined) {
+      appendTool({ index: Number.MAX_SAFE_INTEGER, ...delta.function_call }, events);
+    }
+  }
+
+  function finish(raw: string, events: NormalizedStreamEventV1[]): void {
+    finishRaw = raw;
+    if (finished) return;
+    finished = true;
+    closeText(events);
+    for (const closed of accumulator.closeAll()) {
+      const record = blocks[closed.index];
+      if (record === undefined || record.kind !== 'tool-call') throw violation('tool call block is missing');
+      if (!record.call.started) throw violation('tool call ended without a name');
+      record.argumentsText = closed.argumentsText;
+      events.push({ type: 'tool-call-end', index: closed.index, argumentsText: closed.argumentsText });
+    }
+  }
+
+  function failed(failure: Parameters<typeof failedTerminal>[0]): AdapterStreamStep {
+    return { terminal: failedTerminal(failure, usage) };
+  }
+
+  function completed(): AdapterStreamStep {
+    if (!finished || finishRaw === undefined) {
+      return failed({ code: 'truncated-stream', retryable: true });
+    }
+    const content: ChatOutputPartV1[] = blocks.map((record): ChatOutputPartV1 => {
+      if (record.kind === 'tool-call') {
+        return {
+          type: 'tool-call',
+          toolCallId: record.call.wireId ?? deriveOpenAiChatToolCallId(record.call.blockIndex),
+          toolName: record.call.name as string,
+          argumentsText: record.argumentsText ?? '',
+        };
+      }
+      return { type: record.kind, text: record.fragments.join('') };
+    });
+    const hasToolCalls = blocks.some((record) => record.kind === 'tool-call');
+    return {
+      terminal: {
+        status: 'completed',
+        result: { kind: 'chat', content },
+        finishReason: mapOpenAiChatFinishReason(finishRaw, hasToolCalls),
+        ...(usage === undefined ? {} : { usage }),
+      },
+    };
+  }
+
+  function onData(data: string): AdapterStreamStep | undefined {
+    const chunk = readOpenAiChatChunk(parseSafeJson(data));
+    if (model === undefined && chunk.model !== undefined && chunk.model.length > 0) model = chunk.model.slice(0, 256);
+    const events: NormalizedStreamEventV1[] = [];
+    const chunkUsage = chunk.usage === undefined ? undefined : convertOpenAiChatUsage(chunk.usage);
+    if (chunk.error !== undefined) {
+      if (chunkUsage !== undefined) usage = mergeUsageSnapshot(usage, chunkUsage);
+      return failed(mapOpenAiChatInBandError(chunk.error));
+    }
+    if (chunk.choices.length > 1) return failed(OPENAI_CHAT_MULTIPLE_CHOICES_FAILURE);
+    const choice = chunk.choices[0];
+    if (choice !== undefined) {
+      if (choice.index !== 0) return failed(OPENAI_CHAT_MULTIPLE_CHOICES_FAILURE);
+      applyDelta(choice.message, events);
+      if (choice.finish_reason !== undefined) {
+        const finishFailure = mapOpenAiChatFinishReasonFailure(choice.finish_reason);
+        if (finishFailure !== undefined) {
+          if (chunkUsage !== undefined) usage = mergeUsageSnapshot(usage, chunkUsage);
+          return failed(finishFailure);
+        }
+        finish(choice.finish_reason, events);
+      }
+    }
+    if (chunkUsage !== undefined) {
+      const merged = mergeUsageSnapshot(usage, chunkUsage);
+      if (!usageEquals(usage, merged)) events.push({ type: 'usage', usage: merged });
+      usage = merged;
+    }
+    return events.length === 0 ? undefined : { events };
+  }
+
+  return {
+    onFrame(item) {
+      switch (item.kind) {
+        case 'comment':
+          return undefined;
+        case 'bare-json':
+          throw new ProtocolViolationError('unexpected-event', 'openai-chat stream carried JSON outside an SSE event');
+        case 'event':
+          break;
+        default: {
+          const unknownItem: never = item;
+          throw new ProtocolViolationError('unexpected-event', `openai-chat unknown SSE item ${String(unknownItem)}`);
+        }
+      }
+      if (item.event !== undefined && !OPENAI_CHAT_KNOWN_SSE_EVENT_NAMES.includes(item.event)) {
+        throw new ProtocolViolationError('unexpected-event', 'openai-chat stream sent an unknown SSE event name');
+      }
+      if (item.event === 'error') {
+        const payload = parseSafeJson(item.data);
+        const envelope = typeof payload === 'object' && payload !== null && 'error' in payload ? (payload as { error: unknown }).error : payload;
+        return failed(mapOpenAiChatInBandError(readOpenAiChatError(envelope) ?? {}));
+      }
+      if (item.data.trim() === SSE_DONE_DATA) return completed();
+      return onData(item.data);
+    },
+    onEnd() {
+      return undefined;
+    },
+    usageSoFar: () => usage,
+    providerModel: () => model,
+  };
+}
+
+function failedTerminal(
+  failure: Extract<AdapterTerminalOutcome, { status: 'failed' }>['failure'],
+  usage: UsageV1 | undefined,
+): AdapterTerminalOutcome {
+  return { status: 'failed', failure, ...(usage === undefined ? {} : { usage }) };
+}
