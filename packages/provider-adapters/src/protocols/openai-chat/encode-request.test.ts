@@ -23,8 +23,8 @@ describe('encodeOpenAiChatRequest', () => {
     const request = encodeOpenAiChatRequest(base, 'model-x');
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/chat/completions');
-    expect(request.headers).toEqual({ 'content-type': 'application/json', accept: 'application/json' });
-    expect(request.headers).not.toHaveProperty('authorization');
+    // Only accept: content-type and credentials are the transport's.
+    expect(request.headers).toEqual({ accept: 'application/json' });
     expect(request.body).toEqual({ type: 'json', value: { model: 'model-x', messages: [{ role: 'user', content: 'Hi' }] } });
   });
 

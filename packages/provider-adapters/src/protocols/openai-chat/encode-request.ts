@@ -113,9 +113,8 @@ export function encodeOpenAiChatRequest(
   return {
     method: 'POST',
     path: OPENAI_CHAT_COMPLETIONS_PATH,
-    headers: task.stream
-      ? { 'content-type': 'application/json', accept: 'text/event-stream' }
-      : { 'content-type': 'application/json', accept: 'application/json' },
+    // The transport owns content-type (it serializes the JSON body) and refuses it from adapters.
+    headers: { accept: task.stream ? 'text/event-stream' : 'application/json' },
     body: { type: 'json', value: body },
   };
 }
