@@ -5,7 +5,13 @@
  *
  * Run: `pnpm bench:engine`. Writes tools/bench/results/engine.json.
  */
-import { normalizedStreamEventV1Schema, type AdapterStreamPartV1, type ProtocolFamily, type ProviderTransport } from '@tokenforge/model-protocol';
+import {
+  normalizedStreamEventV1Schema,
+  type AdapterStreamPartV1,
+  type AdapterTerminalOutcome,
+  type ProtocolFamily,
+  type ProviderTransport,
+} from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { formatMeasurement, machineFacts, measureInterleaved, ratio, writeResults, type BenchCase, type Measurement } from './harness.js';
 
@@ -69,12 +75,12 @@ async function main(): Promise<void> {
   const chunkBytes = new TextEncoder().encode(chunk).length;
   const parts = streamParts();
   const eventsPerStream = parts.length - 1;
-  const syncTerminal = {
+  const syncTerminal: AdapterTerminalOutcome = {
     status: 'completed',
     result: { kind: 'chat', content: [{ type: 'text', text: 'Hello there.' }] },
     finishReason: { unified: 'stop' },
     usage: { inputTokens: 12, outputTokens: 3, totalTokens: 15 },
-  } as const;
+  };
 
   const transport: ProviderTransport = {
     send: () => Promise.reject(new Error('the benchmark adapter never sends')),
