@@ -128,10 +128,10 @@ async function* runAdapterStream<TFrame>(
     }
   } finally {
     abort.dispose();
-    // After an abort a pull may still be pending: closing must not wait behind it.
-    const wait = !signal.aborted;
-    const closing = closeIterator(frames).then(() => body.release());
-    if (wait) await closing;
+    // The body is released directly, not only through the decoder: after an abort a pull may still be pending,
+    // and a generator's return() waits behind it. For the same reason an aborted stream does not wait.
+    const closing = Promise.all([closeIterator(frames), body.release()]);
+    if (!signal.aborted) await closing;
   }
 }
 
@@ -158,13 +158,13 @@ class OwnedBody implements AsyncIterable<Uint8Array> {
     const iterator = this.open();
     return {
       next: async () => {
-        if (this.settled) return { done: true, value: undefined };
+        if (this.settled || this.readError !== undefined) return { done: true, value: undefined };
         try {
           const step = await iterator.next();
           if (step.done === true) this.settled = true;
           return step;
         } catch (error) {
-          this.settled = true;
+          // Not settled: a failed body is still asked to close, like one abandoned mid-way.
           this.readError = { error };
           throw error;
         }

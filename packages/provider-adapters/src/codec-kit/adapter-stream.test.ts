@@ -1,0 +1,234 @@
+import { CodecErrorV1, ProviderTransportFailureV1, type AdapterStreamPartV1, type AdapterTerminalOutcome } from '@tokenforge/model-protocol';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createAdapterStreamParts, type AdapterStreamMachine } from './adapter-stream.js';
+import { ProtocolViolationError } from './protocol-violation-error.js';
+import { decodeSseStream, type SseItem } from './sse-decoder.js';
+import { bytesOf, collect, trackedBody, type TrackedBodyOptions } from './test-support/byte-streams.js';
+
+const COMPLETED: AdapterTerminalOutcome = {
+  status: 'completed',
+  result: { kind: 'chat', content: [{ type: 'text', text: 'hi' }] },
+  finishReason: { unified: 'stop', raw: 'stop' },
+} as AdapterTerminalOutcome;
+
+/**
+ * A toy family: `data: t:<text>` is a text delta, `data: u:<n>` reports output tokens, `data: end` is the
+ * terminal marker, `data: bad` breaks the protocol, `data: bug` is a defect.
+ */
+function toyMachine(options: { endIsMarker?: boolean } = {}): AdapterStreamMachine<SseItem> & { frames: number } {
+  let outputTokens: number | undefined;
+  const machine = {
+    frames: 0,
+    onFrame(frame: SseItem) {
+      machine.frames += 1;
+      if (frame.kind !== 'event') return undefined;
+      const data = frame.data;
+      if (data.startsWith('t:')) return { events: [{ type: 'text-delta' as const, index: 0, delta: data.slice(2) }] };
+      if (data.startsWith('u:')) {
+        outputTokens = Number(data.slice(2));
+        return { events: [{ type: 'usage' as const, usage: { outputTokens } }] };
+      }
+      if (data === 'end') return { events: [{ type: 'text-end' as const, index: 0 }], terminal: COMPLETED };
+      if (data === 'bad') throw new ProtocolViolationError('unexpected-event', 'unknown event kind');
+      if (data === 'bug') throw new TypeError('defect in the family');
+      return undefined;
+    },
+    onEnd: options.endIsMarker === true ? () => ({ terminal: COMPLETED }) : undefined,
+    usageSoFar: () => (outputTokens === undefined ? undefined : { outputTokens }),
+  };
+  if (machine.onEnd === undefined) delete (machine as { onEnd?: unknown }).onEnd;
+  return machine as AdapterStreamMachine<SseItem> & { frames: number };
+}
+
+function sse(...data: string[]): Uint8Array[] {
+  return data.map((line) => bytesOf(`data: ${line}\n\n`));
+}
+
+function run(
+  chunks: Uint8Array[],
+  machine: AdapterStreamMachine<SseItem> = toyMachine(),
+  bodyOptions: TrackedBodyOptions = {},
+  signal: AbortSignal = new AbortController().signal,
+) {
+  const body = trackedBody(chunks, bodyOptions);
+  const parts = createAdapterStreamParts({ body, decodeFrames: (source) => decodeSseStream(source), machine, signal });
+  return { body, parts };
+}
+
+function terminalOf(parts: AdapterStreamPartV1[]): AdapterTerminalOutcome {
+  const last = parts.at(-1);
+  if (last?.type !== 'terminal') throw new Error('the last part is not a terminal');
+  expect(parts.filter((part) => part.type === 'terminal')).toHaveLength(1);
+  return last.outcome;
+}
+
+describe('createAdapterStreamParts', () => {
+  it('yields the machine events, then its terminal, and stops reading at the terminal marker', async () => {
+    const machine = toyMachine();
+    const { body, parts } = run(sse('t:a', 't:b', 'end', 't:after'), machine);
+    const items = await collect(parts);
+    expect(items).toEqual([
+      { type: 'text-delta', index: 0, delta: 'a' },
+      { type: 'text-delta', index: 0, delta: 'b' },
+      { type: 'text-end', index: 0 },
+      { type: 'terminal', outcome: COMPLETED },
+    ]);
+    expect(machine.frames).toBe(3);
+    expect(body.returnCalls).toBe(1);
+  });
+
+  it('ends a body without the terminal marker as a retryable truncated-stream, with usage so far', async () => {
+    const { body, parts } = run(sse('t:a', 'u:7'));
+    expect(terminalOf(await collect(parts))).toEqual({
+      status: 'failed',
+      failure: { code: 'truncated-stream', retryable: true },
+      usage: { outputTokens: 7 },
+    });
+    expect(body.released).toBe(true);
+  });
+
+  it("uses the machine's end-of-body terminal when the end of the body is the family's marker", async () => {
+    const { parts } = run(sse('t:a'), toyMachine({ endIsMarker: true }));
+    expect(terminalOf(await collect(parts))).toEqual(COMPLETED);
+  });
+
+  it('turns a decoder codec error into a non-retryable protocol-violation and releases the body', async () => {
+    const { body, parts } = run([...sse('t:a'), bytesOf('data: \u0000\n\n'), ...sse('end')]);
+    const items = await collect(parts);
+    expect(items[0]).toEqual({ type: 'text-delta', index: 0, delta: 'a' });
+    expect(terminalOf(items)).toEqual({ status: 'failed', failure: { code: 'protocol-violation', retryable: false } });
+    expect(body.returnCalls).toBe(1);
+  });
+
+  it('turns a protocol violation from the machine into a protocol-violation terminal and releases the body', async () => {
+    const { body, parts } = run(sse('t:a', 'bad', 'end'));
+    expect(terminalOf(await collect(parts))).toMatchObject({ status: 'failed', failure: { code: 'protocol-violation' } });
+    expect(body.returnCalls).toBe(1);
+  });
+
+  it('lets a defect in the machine propagate, after releasing the body', async () => {
+    const { body, parts } = run(sse('t:a', 'bug', 'end'));
+    await expect(collect(parts)).rejects.toBeInstanceOf(TypeError);
+    expect(body.returnCalls).toBe(1);
+  });
+
+  it.each([
+    ['connection-lost', new ProviderTransportFailureV1('after-send', 'connection-lost'), 'truncated-stream'],
+    ['timeout', new ProviderTransportFailureV1('after-send', 'timeout'), 'timeout'],
+    ['untyped', new Error('socket hang up'), 'network'],
+  ] as const)('turns a %s read failure mid-stream into a retryable failed terminal', async (_name, error, code) => {
+    const { parts } = run(sse('t:a', 'u:3'), toyMachine(), { failWith: error });
+    expect(terminalOf(await collect(parts))).toEqual({ status: 'failed', failure: { code, retryable: true }, usage: { outputTokens: 3 } });
+  });
+
+  it('treats a codec error thrown by the body read itself as a protocol violation', async () => {
+    const { parts } = run(sse('t:a'), toyMachine(), { failWith: new CodecErrorV1('body-too-large', 'x') });
+    expect(terminalOf(await collect(parts))).toMatchObject({ failure: { code: 'protocol-violation', retryable: false } });
+  });
+
+  it('is cancelled without reading when the signal aborted before the first pull', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { body, parts } = run(sse('t:a', 'end'), toyMachine(), {}, controller.signal);
+    expect(await collect(parts)).toEqual([{ type: 'terminal', outcome: { status: 'cancelled' } }]);
+    expect(body.pulls).toBe(0);
+  });
+
+  it('is cancelled promptly when the signal aborts while a read is stalled, and releases the body', async () => {
+    const controller = new AbortController();
+    const { body, parts } = run(sse('t:a'), toyMachine(), { stallAtEnd: true }, controller.signal);
+    const iterator = parts[Symbol.asyncIterator]();
+    expect(await iterator.next()).toEqual({ done: false, value: { type: 'text-delta', index: 0, delta: 'a' } });
+    const pending = iterator.next();
+    setTimeout(() => controller.abort(), 5);
+    expect(await pending).toEqual({ done: false, value: { type: 'terminal', outcome: { status: 'cancelled' } } });
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(body.returnCalls).toBe(1);
+  });
+
+  it('is cancelled, not failed, when an abort makes the transport fail the read', async () => {
+    const controller = new AbortController();
+    const failure = new ProviderTransportFailureV1('after-send', 'aborted');
+    const body = trackedBody(sse('t:a'), { failWith: failure });
+    const parts = createAdapterStreamParts({
+      body,
+      decodeFrames: async function* (source) {
+        for await (const item of decodeSseStream(source)) {
+          yield item;
+          controller.abort();
+        }
+      },
+      machine: toyMachine(),
+      signal: controller.signal,
+    });
+    expect(terminalOf(await collect(parts))).toEqual({ status: 'cancelled' });
+  });
+
+  it('is cancelled when the signal aborts between events of one frame', async () => {
+    const controller = new AbortController();
+    const machine: AdapterStreamMachine<SseItem> = {
+      onFrame: () => ({ events: [{ type: 'text-start', index: 0 }, { type: 'text-delta', index: 0, delta: 'x' }], terminal: COMPLETED }),
+    };
+    const { parts } = run(sse('anything'), machine, {}, controller.signal);
+    const iterator = parts[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ type: 'text-start', index: 0 });
+    controller.abort();
+    expect((await iterator.next()).value).toEqual({ type: 'terminal', outcome: { status: 'cancelled' } });
+    expect((await iterator.next()).done).toBe(true);
+  });
+
+  it('releases the body when the consumer returns early', async () => {
+    const { body, parts } = run(sse('t:a', 't:b', 'end'));
+    for await (const part of parts) {
+      expect(part).toEqual({ type: 'text-delta', index: 0, delta: 'a' });
+      break;
+    }
+    expect(body.returnCalls).toBe(1);
+  });
+
+  it('pulls from the body only as the consumer pulls parts', async () => {
+    const { body, parts } = run(sse('t:a', 't:b', 't:c', 't:d', 'end'));
+    const iterator = parts[Symbol.asyncIterator]();
+    expect(body.pulls).toBe(0);
+    await iterator.next();
+    expect(body.pulls).toBe(1);
+    await iterator.next();
+    expect(body.pulls).toBe(2);
+    await iterator.return?.();
+    expect(body.returnCalls).toBe(1);
+  });
+
+  it('always ends with exactly one terminal and releases the body, whatever the script', async () => {
+    const frame = fc.constantFrom('t:x', 'u:1', 'u:2', 'end', 'bad', 'noise');
+    await fc.assert(
+      fc.asyncProperty(fc.array(frame, { maxLength: 12 }), fc.constantFrom('end', 'fail', 'stall-abort'), async (script, ending) => {
+        const controller = new AbortController();
+        let used = 0;
+        const machine = toyMachine();
+        const guarded: AdapterStreamMachine<SseItem> = {
+          onFrame: (item) => {
+            // Usage only grows in this toy family; 'u:2' then 'u:1' is fine here, the machine does not check.
+            used += 1;
+            return machine.onFrame(item);
+          },
+          usageSoFar: () => machine.usageSoFar?.(),
+        };
+        const { body, parts } = run(
+          sse(...script),
+          guarded,
+          ending === 'fail' ? { failWith: new ProviderTransportFailureV1('after-send', 'connection-lost') } : ending === 'stall-abort' ? { stallAtEnd: true } : {},
+          controller.signal,
+        );
+        if (ending === 'stall-abort') setTimeout(() => controller.abort(), 1);
+        const items = await collect(parts);
+        terminalOf(items);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        expect(body.released).toBe(true);
+        expect(used).toBeLessThanOrEqual(script.length);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
