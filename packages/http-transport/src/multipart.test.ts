@@ -53,7 +53,7 @@ describe('multipart bodies', () => {
   it('streams a large file without reading it ahead, and the server receives the exact bytes', async () => {
     const size = 32 * 1024 * 1024;
     const file = generatedFile(size);
-    const received: { contentType?: string; contentLength?: string; body?: Buffer; pulledDuringPause?: number } = {};
+    const received: { contentType?: string | undefined; contentLength?: string | undefined; body?: Buffer; pulledDuringPause?: number } = {};
     const server = await startHttpServer((request, response) => {
       received.contentType = request.headers['content-type'];
       received.contentLength = request.headers['content-length'];
