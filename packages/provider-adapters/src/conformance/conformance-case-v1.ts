@@ -66,10 +66,15 @@ export type ConformanceExecutionExpectationV1 =
       readonly kind: 'stream';
       readonly acceptance: ProviderAcceptanceFacts['state'];
       readonly responseMetadata?: ProviderResponseMetadata;
-      /** Every normalized event, in order. */
+      /** Every normalized event, in order (with `abortAfterEvents`, the events received before the abort). */
       readonly events: readonly NormalizedStreamEventV1[];
-      /** The settled terminal after the events were drained. */
+      /** The settled terminal after the events were drained (`cancelled` after an abort). */
       readonly terminal: AdapterTerminalOutcome;
+      /**
+       * Abort the stream through `execution.abort` after this many events, to prove the abort path: the terminal
+       * must settle and the transport body must be released. Absent: the events are drained.
+       */
+      readonly abortAfterEvents?: number;
     }
   | {
       readonly kind: 'accepted-job';

@@ -1,7 +1,16 @@
 const MAX_SHOWN = 160;
+// A differing discriminant explains every other difference below it, so it is reported first.
+const DISCRIMINANTS = ['kind', 'type', 'status'];
+
+function byDiscriminantFirst(left: string, right: string): number {
+  const leftRank = DISCRIMINANTS.includes(left) ? DISCRIMINANTS.indexOf(left) : DISCRIMINANTS.length;
+  const rightRank = DISCRIMINANTS.includes(right) ? DISCRIMINANTS.indexOf(right) : DISCRIMINANTS.length;
+  return leftRank - rightRank || (left < right ? -1 : left > right ? 1 : 0);
+}
 
 function show(value: unknown): string {
   if (value === undefined) return 'undefined';
+  if (Object.is(value, -0)) return '-0';
   if (typeof value === 'bigint') return `${value}n`;
   if (ArrayBuffer.isView(value)) return `${value.constructor.name}(${(value as unknown as ArrayLike<unknown>).length})`;
   let text: string;
@@ -22,7 +31,8 @@ function kindOf(value: unknown): string {
 
 /**
  * Compares two fact values structurally and describes the first difference with its path, or returns `undefined`
- * when they are equal. Plain objects compare by own enumerable keys (a key holding `undefined` counts as absent),
+ * when they are equal. Plain objects compare by own enumerable keys (a key holding `undefined` counts as absent;
+ * `kind`, `type` and `status` first, then alphabetically),
  * arrays and typed arrays element by element (`Object.is`, so `NaN` equals `NaN` and `0` differs from `-0`).
  */
 export function describeDifference(expected: unknown, actual: unknown, path = '$'): string | undefined {
@@ -45,7 +55,7 @@ export function describeDifference(expected: unknown, actual: unknown, path = '$
     const left = expected as Record<string, unknown>;
     const right = actual as Record<string, unknown>;
     const keys = new Set([...Object.keys(left), ...Object.keys(right)].filter((key) => left[key] !== undefined || right[key] !== undefined));
-    for (const key of [...keys].sort()) {
+    for (const key of [...keys].sort(byDiscriminantFirst)) {
       if (!(key in left) || left[key] === undefined) return `${path}.${key}: unexpected field ${show(right[key])}`;
       if (!(key in right) || right[key] === undefined) return `${path}.${key}: missing, expected ${show(left[key])}`;
       const difference = describeDifference(left[key], right[key], `${path}.${key}`);

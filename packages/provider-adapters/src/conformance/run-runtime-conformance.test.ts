@@ -246,6 +246,31 @@ describe('runRuntimeConformanceV1', () => {
     ]);
   });
 
+  it('aborts a stream after a number of events and checks the cancelled terminal', async () => {
+    const aborted: ConformanceCaseV1 = {
+      ...chatStreamCase,
+      name: 'aborted stream',
+      expect: {
+        kind: 'stream',
+        acceptance: 'accepted',
+        abortAfterEvents: 2,
+        events: [
+          { type: 'text-start', index: 0 },
+          { type: 'text-delta', index: 0, delta: 'hi' },
+        ],
+        terminal: { status: 'cancelled' },
+      },
+    };
+    const report = await runRuntimeConformanceV1({ suite: passingSuite(), cases: { ...passingCases, 'example-chat/v1': [aborted] } });
+    expect(report.problems).toEqual([]);
+    const drained: ConformanceCaseV1 = { ...aborted, expect: { ...aborted.expect, abortAfterEvents: 99 } as ConformanceCaseV1['expect'] };
+    const drainedReport = await runRuntimeConformanceV1({ suite: passingSuite(), cases: { ...passingCases, 'example-chat/v1': [drained] } });
+    expect(drainedReport.problems).toEqual([
+      'example-chat/v1 › aborted stream: execute.events: expected length 2, got 4',
+      'example-chat/v1 › aborted stream: execute.terminal.status: expected "cancelled", got "completed"',
+    ]);
+  });
+
   it('reports an execution kind other than the expected one', async () => {
     const wrong: ConformanceCaseV1 = { ...videoUnknownCase, expect: { kind: 'accepted-job', providerJobId: 'job-1' } };
     const report = await runRuntimeConformanceV1({ suite: passingSuite(), cases: { ...passingCases, 'example-video/v1': [wrong] } });

@@ -156,7 +156,13 @@ async function runStart(
       compare('execute.acceptance.state', expected.acceptance, execution.acceptance.state, problems);
       const events: unknown[] = [];
       try {
-        for await (const event of execution.events) events.push(event);
+        for await (const event of execution.events) {
+          events.push(event);
+          if (events.length === expected.abortAfterEvents) {
+            execution.abort(new Error('conformance: abort after events'));
+            break;
+          }
+        }
       } catch (error) {
         problems.push(`execute.events: iteration failed: ${describeError(error)}`);
         execution.abort(error);
