@@ -13,9 +13,8 @@ import { decodeGeminiResponse } from './decode-response.js';
 import { createGeminiStreamMachine, GEMINI_SSE_DECODER_OPTIONS } from './decode-stream.js';
 import { encodeGeminiRequest, type GeminiEncodedRequest, type GeminiEncodeOptions } from './encode-request.js';
 import { mapGeminiHttpError } from './map-error.js';
+import { GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY } from './protocol-family.js';
 
-/** The protocol family this folder implements. */
-export const GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY = 'gemini-generate-content/v1';
 
 /** Options of {@link createGeminiGenerateContentAdapterFactory}: protocol options plus a clock. */
 export interface GeminiGenerateContentAdapterOptionsV1 extends GeminiEncodeOptions {

@@ -3,6 +3,7 @@ import { parseSafeJson } from '../../codec-kit/safe-json.js';
 import { encodeMediaSource } from './encode-media.js';
 import { isDerivedToolCallId } from './tool-call-id.js';
 import { isJsonObject } from './wire-schema.js';
+import { assertNever } from './assert-never.js';
 
 type WirePart = Record<string, unknown>;
 /** One `contents[]` entry. */
@@ -58,7 +59,7 @@ export function encodeGeminiContents(messages: readonly ChatMessageV2[]): Gemini
         case 'redacted-reasoning':
           break;
         default:
-          assertNever(part);
+          assertNever(part, 'content part');
       }
     });
     const role = message.role === 'assistant' ? 'model' : 'user';
@@ -113,8 +114,4 @@ function encodeToolResult(part: ToolResultPartV2, path: string): WirePart {
       ...(mediaParts.length === 0 ? {} : { parts: mediaParts }),
     },
   };
-}
-
-function assertNever(value: never): never {
-  throw new CodecErrorV1('invalid-request', 'unknown content part type', { cause: value });
 }

@@ -18,7 +18,7 @@ describe('encodeGeminiRequest', () => {
     expect(encodeGeminiRequest(base, 'gemini-2.5-flash')).toEqual({
       method: 'POST',
       path: '/v1beta/models/gemini-2.5-flash:generateContent',
-      headers: { 'content-type': 'application/json' },
+      headers: { accept: 'application/json' },
       body: { type: 'json', value: { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] } },
     });
   });
@@ -27,6 +27,7 @@ describe('encodeGeminiRequest', () => {
     const request = encodeGeminiRequest({ ...base, stream: true }, 'gemini-3-pro-preview');
     expect(request.path).toBe('/v1beta/models/gemini-3-pro-preview:streamGenerateContent');
     expect(request.query).toEqual({ alt: 'sse' });
+    expect(request.headers).toEqual({ accept: 'text/event-stream' });
   });
 
   it.each(['../secrets', 'models/x', 'a/b', 'x:streamGenerateContent', 'x?alt=json', 'x#y', 'a%2Fb', 'a..b', '', ' gemini', 'gemini\n', '.hidden'])(

@@ -9,6 +9,7 @@ import {
 import { encodeGeminiContents } from './encode-contents.js';
 import { toGeminiJsonSchema } from './encode-json-schema.js';
 import { buildGeminiModelPath } from './model-path.js';
+import { assertNever } from './assert-never.js';
 
 /** How a reasoning effort (without a token budget) goes on the wire. */
 export type GeminiEffortEncoding = 'thinking-budget' | 'thinking-level';
@@ -41,7 +42,7 @@ export interface GeminiEncodedRequest {
   readonly path: string;
   /** `{alt: 'sse'}` for streams, absent otherwise. */
   readonly query?: Readonly<Record<string, string>>;
-  /** Non-auth headers. */
+  /** Non-auth headers: only `accept`. */
   readonly headers: Readonly<Record<string, string>>;
   /** The JSON body. */
   readonly body: ProviderTransportBody;
@@ -96,7 +97,8 @@ export function encodeGeminiRequest(task: TaskEnvelopeV2, providerModel: string,
     method: 'POST',
     path,
     ...(task.stream ? { query: { alt: 'sse' } } : {}),
-    headers: { 'content-type': 'application/json' },
+    // The transport sets content-type for JSON bodies.
+    headers: { accept: task.stream ? 'text/event-stream' : 'application/json' },
     body: { type: 'json', value: body },
   };
 }
@@ -115,7 +117,7 @@ function encodeToolChoice(choice: ToolChoiceV2, task: ChatTaskV2): Record<string
       }
       return { mode: 'ANY', allowedFunctionNames: [choice.toolName] };
     default:
-      return assertNever(choice);
+      return assertNever(choice, 'tool choice');
   }
 }
 
@@ -160,8 +162,4 @@ function encodeThinkingConfig(
   }
   if (reasoning.includeReasoning !== undefined) config.includeThoughts = reasoning.includeReasoning;
   return Object.keys(config).length > 0 ? config : undefined;
-}
-
-function assertNever(value: never): never {
-  throw new CodecErrorV1('invalid-request', 'unknown variant', { cause: value });
 }

@@ -1,0 +1,16 @@
+export { GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY } from './protocol-family.js';
+export { createGeminiGenerateContentAdapterFactory } from './adapter.js';
+export type { GeminiGenerateContentAdapterOptionsV1 } from './adapter.js';
+export { GEMINI_EFFORT_BUDGETS, GEMINI_MAX_STOP_SEQUENCES, encodeGeminiRequest } from './encode-request.js';
+export type { GeminiEffortEncoding, GeminiEncodeOptions, GeminiEncodedRequest } from './encode-request.js';
+export { decodeGeminiResponse } from './decode-response.js';
+export type { GeminiDecodedResponse } from './decode-response.js';
+export { GEMINI_SSE_DECODER_OPTIONS, createGeminiStreamMachine } from './decode-stream.js';
+export { convertGeminiUsage } from './convert-usage.js';
+export { mapGeminiBlockReason, mapGeminiFinishReason } from './map-finish-reason.js';
+export { mapGeminiHttpError, mapGeminiStreamError } from './map-error.js';
+export { createGeminiGenerateContentIngressCodec, decodeGeminiClientRequest } from './ingress.js';
+export type { GeminiIngressOptionsV1 } from './ingress.js';
+export { createGeminiGenerateContentEgressCodec, createGeminiStreamEncoder, encodeGeminiError, encodeGeminiResponse } from './egress.js';
+export { GEMINI_GENERATE_CONTENT_TRANSPORT_METADATA } from './transport-metadata.js';
+export { createGeminiGenerateContentSuiteEntry } from './suite-entry.js';
