@@ -1,0 +1,285 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chatTaskV2Schema, isCodecErrorV1, type CodecErrorCodeV1 } from '@tokenforge/model-protocol';
+import { encodeAnthropicMessagesRequest } from './encode-request.js';
+import { createAnthropicMessagesIngressCodec, decodeAnthropicMessagesRequest } from './ingress.js';
+
+const encoder = new TextEncoder();
+
+function request(body: unknown) {
+  return { path: '/v1/messages', body: encoder.encode(JSON.stringify(body)) };
+}
+
+function decode(body: unknown) {
+  return decodeAnthropicMessagesRequest(request(body));
+}
+
+function codecError(run: () => unknown): { code: CodecErrorCodeV1; path: string | undefined; message: string } {
+  try {
+    run();
+  } catch (error) {
+    if (isCodecErrorV1(error)) return { code: error.code, path: error.path, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a CodecErrorV1');
+}
+
+const fullRequest = {
+  model: 'claude-sonnet-4-5',
+  max_tokens: 2048,
+  system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Look at these.', cache_control: { type: 'ephemeral' } },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+        { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
+        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'Report', citations: { enabled: true } },
+        { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Grüße' } },
+      ],
+    },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Need the weather.', signature: 'EqQB/sig==' },
+        { type: 'redacted_thinking', data: 'EmwK/opaque==' },
+        { type: 'text', text: 'Checking.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris', days: [1, 2] } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny', cache_control: { type: 'ephemeral' } },
+        { type: 'text', text: 'Thanks, and tomorrow?' },
+      ],
+    },
+  ],
+  tools: [
+    {
+      name: 'get_weather',
+      description: 'Weather by city',
+      input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      cache_control: { type: 'ephemeral', ttl: '5m' },
+    },
+  ],
+  tool_choice: { type: 'any', disable_parallel_tool_use: true },
+  thinking: { type: 'enabled', budget_tokens: 1024 },
+  temperature: 1,
+  top_p: 0.95,
+  top_k: 20,
+  stop_sequences: ['END'],
+  metadata: { user_id: 'user-123' },
+  service_tier: 'auto',
+  stream: true,
+  some_future_field: { anything: true },
+};
+
+describe('anthropic-messages ingress', () => {
+  it('decodes every supported field and block kind into a valid task', () => {
+    const decoded = decode(fullRequest);
+    expect(decoded.modelLabel).toBe('claude-sonnet-4-5');
+    expect(decoded.task).toEqual({
+      kind: 'chat',
+      system: [{ type: 'text', text: 'You are terse.', cacheControl: { type: 'ephemeral', ttlSeconds: 3600 } }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look at these.', cacheControl: { type: 'ephemeral' } },
+            { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: 'iVBORw0KGgo=' } },
+            { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
+            { type: 'document', source: { type: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' }, title: 'Report' },
+            { type: 'document', source: { type: 'base64', mediaType: 'text/plain', data: btoa('Gr\u00c3\u00bc\u00c3\u009fe') } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'Need the weather.', signature: 'EqQB/sig==' },
+            { type: 'redacted-reasoning', data: 'EmwK/opaque==' },
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'get_weather', argumentsText: '{"city":"Paris","days":[1,2]}' },
+          ],
+        },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_1', toolName: 'get_weather', content: [{ type: 'text', text: 'Sunny' }] }] },
+        { role: 'user', content: [{ type: 'text', text: 'Thanks, and tomorrow?' }] },
+      ],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather by city',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          cacheControl: { type: 'ephemeral', ttlSeconds: 300 },
+        },
+      ],
+      toolChoice: { type: 'required' },
+      sampling: { temperature: 1, topP: 0.95, topK: 20 },
+      maxOutputTokens: 2048,
+      stopSequences: ['END'],
+      reasoning: { budgetTokens: 1024 },
+      stream: true,
+    });
+    expect(chatTaskV2Schema.safeParse(decoded.task).success).toBe(true);
+  });
+
+  it('re-encodes the decoded task as the equivalent provider request (same-dialect round trip)', () => {
+    const { task } = decode(fullRequest);
+    if (task.kind !== 'chat') throw new Error('expected chat');
+    const body = encodeAnthropicMessagesRequest(task, { model: 'claude-sonnet-4-5' });
+    expect(body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 2048,
+      system: fullRequest.system,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look at these.', cache_control: { type: 'ephemeral' } },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+            { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
+            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'Report' },
+            { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Grüße' } },
+          ],
+        },
+        fullRequest.messages[1],
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'Sunny' }] },
+            { type: 'text', text: 'Thanks, and tomorrow?' },
+          ],
+        },
+      ],
+      tools: fullRequest.tools,
+      tool_choice: { type: 'any' },
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      temperature: 1,
+      top_p: 0.95,
+      top_k: 20,
+      stop_sequences: ['END'],
+      stream: true,
+    });
+  });
+
+  it('accepts string content and a string system, and defaults stream to false', () => {
+    expect(decode({ model: 'm', max_tokens: 5, system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] }).task).toEqual({
+      kind: 'chat',
+      system: [{ type: 'text', text: 'Be brief.' }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+      maxOutputTokens: 5,
+      stream: false,
+    });
+  });
+
+  it('maps output_config format and effort, tool choices, disabled thinking and tool result errors with images', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } } };
+    const { task } = decode({
+      model: 'm',
+      max_tokens: 5,
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'shot', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't', is_error: true, content: [{ type: 'text', text: 'x' }, { type: 'image', source: { type: 'url', url: 'https://e.com/a.png' } }] },
+          ],
+        },
+      ],
+      output_config: { format: { type: 'json_schema', schema }, effort: 'medium' },
+      thinking: { type: 'disabled' },
+      tools: [{ name: 'shot', input_schema: { type: 'object' }, type: 'custom' }],
+      tool_choice: { type: 'tool', name: 'shot' },
+    });
+    expect(task).toMatchObject({
+      responseFormat: { type: 'json', schema },
+      reasoning: { effort: 'medium' },
+      toolChoice: { type: 'tool', toolName: 'shot' },
+      messages: [
+        {},
+        { content: [{ type: 'tool-call', argumentsText: '{}' }] },
+        {
+          role: 'tool',
+          content: [
+            { type: 'tool-result', toolName: 'shot', isError: true, content: [{ type: 'text', text: 'x' }, { type: 'image', source: { type: 'url', url: 'https://e.com/a.png' } }] },
+          ],
+        },
+      ],
+    });
+    expect(decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tool_choice: { type: 'none' }, tools: [{ name: 'a', input_schema: { type: 'object' } }] }).task).toMatchObject({ toolChoice: { type: 'none' } });
+    expect(decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tool_choice: { type: 'auto' } }).task).toMatchObject({ toolChoice: { type: 'auto' } });
+  });
+
+  const base = { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] };
+  it.each([
+    ['a missing model', { ...base, model: undefined }, 'invalid-request'],
+    ['a missing max_tokens', { ...base, max_tokens: undefined }, 'invalid-request'],
+    ['a fractional max_tokens', { ...base, max_tokens: 1.5 }, 'invalid-request'],
+    ['a zero max_tokens (cache pre-warm)', { ...base, max_tokens: 0 }, 'unsupported-feature'],
+    ['missing messages', { ...base, messages: undefined }, 'invalid-request'],
+    ['an empty content array', { ...base, messages: [{ role: 'user', content: [] }] }, 'invalid-request'],
+    ['a system role message', { ...base, messages: [{ role: 'system', content: 'x' }] }, 'unsupported-feature'],
+    ['an unknown role', { ...base, messages: [{ role: 'tool', content: 'x' }] }, 'invalid-request'],
+    ['a temperature above 1', { ...base, temperature: 1.5 }, 'invalid-request'],
+    ['a server tool', { ...base, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, 'unsupported-feature'],
+    ['a tool without input_schema', { ...base, tools: [{ name: 'a' }] }, 'invalid-request'],
+    ['adaptive thinking', { ...base, thinking: { type: 'adaptive' } }, 'unsupported-feature'],
+    ['enabled thinking without budget', { ...base, thinking: { type: 'enabled' } }, 'invalid-request'],
+    ['the max effort', { ...base, output_config: { effort: 'max' } }, 'unsupported-feature'],
+    ['a file image source', { ...base, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'f' } }] }] }, 'unsupported-feature'],
+    ['a document with context', { ...base, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'url', url: 'https://e.com/a.pdf' }, context: 'c' }] }] }, 'unsupported-feature'],
+    ['a content document source', { ...base, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'content', content: [] } }] }] }, 'unsupported-feature'],
+    ['a search_result block', { ...base, messages: [{ role: 'user', content: [{ type: 'search_result', source: 's', title: 't', content: [] }] }] }, 'unsupported-feature'],
+    ['a server_tool_use block', { ...base, messages: [{ role: 'assistant', content: [{ type: 'server_tool_use', id: 's', name: 'web_search', input: {} }] }] }, 'unsupported-feature'],
+    ['a tool_result for an unknown tool_use', { ...base, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'nope', content: 'x' }] }] }, 'invalid-request'],
+    ['a tool_use with string input', { ...base, messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: '{}' }] }] }, 'invalid-request'],
+    ['a bad cache ttl', { ...base, system: [{ type: 'text', text: 's', cache_control: { type: 'ephemeral', ttl: '2h' } }] }, 'invalid-request'],
+    ['a tool name the task schema refuses', { ...base, tools: [{ name: 'has space', input_schema: { type: 'object' } }] }, 'invalid-request'],
+    ['too many stop sequences', { ...base, stop_sequences: Array.from({ length: 17 }, (_, index) => `s${index}`) }, 'invalid-request'],
+    ['a non-object body', [base], 'invalid-request'],
+  ])('refuses %s', (_label, body, code) => {
+    expect(codecError(() => decode(body)).code).toBe(code);
+  });
+
+  it('refuses hostile bytes with the safe parser codes and never echoes the prompt', () => {
+    const codec = createAnthropicMessagesIngressCodec({ maxBodyBytes: 64 });
+    expect(codecError(() => codec.decodeRequest({ path: '/v1/messages', body: encoder.encode('{"model":') })).code).toBe('malformed-json');
+    expect(codecError(() => codec.decodeRequest({ path: '/v1/messages', body: encoder.encode(JSON.stringify({ ...base, pad: 'x'.repeat(100) })) })).code).toBe(
+      'body-too-large',
+    );
+    expect(codecError(() => decodeAnthropicMessagesRequest({ path: '/v1/messages', body: encoder.encode('{"__proto__":{}}') })).code).toBe('forbidden-key');
+    expect(codecError(() => decodeAnthropicMessagesRequest({ path: '/v1/messages', body: new Uint8Array([0x7b, 0xff, 0x7d]) })).code).toBe('invalid-encoding');
+    const deep = `${'['.repeat(100)}${']'.repeat(100)}`;
+    expect(codecError(() => decodeAnthropicMessagesRequest({ path: '/v1/messages', body: encoder.encode(`{"messages":${deep}}`) })).code).toBe('nesting-too-deep');
+    const failure = codecError(() => decode({ ...base, messages: [{ role: 'user', content: [{ type: 'text', text: 42, secret: 'TOP-SECRET' }] }] }));
+    expect(failure.message).not.toContain('TOP-SECRET');
+    expect(failure.path).toBe('messages.0.content.0.text');
+  });
+
+  it('never throws anything but a CodecErrorV1 for arbitrary JSON bodies', () => {
+    const block = fc.record({ type: fc.constantFrom('text', 'image', 'tool_use', 'tool_result', 'thinking', 'document', 'x'), text: fc.anything() }, { requiredKeys: ['type'] });
+    const body = fc.record(
+      {
+        model: fc.oneof(fc.string(), fc.integer()),
+        max_tokens: fc.oneof(fc.integer({ min: -1, max: 10 }), fc.string()),
+        messages: fc.oneof(fc.array(fc.record({ role: fc.constantFrom('user', 'assistant', 'system'), content: fc.oneof(fc.string(), fc.array(block)) })), fc.jsonValue()),
+        system: fc.jsonValue(),
+        tools: fc.jsonValue(),
+        thinking: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(body, (value) => {
+        try {
+          decode(value);
+        } catch (error) {
+          expect(isCodecErrorV1(error)).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,192 @@
+import {
+  chatTaskV2Schema,
+  CodecErrorV1,
+  type ChatTaskV2,
+  type ClientWireRequestV1,
+  type IngressCodecV1,
+  type IngressDecodedRequestV1,
+  type ReasoningControlV2,
+  type ResponseFormatV2,
+  type TextPartV2,
+  type ToolChoiceV2,
+  type ToolDefinitionV2,
+} from '@tokenforge/model-protocol';
+import { parseSafeJsonBytes } from '../../codec-kit/index.js';
+import { ANTHROPIC_MESSAGES_PROTOCOL_FAMILY } from './adapter.js';
+import { readAnthropicMessages, readCacheControl, readTextBlock } from './ingress-content.js';
+import {
+  compact,
+  invalid,
+  isRecord,
+  optionalBoolean,
+  optionalInteger,
+  optionalNumber,
+  optionalString,
+  requireArray,
+  requireNonEmptyString,
+  requireRecord,
+  unsupported,
+  type JsonRecord,
+} from './ingress-reader.js';
+
+/** Options of {@link createAnthropicMessagesIngressCodec}. */
+export interface AnthropicMessagesIngressOptionsV1 {
+  /** Largest accepted body in bytes (default: the safe parser's 32 MiB). */
+  readonly maxBodyBytes?: number;
+}
+
+function readSystem(value: unknown): TextPartV2[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value.length === 0 ? undefined : [{ type: 'text', text: value }];
+  if (!Array.isArray(value)) throw invalid('system', 'must be a string or an array of text blocks');
+  return value.map((block, index) => {
+    const record = requireRecord(block, `system.${index}`);
+    if (record.type !== 'text') throw invalid(`system.${index}.type`, 'must be text');
+    return readTextBlock(record, `system.${index}`);
+  });
+}
+
+function readTools(value: unknown): ToolDefinitionV2[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw invalid('tools', 'must be an array');
+  return value.map((entry, index) => {
+    const path = `tools.${index}`;
+    const tool = requireRecord(entry, path);
+    if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') throw unsupported(`${path}.type`, 'a server tool');
+    const inputSchema = tool.input_schema;
+    if (!isRecord(inputSchema)) throw invalid(`${path}.input_schema`, 'must be an object');
+    return compact<ToolDefinitionV2>({
+      name: requireNonEmptyString(tool, 'name', path),
+      description: optionalString(tool, 'description', path),
+      inputSchema,
+      strict: optionalBoolean(tool, 'strict', path),
+      cacheControl: readCacheControl(tool, path),
+    });
+  });
+}
+
+function readToolChoice(value: unknown): ToolChoiceV2 | undefined {
+  if (value === undefined || value === null) return undefined;
+  const choice = requireRecord(value, 'tool_choice');
+  switch (choice.type) {
+    case 'auto':
+      return { type: 'auto' };
+    case 'any':
+      return { type: 'required' };
+    case 'none':
+      return { type: 'none' };
+    case 'tool':
+      return { type: 'tool', toolName: requireNonEmptyString(choice, 'name', 'tool_choice') };
+    default:
+      throw invalid('tool_choice.type', 'must be auto, any, tool or none');
+  }
+}
+
+function readReasoning(body: JsonRecord): ReasoningControlV2 | undefined {
+  let budgetTokens: number | undefined;
+  const thinking = body.thinking;
+  if (thinking !== undefined && thinking !== null) {
+    const record = requireRecord(thinking, 'thinking');
+    if (record.type === 'enabled') {
+      budgetTokens = optionalInteger(record, 'budget_tokens', 'thinking', 1);
+      if (budgetTokens === undefined) throw invalid('thinking.budget_tokens', 'is required');
+    } else if (record.type === 'adaptive') {
+      throw unsupported('thinking.type', 'adaptive thinking');
+    } else if (record.type !== 'disabled') {
+      throw invalid('thinking.type', 'must be enabled, disabled or adaptive');
+    }
+  }
+  const effort = readEffort(body.output_config);
+  if (budgetTokens === undefined && effort === undefined) return undefined;
+  return compact<ReasoningControlV2>({ budgetTokens, effort });
+}
+
+function readEffort(value: unknown): ReasoningControlV2['effort'] {
+  if (!isRecord(value) || value.effort === undefined || value.effort === null) return undefined;
+  const effort = value.effort;
+  if (effort === 'low' || effort === 'medium' || effort === 'high') return effort;
+  if (effort === 'xhigh' || effort === 'max') throw unsupported('output_config.effort', 'this effort level');
+  throw invalid('output_config.effort', 'is not a known effort');
+}
+
+function readResponseFormat(value: unknown): ResponseFormatV2 | undefined {
+  if (value === undefined || value === null) return undefined;
+  const config = requireRecord(value, 'output_config');
+  if (config.format === undefined || config.format === null) return undefined;
+  const format = requireRecord(config.format, 'output_config.format');
+  if (format.type !== 'json_schema') throw invalid('output_config.format.type', 'must be json_schema');
+  if (!isRecord(format.schema)) throw invalid('output_config.format.schema', 'must be an object');
+  return { type: 'json', schema: format.schema };
+}
+
+function readStopSequences(body: JsonRecord): string[] | undefined {
+  if (body.stop_sequences === undefined || body.stop_sequences === null) return undefined;
+  const sequences = requireArray(body, 'stop_sequences', 'body');
+  return sequences.map((sequence, index) => {
+    if (typeof sequence !== 'string') throw invalid(`stop_sequences.${index}`, 'must be a string');
+    return sequence;
+  });
+}
+
+/**
+ * Decodes a client's `POST /v1/messages` body into a chat task (the path is not checked: hosts mount the
+ * dialect where they like).
+ *
+ * Field rules: `model` → `modelLabel`; `max_tokens` (required; 0, the cache pre-warm, cannot be represented)
+ * → `maxOutputTokens`; `system` (string or text blocks) → `system`; `messages` per `readAnthropicMessages`;
+ * `tools` (client tools only; server tools are refused) and `tool_choice` (`any` → `required`;
+ * `disable_parallel_tool_use` has no normalized counterpart and is dropped); `thinking.enabled` →
+ * `reasoning.budgetTokens` (`disabled` → none, `adaptive` refused); `output_config.effort` low/medium/high →
+ * `reasoning.effort`; `output_config.format` (json_schema) → a JSON response format with that schema;
+ * `temperature`, `top_p`, `top_k` → sampling; `stop_sequences`; `stream` (default false). `metadata`,
+ * `service_tier`, `container`, `inference_geo`, a top-level `cache_control` and unknown fields are ignored:
+ * none of them changes the answer. The result must satisfy the task schema.
+ *
+ * @throws {CodecErrorV1} `body-too-large`, `malformed-json`, `invalid-encoding`, `nesting-too-deep`,
+ * `forbidden-key` from the safe parser; `invalid-request` for a malformed request; `unsupported-feature` for
+ * what a task cannot represent.
+ */
+export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, options?: AnthropicMessagesIngressOptionsV1): IngressDecodedRequestV1 {
+  const parsed = parseSafeJsonBytes(request.body, options?.maxBodyBytes === undefined ? undefined : { maxBytes: options.maxBodyBytes });
+  const body = requireRecord(parsed, 'body');
+  const model = requireNonEmptyString(body, 'model', 'body');
+  if (model.length > 256) throw invalid('model', 'must be at most 256 characters');
+  const maxTokens = optionalInteger(body, 'max_tokens', 'body', 0);
+  if (maxTokens === undefined) throw invalid('max_tokens', 'is required');
+  if (maxTokens === 0) throw unsupported('max_tokens', 'a zero max_tokens (cache pre-warm)');
+  const messages = readAnthropicMessages(requireArray(body, 'messages', 'body'));
+  const stream = optionalBoolean(body, 'stream', 'body') ?? false;
+  const temperature = optionalNumber(body, 'temperature', 'body', 0, 1);
+  const topP = optionalNumber(body, 'top_p', 'body', 0, 1);
+  const topK = optionalInteger(body, 'top_k', 'body', 1);
+  const sampling = temperature === undefined && topP === undefined && topK === undefined ? undefined : compact({ temperature, topP, topK });
+  const tools = readTools(body.tools);
+  const candidate = compact<ChatTaskV2>({
+    kind: 'chat',
+    system: readSystem(body.system),
+    messages,
+    tools,
+    toolChoice: readToolChoice(body.tool_choice),
+    responseFormat: readResponseFormat(body.output_config),
+    sampling,
+    maxOutputTokens: maxTokens,
+    stopSequences: readStopSequences(body),
+    reasoning: readReasoning(body),
+    stream,
+  });
+  const checked = chatTaskV2Schema.safeParse(candidate);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
+    throw new CodecErrorV1('invalid-request', `the request does not form a valid task at ${path}`, { path });
+  }
+  return { task: checked.data, modelLabel: model };
+}
+
+/** Creates the `anthropic-messages/v1` ingress codec (see {@link decodeAnthropicMessagesRequest}). */
+export function createAnthropicMessagesIngressCodec(options?: AnthropicMessagesIngressOptionsV1): IngressCodecV1 {
+  return Object.freeze({
+    protocolFamily: ANTHROPIC_MESSAGES_PROTOCOL_FAMILY,
+    decodeRequest: (request: ClientWireRequestV1) => decodeAnthropicMessagesRequest(request, options),
+  });
+}
