@@ -97,7 +97,7 @@ beforeAll(async () => {
       fixtureCli = cliOnFixture;
     },
   );
-}, 60_000);
+}, 120_000);
 
 describe('dependency-cruiser rules', () => {
   it('has one violation fixture for every rule in .dependency-cruiser.cjs, and no fixture without a rule', () => {

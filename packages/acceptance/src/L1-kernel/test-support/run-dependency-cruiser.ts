@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -14,6 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { listFiles, repositoryRoot } from './repository.js';
+import { runCommand, runCommandOrThrow, type CommandResult } from './run-command.js';
 
 /** One rule violation, with npm targets shortened to their package name. */
 export interface ReportedViolation {
@@ -48,28 +48,8 @@ function shortenTarget(target: string): string {
 }
 
 /** Runs the real CLI with the real configuration, exactly like `pnpm lint:deps:run`, from `cwd`. */
-export function runDependencyCruiserCli(
-  cwd: string,
-  extraArguments: readonly string[] = [],
-): Promise<{ readonly exitCode: number; readonly stdout: string; readonly stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliEntry, 'packages', '--config', configFile, ...extraArguments], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({
-        exitCode: code ?? -1,
-        stdout: Buffer.concat(stdout).toString('utf8'),
-        stderr: Buffer.concat(stderr).toString('utf8'),
-      }),
-    );
-  });
+export function runDependencyCruiserCli(cwd: string, extraArguments: readonly string[] = []): Promise<CommandResult> {
+  return runCommand(process.execPath, [cliEntry, 'packages', '--config', configFile, ...extraArguments], { cwd });
 }
 
 /**
@@ -94,26 +74,13 @@ process.stdout.write(JSON.stringify(results));
 `;
 
 /** Cruises `<directory>/packages` for each directory and returns each graph and its violations. */
-export function runDependencyCruiser(directories: readonly string[]): Promise<CruiseReport[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', cruiseManyScript, configFile, ...directories], {
-      cwd: repositoryRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) {
-        reject(new Error(`dependency-cruiser failed (exit ${code}): ${Buffer.concat(stderr).toString('utf8')}`));
-        return;
-      }
-      const results = JSON.parse(Buffer.concat(stdout).toString('utf8')) as CruiseJson[];
-      resolve(results.map(toReport));
-    });
-  });
+export async function runDependencyCruiser(directories: readonly string[]): Promise<CruiseReport[]> {
+  const { stdout } = await runCommandOrThrow(
+    process.execPath,
+    ['--input-type=module', '-e', cruiseManyScript, configFile, ...directories],
+    { cwd: repositoryRoot },
+  );
+  return (JSON.parse(stdout) as CruiseJson[]).map(toReport);
 }
 
 function toReport(result: CruiseJson): CruiseReport {
