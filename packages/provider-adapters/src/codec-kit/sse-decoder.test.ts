@@ -126,6 +126,13 @@ describe('decodeSseStream limits and invalid text', () => {
     expect(await decodeError(new Uint8Array([0x64, 0x61, 0x74, 0x61, 0x3a, 0xe4, 0xbd]))).toBe('invalid-encoding');
   });
 
+  it('accepts a real U+FFFD in the input, whole or split, while refusing invalid bytes', async () => {
+    const text = 'data: a\ufffdb\n\n';
+    expect(await decode(text)).toEqual([event('a\ufffdb')]);
+    for (let cut = 1; cut < bytesOf(text).length; cut += 1) expect(await decode(text, undefined, [cut])).toEqual([event('a\ufffdb')]);
+    expect(await decodeError(new Uint8Array([...bytesOf('data: a\ufffd'), 0xc0, 0x80, 0x0a, 0x0a]))).toBe('invalid-encoding');
+  });
+
   it('replaces NUL bytes and invalid UTF-8 with U+FFFD on request', async () => {
     const bytes = new Uint8Array([...bytesOf('data: a'), 0x00, 0xff, ...bytesOf('b\n\n')]);
     expect(await decode(bytes, { invalidText: 'replace' })).toEqual([event('a\ufffd\ufffdb')]);

@@ -2,6 +2,7 @@ import { CodecErrorV1 } from '@tokenforge/model-protocol';
 
 const LF = 0x0a;
 const CR = 0x0d;
+const STREAM: TextDecodeOptions = { stream: true };
 
 /** Receives complete lines. */
 export interface LineSink {
@@ -37,6 +38,8 @@ export class Utf8LineSplitter {
   private readonly frameName: string;
   private readonly bodyDecoder: TextDecoder;
   private decoder: TextDecoder;
+  private readonly lenientBodyDecoder: TextDecoder;
+  private lenientDecoder: TextDecoder;
   private readonly pendingParts: string[] = [];
   private pendingBytes = 0;
   private pendingCarriageReturn = false;
@@ -49,6 +52,8 @@ export class Utf8LineSplitter {
     const fatal = !this.replace;
     this.decoder = new TextDecoder('utf-8', { fatal, ignoreBOM: false });
     this.bodyDecoder = new TextDecoder('utf-8', { fatal, ignoreBOM: true });
+    this.lenientDecoder = new TextDecoder('utf-8', { ignoreBOM: false });
+    this.lenientBodyDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
   }
 
   /** Consumes one chunk, handing every line it completes to `sink`. */
@@ -110,22 +115,38 @@ export class Utf8LineSplitter {
   }
 
   private completeLine(tail: Uint8Array): string {
-    let line = this.decode(tail, false);
+    let line: string;
+    if (this.pendingBytes === 0) {
+      line = tail.length === 0 ? '' : this.decodeWhole(tail);
+    } else {
+      line = this.decode(tail, false);
+    }
+    this.decoder = this.bodyDecoder;
+    this.lenientDecoder = this.lenientBodyDecoder;
     if (this.pendingParts.length > 0) {
       this.pendingParts.push(line);
       line = this.pendingParts.join('');
       this.pendingParts.length = 0;
     }
     this.pendingBytes = 0;
-    this.decoder = this.bodyDecoder;
     if (!this.carriageReturnEndsLine && line.charCodeAt(line.length - 1) === CR) line = line.slice(0, -1);
     if (this.replace && line.indexOf('\u0000') >= 0) line = line.replaceAll('\u0000', '\ufffd');
     return line;
   }
 
+  /**
+   * A line read in one piece. Lenient decoding is much cheaper than fatal decoding on this runtime, and exact:
+   * a result without U+FFFD proves the bytes valid; only a line that has one is decoded again, strictly.
+   */
+  private decodeWhole(bytes: Uint8Array): string {
+    const text = this.lenientDecoder.decode(bytes);
+    if (this.replace || text.indexOf('\ufffd') < 0) return text;
+    return this.decode(bytes, false);
+  }
+
   private decode(bytes: Uint8Array, stream: boolean): string {
     try {
-      return this.decoder.decode(bytes, { stream });
+      return stream ? this.decoder.decode(bytes, STREAM) : this.decoder.decode(bytes);
     } catch {
       throw new CodecErrorV1('invalid-encoding', `${this.frameName} is not valid UTF-8`);
     }
