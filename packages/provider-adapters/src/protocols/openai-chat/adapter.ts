@@ -19,11 +19,10 @@ import { createOpenAiChatStreamMachine } from './decode-stream.js';
 import { decodeOpenAiChatResponse } from './decode-response.js';
 import { encodeOpenAiChatRequest, type OpenAiChatEncodedRequest } from './encode-request.js';
 import { mapOpenAiChatHttpError } from './map-error.js';
+import { OPENAI_CHAT_PROTOCOL_FAMILY } from './protocol-family.js';
 import type { OpenAiChatProtocolOptionsV1 } from './protocol-options.js';
 import { readOpenAiChatError } from './wire-schema.js';
 
-/** The protocol family this folder implements. */
-export const OPENAI_CHAT_PROTOCOL_FAMILY = 'openai-chat/v1';
 
 /** Options of {@link createOpenAiChatAdapterFactory}. */
 export interface OpenAiChatAdapterOptionsV1 extends OpenAiChatProtocolOptionsV1 {

@@ -1,0 +1,2 @@
+/** The protocol family this folder implements. */
+export const OPENAI_CHAT_PROTOCOL_FAMILY = 'openai-chat/v1';
