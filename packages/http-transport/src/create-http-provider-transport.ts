@@ -15,6 +15,11 @@ export interface HttpProviderTransport extends ProviderTransport {
    * closes every socket. Later `send` calls fail `before-send` with reason `other`. Idempotent.
    */
   close(): Promise<void>;
+  /**
+   * Closes every socket at once: requests in flight fail (`aborted`), unread bodies end with that failure.
+   * For shutdown, or when a consumer may have abandoned a body (which would keep `close` waiting). Idempotent.
+   */
+  destroy(): Promise<void>;
 }
 
 /**
@@ -46,9 +51,10 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
     strictContentLength: true,
   });
   let closing: Promise<void> | undefined;
+  let destroying: Promise<void> | undefined;
   return {
     async send(request: ProviderTransportRequest): Promise<ProviderTransportResponse> {
-      if (closing !== undefined) throw refuseBeforeSend('other', 'the transport is closed');
+      if (closing !== undefined || destroying !== undefined) throw refuseBeforeSend('other', 'the transport is closed');
       try {
         return await sendProviderRequest(request, configuration, pool, redact);
       } catch (error) {
@@ -56,8 +62,12 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
       }
     },
     close(): Promise<void> {
-      closing ??= pool.close();
+      closing ??= destroying ?? pool.close();
       return closing;
+    },
+    destroy(): Promise<void> {
+      destroying ??= pool.destroy();
+      return destroying;
     },
   };
 }

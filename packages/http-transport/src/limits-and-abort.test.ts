@@ -202,6 +202,22 @@ describe('abort', () => {
   });
 });
 
+describe('body iteration', () => {
+  it('answers concurrent next() calls in order', async () => {
+    const server = await startHttpServer((_request, response) => {
+      response.writeHead(200);
+      response.write('one');
+      setTimeout(() => response.end('two'), 50);
+    });
+    const transport = loopbackTransport(server);
+    const iterator = (await transport.send(getRequest())).body[Symbol.asyncIterator]();
+    const [first, second, third] = await Promise.all([iterator.next(), iterator.next(), iterator.next()]);
+    expect(Buffer.from(first.value as Uint8Array).toString()).toBe('one');
+    expect(Buffer.from(second.value as Uint8Array).toString()).toBe('two');
+    expect(third.done).toBe(true);
+  });
+});
+
 describe('connection reuse and close', () => {
   it('sends two sequential requests over the same socket', async () => {
     const ports: (number | undefined)[] = [];
@@ -223,6 +239,26 @@ describe('connection reuse and close', () => {
     await readAll((await first.send(getRequest())).body);
     await readAll((await second.send(getRequest())).body);
     expect(server.sockets).toHaveLength(2);
+  });
+
+  it('destroy ends an unread body with aborted and settles a pending close', async () => {
+    const server = await startHttpServer((_request, response) => {
+      response.writeHead(200);
+      response.write('a');
+    });
+    const transport = loopbackTransport(server);
+    const response = await transport.send(getRequest());
+    const closing = transport.close();
+    await transport.destroy();
+    await closing;
+    const chunks: string[] = [];
+    const failure = await rejectionOf(
+      (async () => {
+        for await (const chunk of response.body) chunks.push(Buffer.from(chunk).toString());
+      })(),
+    );
+    expect(failure).toMatchObject({ stage: 'after-send', reason: 'aborted' });
+    expect(await rejectionOf(transport.send(getRequest()))).toMatchObject({ stage: 'before-send', reason: 'other' });
   });
 
   it('lets an in-flight body finish on close, then refuses new requests before sending', async () => {

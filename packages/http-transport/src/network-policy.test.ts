@@ -172,6 +172,16 @@ describe('address policy', () => {
     expect(connectAttempts).toEqual([STAND_IN_PUBLIC_ADDRESS]);
   });
 
+  it('tries the next checked answer only when TCP connect fails', async () => {
+    const server = await okHttpsServer();
+    const transport = publicTransport(server, {
+      resolveHostname: resolverAnswering(['::1', STAND_IN_PUBLIC_ADDRESS]),
+      policy: { allowedAddressCategories: ['loopback'] },
+    });
+    expect((await readAll((await transport.send(getRequest())).body)).toString()).toBe('ok');
+    expect(connectAttempts).toEqual(['::1', STAND_IN_PUBLIC_ADDRESS]);
+  });
+
   it('reuses a pinned keep-alive socket without resolving again', async () => {
     const server = await okHttpsServer();
     const resolver = resolverAnswering([STAND_IN_PUBLIC_ADDRESS], ['10.0.0.7']);

@@ -16,7 +16,8 @@ export interface PinnedConnectorOptions {
 
 /**
  * An undici connector that resolves the host name once per socket, checks every answer against the policy,
- * and connects to the first checked address while TLS still verifies (and SNI still names) the original host.
+ * and connects to the checked addresses in order (the next one only when TCP connect fails) while TLS still
+ * verifies (and SNI still names) the original host.
  * The socket never re-resolves, so a DNS answer that changes later (rebinding) cannot move it.
  */
 export function createPinnedConnector(options: PinnedConnectorOptions): buildConnector.connector {
@@ -46,15 +47,25 @@ async function openPinnedSocket(target: buildConnector.Options, options: PinnedC
   if (addressRefusal !== undefined) throw new ConnectStageError('policy-refused', `refused: ${addressRefusal}`);
   if (signal.aborted) throw new ConnectStageError('timeout', 'connect timed out');
   const secure = target.protocol === 'https:';
-  return connectSocket({
-    address: normalizeHostname(addresses[0] ?? ''),
-    port: Number(target.port) || (secure ? 443 : 80),
-    secure,
-    // SNI and the certificate check use the original name; an IP literal gets no SNI (RFC 6066).
-    servername: isLiteral ? undefined : hostname,
-    trustedCertificates: options.trustedCertificates,
-    signal,
-  });
+  let lastFailure: ConnectStageError | undefined;
+  // Every answer was checked above, so trying them in order never reaches an unchecked address.
+  for (const address of addresses) {
+    try {
+      return await connectSocket({
+        address: normalizeHostname(address),
+        port: Number(target.port) || (secure ? 443 : 80),
+        secure,
+        // SNI and the certificate check use the original name; an IP literal gets no SNI (RFC 6066).
+        servername: isLiteral ? undefined : hostname,
+        trustedCertificates: options.trustedCertificates,
+        signal,
+      });
+    } catch (error) {
+      lastFailure = error instanceof ConnectStageError ? error : new ConnectStageError('connect-failed', 'connect failed', error);
+      if (lastFailure.reason !== 'connect-failed') throw lastFailure;
+    }
+  }
+  throw lastFailure ?? new ConnectStageError('connect-failed', 'connect failed');
 }
 
 function connectSocket(input: {

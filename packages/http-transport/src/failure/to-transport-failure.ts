@@ -16,6 +16,7 @@ const REASON_BY_CODE: Readonly<Record<string, ProviderTransportFailureReasonV1>>
   ECONNRESET: 'connection-lost',
   EPIPE: 'connection-lost',
   UND_ERR_ABORTED: 'aborted',
+  UND_ERR_DESTROYED: 'aborted',
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'protocol-error',
   UND_ERR_RES_EXCEEDED_MAX_SIZE: 'response-too-large',
 };

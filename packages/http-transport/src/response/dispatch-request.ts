@@ -57,7 +57,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   #receivedBytes = 0;
   #ended = false;
   #failure: Failure | undefined;
-  #waiter: (() => void) | undefined;
+  readonly #waiters: (() => void)[] = [];
   readonly #onAbort = (): void => this.#abortFromSignal();
 
   constructor(
@@ -168,9 +168,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   #wake(): void {
-    const waiter = this.#waiter;
-    this.#waiter = undefined;
-    waiter?.();
+    for (const waiter of this.#waiters.splice(0)) waiter();
   }
 
   #dropBuffered(): void {
@@ -193,9 +191,7 @@ class Exchange implements Dispatcher.DispatchHandler {
           throw this.#failure;
         }
         if (this.#finished) return { value: undefined, done: true };
-        await new Promise<void>((wake) => {
-          this.#waiter = wake;
-        });
+        await new Promise<void>((wake) => this.#waiters.push(wake));
       }
     };
     const release = async (): Promise<IteratorResult<Uint8Array>> => {

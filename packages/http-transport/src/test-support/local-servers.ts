@@ -21,7 +21,7 @@ const openServers: Server[] = [];
 const openTransports: HttpProviderTransport[] = [];
 
 afterEach(async () => {
-  await Promise.all(openTransports.splice(0).map((transport) => transport.close().catch(() => undefined)));
+  await Promise.all(openTransports.splice(0).map((transport) => transport.destroy().catch(() => undefined)));
   await Promise.all(
     openServers.splice(0).map(
       (server) =>
