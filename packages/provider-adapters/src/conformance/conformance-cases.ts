@@ -1,3 +1,4 @@
+import { anthropicMessagesConformanceCases } from '../protocols/anthropic-messages/conformance-cases.js';
 import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
 
 /**
@@ -5,4 +6,6 @@ import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
  * line below (`'openai-chat/v1': openAiChatConformanceCases,`). `runtime-conformance.test.ts` fails for any
  * registered family without cases and for cases of a family the builtin suite does not register.
  */
-export const builtinConformanceCasesV1: ConformanceCaseMapV1 = {};
+export const builtinConformanceCasesV1: ConformanceCaseMapV1 = {
+  'anthropic-messages/v1': anthropicMessagesConformanceCases,
+};

@@ -1,3 +1,4 @@
+import { createAnthropicMessagesSuiteEntry } from '../protocols/anthropic-messages/suite-entry.js';
 import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
 
 /**
@@ -5,4 +6,6 @@ import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
  * `createBuiltinTokenForgeProtocolSuiteV1()` validates the list, and the conformance harness requires cases for
  * every family listed here.
  */
-export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [];
+export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [
+  createAnthropicMessagesSuiteEntry(),
+];
