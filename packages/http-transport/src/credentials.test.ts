@@ -121,6 +121,22 @@ describe('credentials by auth scheme', () => {
     expect(JSON.parse(received?.body ?? '')).toEqual(value);
   });
 
+  it.each([
+    ['a BigInt', { n: 1n }],
+    ['a cycle', (() => {
+      const cyclic: Record<string, unknown> = {};
+      cyclic.self = cyclic;
+      return cyclic;
+    })()],
+    ['undefined', undefined],
+  ])('refuses a JSON body holding %s before sending', async (_label, value) => {
+    const { server, seen } = await captureHeaders();
+    const transport = loopbackTransport(server);
+    const failure = await rejectionOf(transport.send(getRequest({ method: 'POST', body: { type: 'json', value } })));
+    expect(failure).toMatchObject({ stage: 'before-send', reason: 'other' });
+    expect(seen).toHaveLength(0);
+  });
+
   it.each(['/../admin', '/a/%2e%2e/b', '/./x', 'relative', '//other.test/x', '/a b', '/a?b=1'])(
     'refuses the request path %s before sending',
     async (path) => {
