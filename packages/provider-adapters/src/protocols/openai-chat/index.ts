@@ -1,0 +1,13 @@
+export { OPENAI_CHAT_PROTOCOL_FAMILY } from './protocol-family.js';
+export { createOpenAiChatAdapterFactory } from './adapter.js';
+export type { OpenAiChatAdapterOptionsV1 } from './adapter.js';
+export type { OpenAiChatProtocolOptionsV1 } from './protocol-options.js';
+export { createOpenAiChatSuiteEntryV1 } from './suite-entry.js';
+export { createOpenAiChatIngressCodec } from './ingress.js';
+export type { OpenAiChatIngressOptionsV1 } from './ingress.js';
+export { createOpenAiChatEgressCodec } from './egress.js';
+export { OPENAI_CHAT_TRANSPORT_METADATA } from './transport-metadata.js';
+export { encodeOpenAiChatRequest, OPENAI_CHAT_COMPLETIONS_PATH } from './encode-request.js';
+export type { OpenAiChatEncodedRequest, OpenAiChatRequestBody } from './encode-request.js';
+export { decodeOpenAiChatResponse } from './decode-response.js';
+export { createOpenAiChatStreamMachine, OPENAI_CHAT_KNOWN_SSE_EVENT_NAMES } from './decode-stream.js';
