@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpath
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinModules } from 'node:module';
 import { declaredExports } from './test-support/declared-exports.js';
+import { collectModuleSpecifiers, packageNameOf } from './test-support/module-specifiers.js';
 import { listFiles, publishablePackages, repositoryRoot, type PublishablePackage } from './test-support/repository.js';
 import { pnpmCommand, runCommandOrThrow } from './test-support/run-command.js';
 
@@ -23,6 +25,10 @@ let workRoot: string;
 const tarballs = new Map<PublishablePackage, string>();
 const entries = new Map<PublishablePackage, string[]>();
 const packedManifests = new Map<PublishablePackage, string>();
+const packedEntryFiles = new Map<PublishablePackage, Map<string, string>>();
+const builtEntryFiles = ['dist/index.js', 'dist/index.d.ts'];
+/** Node-only packages: the others run on any JavaScript runtime, so their bundles import no builtin. */
+const nodeOnlyPackages: readonly PublishablePackage[] = ['http-transport'];
 let consumer: string;
 
 /** The newest modification time among the files a build reads. */
@@ -59,6 +65,12 @@ beforeAll(async () => {
     entries.set(name, listing.stdout.split('\n').filter((line) => line !== '').sort());
     const manifest = await runCommandOrThrow('tar', ['-xzOf', tarball, 'package/package.json'], { cwd: workRoot });
     packedManifests.set(name, manifest.stdout);
+    const files = new Map<string, string>();
+    for (const file of builtEntryFiles) {
+      if (!(entries.get(name) ?? []).includes(`package/${file}`)) continue;
+      files.set(file, (await runCommandOrThrow('tar', ['-xzOf', tarball, `package/${file}`], { cwd: workRoot })).stdout);
+    }
+    packedEntryFiles.set(name, files);
   }
 
   consumer = join(workRoot, 'consumer');
@@ -97,6 +109,22 @@ describe.each(publishablePackages)('the packed @tokenforge/%s', (name) => {
       if (dependency.startsWith('@tokenforge/')) {
         expect(range).toBe(version(dependency.slice('@tokenforge/'.length) as PublishablePackage));
       }
+    }
+  });
+
+  it('imports, at run time and in its types, only the packages it declares as dependencies', () => {
+    const dependencies = Object.keys((JSON.parse(packedManifests.get(name) ?? '{}') as { dependencies?: object }).dependencies ?? {});
+    for (const file of builtEntryFiles) {
+      const specifiers = collectModuleSpecifiers(file, packedEntryFiles.get(name)?.get(file) ?? '');
+      const isBuiltin = (specifier: string): boolean =>
+        specifier.startsWith('node:') || builtinModules.includes(packageNameOf(specifier));
+      const isRelative = (specifier: string): boolean => specifier.startsWith('.') || specifier.startsWith('/');
+      expect(specifiers.filter(isRelative), `${file} reaches for files outside the tarball`).toEqual([]);
+      if (!nodeOnlyPackages.includes(name)) expect(specifiers.filter(isBuiltin), `${file} imports node builtins`).toEqual([]);
+      const imported = specifiers.filter((specifier) => !isRelative(specifier) && !isBuiltin(specifier)).map(packageNameOf);
+      expect(imported.filter((packageName) => !dependencies.includes(packageName)), `${file} imports undeclared packages`).toEqual(
+        [],
+      );
     }
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { isModuleSpecifier } from './module-specifiers.js';
 import { listFiles } from './repository.js';
 
 /** What a finding is about. */
@@ -38,18 +39,6 @@ const networkModule =
 
 /** Tenant is a host concept: no identifier or string in engine code mentions one (prose may say the engine has none). */
 const tenantCode = /tenant/i;
-
-function isModuleSpecifier(node: ts.StringLiteralLike): boolean {
-  const parent = node.parent;
-  if ((ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent)) && parent.moduleSpecifier === node) return true;
-  if (ts.isExternalModuleReference(parent)) return true;
-  if (ts.isLiteralTypeNode(parent) && ts.isImportTypeNode(parent.parent)) return true;
-  if (ts.isCallExpression(parent) && parent.arguments[0] === node) {
-    const callee = parent.expression;
-    return callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === 'require');
-  }
-  return false;
-}
 
 /** Scans one TypeScript source text; `file` is only used to label the findings. */
 export function scanSource(file: string, text: string): NeutralityFinding[] {
