@@ -21,16 +21,27 @@ export interface ReadJsonResponseOptions {
 /** A whole JSON response, read. */
 export type JsonResponseOutcome =
   /** A 2xx status with a JSON body. */
-  | { readonly ok: true; readonly status: number; readonly value: unknown }
+  | {
+      /** The status was 2xx. */
+      readonly ok: true;
+      /** The HTTP status. */
+      readonly status: number;
+      /** The parsed body (not yet validated against the family's wire schema). */
+      readonly value: unknown;
+    }
   /**
    * Any other status. `failure` is the status default with retry hints; `errorBody` is the parsed body, or
    * `undefined` when it was empty, too large or not JSON (an unreadable error body never hides the status).
    * Families read their error envelope from `errorBody` and rebuild the failure with `createHttpFailure`.
    */
   | {
+      /** The status was not 2xx. */
       readonly ok: false;
+      /** The HTTP status. */
       readonly status: number;
+      /** The status default, with `retryAfterMs` from the headers when present. */
       readonly failure: NormalizedProviderFailureV1;
+      /** The parsed error body, or `undefined` when unreadable. */
       readonly errorBody: unknown;
     };
 

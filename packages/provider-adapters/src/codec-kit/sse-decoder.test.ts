@@ -75,6 +75,15 @@ describe('decodeSseStream framing', () => {
     }
   });
 
+  it('assembles a 6 MiB event delivered in 64 KiB reads, with multi-byte text across every read boundary', async () => {
+    const payload = '你好😀'.repeat(6 * 1024 * 1024 / 10);
+    const bytes = bytesOf(`data: ${payload}\n\n`);
+    const cuts = Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, index) => index * 65536);
+    const items = await decode(bytes, undefined, cuts);
+    expect(items).toHaveLength(1);
+    expect((items[0] as { data: string }).data === payload).toBe(true);
+  });
+
   it('drops a byte-order mark at the start, even split across reads, and keeps U+FEFF elsewhere', async () => {
     const text = '\ufeffdata: a\n\ndata: \ufeffb\n\n';
     expect(await decode(text, undefined, [1, 2])).toEqual([event('a'), event('\ufeffb')]);

@@ -6,6 +6,7 @@ export const DEFAULT_MAX_SSE_EVENT_BYTES = 8 * 1024 * 1024;
 
 /** A dispatched server-sent event. */
 export interface SseEvent {
+  /** Discriminates the item kinds. */
   readonly kind: 'event';
   /** The `event:` field of this event, or `undefined` when it had none (the SSE default `message` is not filled in). */
   readonly event: string | undefined;
@@ -17,6 +18,7 @@ export interface SseEvent {
 
 /** A comment line (`:` first), reported only with `comments: 'report'`. */
 export interface SseComment {
+  /** Discriminates the item kinds. */
   readonly kind: 'comment';
   /** The text after the colon, with one leading space removed. */
   readonly text: string;
@@ -27,6 +29,7 @@ export interface SseComment {
  * reported only with `bareJson: true`. The text is not parsed: use the safe JSON parser.
  */
 export interface SseBareJson {
+  /** Discriminates the item kinds. */
   readonly kind: 'bare-json';
   /** The JSON text, its lines joined with `\n`. */
   readonly text: string;
