@@ -232,10 +232,12 @@ describe('createFixtureTransportV1: request recording', () => {
     });
   });
 
-  it('refuses a JSON body that does not serialize', async () => {
+  it('refuses a JSON body that does not serialize, without consuming a response', async () => {
     const transport = createFixtureTransportV1({ responses: [{}] });
     const error = await rejection(transport.send(request({ body: { type: 'json', value: { big: 1n } } })));
     expect(isFixtureTransportErrorV1(error) && error.code).toBe('request-invalid');
+    expect(transport.remaining).toBe(1);
+    expect(transport.bodyStates()).toEqual([]);
   });
 });
 

@@ -272,13 +272,14 @@ export function createFixtureTransportV1(options: CreateFixtureTransportOptionsV
   let served = 0;
 
   async function send(request: ProviderTransportRequest): Promise<ProviderTransportResponse> {
+    // A request that cannot be recorded consumes no response.
+    requests.push(await recordTransportRequest(request));
     const index = served;
     const response = script[index];
-    if (response !== undefined) served += 1;
-    requests.push(await recordTransportRequest(request));
     if (response === undefined) {
       throw new FixtureTransportErrorV1('fixture-exhausted', `request ${requests.length} arrived after ${script.length} scripted responses`);
     }
+    served += 1;
     trackers.push(undefined);
     if (request.signal.aborted) {
       throw new ProviderTransportFailureV1('before-send', 'aborted', { cause: request.signal.reason });
