@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { declaredExports } from './test-support/declared-exports.js';
+import { lowestNodeVersion } from './test-support/lowest-node-version.js';
 import { publishablePackages, repositoryRoot, type PublishablePackage } from './test-support/repository.js';
 
 interface Manifest {
@@ -43,16 +44,6 @@ const updateHint = (name: string): string =>
 
 function readManifest(name: PublishablePackage): Manifest {
   return JSON.parse(readFileSync(join(repositoryRoot, 'packages', name, 'package.json'), 'utf8')) as Manifest;
-}
-
-/** `>=20.19`, `>=20.19.0`, `^20.19.0 || >=22` ... -> the lowest version the range admits, as [major, minor]. */
-function lowestNodeVersion(range: string): [number, number] | undefined {
-  const lowest = range
-    .split('||')
-    .map((part) => /^\s*(?:>=|\^|~)?\s*(\d+)(?:\.(\d+))?(?:\.\d+)?\s*(?:<\S+\s*)?$/.exec(part))
-    .map((match) => (match === null ? undefined : ([Number(match[1]), Number(match[2] ?? 0)] as [number, number])));
-  if (lowest.some((version) => version === undefined)) return undefined;
-  return (lowest as [number, number][]).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
 }
 
 describe.each(publishablePackages)('package.json of @tokenforge/%s', (name) => {
@@ -110,6 +101,20 @@ describe.each(publishablePackages)('package.json of @tokenforge/%s', (name) => {
     expect(manifest.peerDependencies ?? {}).toEqual({});
     expect(manifest.optionalDependencies ?? {}).toEqual({});
     expect(manifest.bundleDependencies ?? manifest.bundledDependencies).toBeUndefined();
+  });
+});
+
+describe('reading engines.node', () => {
+  it.each([
+    ['>=20.19', [20, 19]],
+    ['>=20.19.0', [20, 19]],
+    ['^20.19.0 || >=22', [20, 19]],
+    ['>=22 || ^20.18.0', [20, 18]],
+    ['>=20.19 <23', [20, 19]],
+    ['*', undefined],
+    ['latest', undefined],
+  ])('%s -> %j', (range, expected) => {
+    expect(lowestNodeVersion(range)).toEqual(expected);
   });
 });
 
