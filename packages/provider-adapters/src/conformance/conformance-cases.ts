@@ -1,4 +1,5 @@
 import { anthropicMessagesConformanceCases } from '../protocols/anthropic-messages/conformance-cases.js';
+import { openAiChatConformanceCases } from '../protocols/openai-chat/conformance-cases.js';
 import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
 
 /**
@@ -8,4 +9,5 @@ import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
  */
 export const builtinConformanceCasesV1: ConformanceCaseMapV1 = {
   'anthropic-messages/v1': anthropicMessagesConformanceCases,
+  'openai-chat/v1': openAiChatConformanceCases,
 };

@@ -1,4 +1,5 @@
 import { createAnthropicMessagesSuiteEntry } from '../protocols/anthropic-messages/suite-entry.js';
+import { createOpenAiChatSuiteEntryV1 } from '../protocols/openai-chat/suite-entry.js';
 import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
 
 /**
@@ -8,4 +9,5 @@ import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
  */
 export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [
   createAnthropicMessagesSuiteEntry(),
+  createOpenAiChatSuiteEntryV1(),
 ];
