@@ -15,6 +15,7 @@ describe('decodeNdjsonLines', () => {
 
   it('drops a byte-order mark at the start', async () => {
     expect(await lines('\ufeff{"a":1}\n', undefined, [2])).toEqual(['{"a":1}']);
+    expect(await lines('{"a":1}\n\ufeff{"b":2}')).toEqual(['{"a":1}', '\ufeff{"b":2}']);
   });
 
   it('yields the same lines for every two-way split, including inside multi-byte characters and CRLF', async () => {

@@ -88,6 +88,9 @@ describe('decodeSseStream framing', () => {
     const text = '\ufeffdata: a\n\ndata: \ufeffb\n\n';
     expect(await decode(text, undefined, [1, 2])).toEqual([event('a'), event('\ufeffb')]);
     expect(await decode(text)).toEqual([event('a'), event('\ufeffb')]);
+    // At the start of a later line it is text: the line is a field named "\ufeffdata", which SSE ignores.
+    expect(await decode('data: a\n\n\ufeffdata: b\n\n')).toEqual([event('a')]);
+    expect(await decode('data: a\n\n\ufeffdata: b\n\n', undefined, [10, 11])).toEqual([event('a')]);
   });
 
   it('decodes multi-byte characters split across reads', async () => {
