@@ -32,6 +32,8 @@ export interface Measurement {
   readonly relativeSpread: number;
   readonly operationsPerRound: number;
   readonly rounds: number;
+  /** Nanoseconds per operation of every timed round, in round order (for paired ratios). */
+  readonly samples: readonly number[];
 }
 
 /** The machine a run happened on. */
@@ -104,8 +106,19 @@ export async function measureInterleaved(
       relativeSpread: round3((max - min) / middle),
       operationsPerRound: benchCase.operationsPerRound,
       rounds,
+      samples: perOperation.map(round3),
     };
   });
+}
+
+/**
+ * The median over rounds of a per-round ratio. With interleaved measurements each round's cases ran back to back,
+ * so a per-round ratio cancels load that changed between rounds; its median is steadier than a ratio of medians.
+ */
+export function pairedRatio(perRound: (round: number) => number, rounds: number): number {
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round += 1) ratios.push(perRound(round));
+  return round3(median(ratios));
 }
 
 /** `numerator / denominator` of two medians, rounded to three decimals. */

@@ -9,7 +9,14 @@ import {
   isProtocolEngineErrorV1,
 } from '../../error/v1/protocol-engine-error-v1.js';
 import { deepFreeze } from '../../validation/v1/deep-freeze.js';
-import { isAbortSignalLike, isRecord, isTransport, snapshotTarget, throwIfAborted } from '../../validation/v1/input-guards.js';
+import {
+  isAbortSignalLike,
+  isRecord,
+  isTransport,
+  rememberValidatedBinding,
+  snapshotTarget,
+  throwIfAborted,
+} from '../../validation/v1/input-guards.js';
 
 /**
  * Pairs one resolved target with the host's request-scoped transport factory. The returned binding's
@@ -44,5 +51,7 @@ export function createProtocolEngineTargetBindingV1(input: CreateProtocolEngineT
     return transport;
   }
 
-  return Object.freeze({ target, bindTransport });
+  const binding = Object.freeze({ target, bindTransport });
+  rememberValidatedBinding(binding, { target, bindTransport });
+  return binding;
 }

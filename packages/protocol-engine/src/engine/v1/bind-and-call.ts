@@ -1,17 +1,12 @@
-import { isProviderTransportFailureV1, type ProviderDispatchTargetV2, type ProviderTransport } from '@tokenforge/model-protocol';
+import { isProviderTransportFailureV1, type ProviderTransport } from '@tokenforge/model-protocol';
 import {
   PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES,
   engineError,
   isProtocolEngineErrorV1,
   type ProtocolEngineErrorV1,
 } from '../../error/v1/protocol-engine-error-v1.js';
-import { isTransport, throwIfAborted } from '../../validation/v1/input-guards.js';
+import { isTransport, throwIfAborted, type CheckedBinding } from '../../validation/v1/input-guards.js';
 
-/** A binding after validation: its target snapshot and its bind function. */
-export interface CheckedBinding {
-  readonly target: ProviderDispatchTargetV2;
-  readonly bindTransport: (connectionRef: string, signal: AbortSignal) => unknown;
-}
 
 /**
  * Asks the binding for a transport for the target's own connection. Engine errors from the binding (connection

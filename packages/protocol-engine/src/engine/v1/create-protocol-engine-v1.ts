@@ -19,8 +19,8 @@ import {
   outputInvalid,
 } from '../../validation/v1/check-adapter-output.js';
 import { checkTaskAgainstCapability, parseTask, type CheckedExecutionInputs } from '../../validation/v1/check-task-against-capability.js';
-import { isRecord, requireSignal, snapshotBinding, throwIfAborted } from '../../validation/v1/input-guards.js';
-import { adapterCallFailed, bindTransport, type CheckedBinding } from './bind-and-call.js';
+import { isRecord, requireSignal, snapshotBinding, throwIfAborted, type CheckedBinding } from '../../validation/v1/input-guards.js';
+import { adapterCallFailed, bindTransport } from './bind-and-call.js';
 
 /**
  * Creates an engine over one adapter registry. The registry's family list is read once, validated, sorted and

@@ -34,12 +34,16 @@ export interface EngineStreamInput {
   readonly dispose: () => void;
 }
 
+type Resolve = (result: IteratorResult<NormalizedStreamEventV1>) => void;
+type Reject = (error: unknown) => void;
+
 interface Waiter {
-  readonly resolve: (result: IteratorResult<NormalizedStreamEventV1>) => void;
-  readonly reject: (error: unknown) => void;
+  readonly resolve: Resolve;
+  readonly reject: Reject;
 }
 
 const DONE: IteratorResult<NormalizedStreamEventV1> = Object.freeze({ done: true, value: undefined });
+const DONE_PROMISE = Promise.resolve(DONE);
 const CANCELLED: AdapterTerminalOutcome = Object.freeze({ status: 'cancelled' });
 const noop = (): void => undefined;
 
@@ -51,7 +55,15 @@ const noop = (): void => undefined;
 export function createEngineStream(input: EngineStreamInput): ProtocolEngineStreamV1 {
   const { iterator, task, capability, hostSignal, controller } = input;
   const lifecycle = new StreamLifecycle();
-  const waiters: Waiter[] = [];
+  // The consumer promise waiting for the pull in flight lives in two slots (the hot path allocates no queue entry);
+  // further concurrent next() calls, which a for-await loop never makes, wait in `overflow`.
+  let headResolve: Resolve | undefined;
+  let headReject: Reject | undefined;
+  const overflow: Waiter[] = [];
+  const capture = (resolve: Resolve, reject: Reject): void => {
+    headResolve = resolve;
+    headReject = reject;
+  };
   let settled = false;
   let pulling = false;
   let iterated = false;
@@ -86,8 +98,19 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
     }
   }
 
+  /** Moves the next queued consumer into the head slots. */
+  function advance(): void {
+    const next = overflow.shift();
+    headResolve = next?.resolve;
+    headReject = next?.reject;
+  }
+
   function flushWaiters(): void {
-    for (const waiter of waiters.splice(0)) waiter.resolve(DONE);
+    const resolve = headResolve;
+    headResolve = undefined;
+    headReject = undefined;
+    resolve?.(DONE);
+    for (const waiter of overflow.splice(0)) waiter.resolve(DONE);
   }
 
   function cancel(reason: unknown): void {
@@ -147,31 +170,30 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
 
   function onStep(step: unknown): void {
     pulling = false;
-    const waiter = waiters.shift();
-    if (waiter === undefined) return;
+    const resolve = headResolve;
+    const reject = headReject;
+    if (resolve === undefined || reject === undefined) return;
     if (settled) {
-      waiter.resolve(DONE);
       flushWaiters();
       return;
     }
+    advance();
     let result: IteratorResult<NormalizedStreamEventV1>;
     try {
       result = handleStep(step);
     } catch (error) {
-      waiter.reject(error);
+      reject(error);
       flushWaiters();
       return;
     }
-    waiter.resolve(result);
-    if (waiters.length > 0) pump();
+    resolve(result);
+    if (headResolve !== undefined) pump();
   }
 
   function onPullError(error: unknown): void {
     pulling = false;
-    const waiter = waiters.shift();
     if (settled || controller.signal.aborted || hostSignal.aborted) {
       cancel(hostSignal.aborted ? hostSignal.reason : undefined);
-      waiter?.resolve(DONE);
       flushWaiters();
       return;
     }
@@ -179,12 +201,14 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
       ? engineError(CODES.TRANSPORT_FAILED, 'the provider transport failed during the stream', error)
       : engineError(CODES.ADAPTER_FAILED, 'the adapter failed during the stream', error);
     fail(engineFailure);
-    waiter?.reject(engineFailure);
+    const reject = headReject;
+    advance();
+    reject?.(engineFailure);
     flushWaiters();
   }
 
   function pump(): void {
-    if (pulling || waiters.length === 0) return;
+    if (pulling || headResolve === undefined) return;
     if (settled) {
       flushWaiters();
       return;
@@ -206,11 +230,13 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
 
   const eventIterator: AsyncIterator<NormalizedStreamEventV1> = {
     next: () => {
-      if (settled) return Promise.resolve(DONE);
-      return new Promise<IteratorResult<NormalizedStreamEventV1>>((resolve, reject) => {
-        waiters.push({ resolve, reject });
-        pump();
-      });
+      if (settled) return DONE_PROMISE;
+      if (headResolve !== undefined) {
+        return new Promise<IteratorResult<NormalizedStreamEventV1>>((resolve, reject) => overflow.push({ resolve, reject }));
+      }
+      const promise = new Promise<IteratorResult<NormalizedStreamEventV1>>(capture);
+      pump();
+      return promise;
     },
     return: () => {
       // A consumer that leaves early (break, throw) cancels the stream and releases the transport.

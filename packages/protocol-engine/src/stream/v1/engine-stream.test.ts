@@ -121,6 +121,22 @@ describe('engine stream: lifecycle', () => {
     expect(probe.pulled).toBe(2);
   });
 
+  it('serves concurrent next() calls in order, one adapter pull each', async () => {
+    const { stream, probe } = await openStream(HELLO);
+    const iterator = stream.events[Symbol.asyncIterator]();
+    const results = await Promise.all([iterator.next(), iterator.next(), iterator.next(), iterator.next(), iterator.next(), iterator.next()]);
+    expect(results.map((result) => (result.done ? 'done' : result.value.type))).toEqual([
+      'text-start',
+      'text-delta',
+      'text-delta',
+      'text-end',
+      'done',
+      'done',
+    ]);
+    expect(probe.pulled).toBe(5);
+    expect(await stream.terminal).toEqual(chatResult({ type: 'text', text: 'Hello' }));
+  });
+
   it('refuses a second iteration with STREAM_MISUSE', async () => {
     const { stream } = await openStream(HELLO);
     stream.events[Symbol.asyncIterator]();

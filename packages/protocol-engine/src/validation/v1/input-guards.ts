@@ -47,11 +47,26 @@ export function snapshotTarget(target: unknown): ProviderDispatchTargetV2 {
   return parsed.data;
 }
 
-/** Validates the binding's shape and snapshots its target. */
-export function snapshotBinding(binding: unknown): {
+/** A binding after validation: its frozen target snapshot and its bind function. */
+export interface CheckedBinding {
   readonly target: ProviderDispatchTargetV2;
   readonly bindTransport: (connectionRef: string, signal: AbortSignal) => unknown;
-} {
+}
+
+/** Bindings this copy of the engine built and validated itself: their frozen targets need no second parse. */
+const validatedBindings = new WeakMap<object, CheckedBinding>();
+
+/** Records a binding built by `createProtocolEngineTargetBindingV1` of this copy (frozen, target validated). */
+export function rememberValidatedBinding(binding: object, checked: CheckedBinding): void {
+  validatedBindings.set(binding, checked);
+}
+
+/** Validates the binding's shape and snapshots its target (hand-written bindings are parsed on every call). */
+export function snapshotBinding(binding: unknown): CheckedBinding {
+  if (typeof binding === 'object' && binding !== null) {
+    const known = validatedBindings.get(binding);
+    if (known !== undefined) return known;
+  }
   if (!isRecord(binding) || typeof binding.bindTransport !== 'function') {
     throw engineError(CODES.INPUT_INVALID, 'the binding must be an object with a bindTransport function');
   }
