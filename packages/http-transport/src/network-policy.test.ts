@@ -129,6 +129,9 @@ describe('address policy', () => {
     'https://[fd00:ec2::254]/',
     'https://10.0.0.1/',
     'https://[::ffff:127.0.0.1]/',
+    'https://2130706433/',
+    'https://0x7f.0.0.1/',
+    'https://[::]/',
     'https://metadata.google.internal/computeMetadata',
     'https://METADATA.google.internal./',
   ])('refuses %s without resolving or connecting', async (baseUrl) => {
