@@ -1,5 +1,6 @@
 import { anthropicMessagesConformanceCases } from '../protocols/anthropic-messages/conformance-cases.js';
 import { openAiChatConformanceCases } from '../protocols/openai-chat/conformance-cases.js';
+import { geminiGenerateContentConformanceCases } from '../protocols/gemini-generate-content/conformance-cases.js';
 import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
 
 /**
@@ -10,4 +11,5 @@ import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
 export const builtinConformanceCasesV1: ConformanceCaseMapV1 = {
   'anthropic-messages/v1': anthropicMessagesConformanceCases,
   'openai-chat/v1': openAiChatConformanceCases,
+  'gemini-generate-content/v1': geminiGenerateContentConformanceCases,
 };

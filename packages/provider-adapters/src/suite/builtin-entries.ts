@@ -1,5 +1,6 @@
 import { createAnthropicMessagesSuiteEntry } from '../protocols/anthropic-messages/suite-entry.js';
 import { createOpenAiChatSuiteEntryV1 } from '../protocols/openai-chat/suite-entry.js';
+import { createGeminiGenerateContentSuiteEntry } from '../protocols/gemini-generate-content/suite-entry.js';
 import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
 
 /**
@@ -10,4 +11,5 @@ import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
 export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [
   createAnthropicMessagesSuiteEntry(),
   createOpenAiChatSuiteEntryV1(),
+  createGeminiGenerateContentSuiteEntry(),
 ];
