@@ -13,7 +13,8 @@ const engine = createProtocolEngineV1({ registry: suite.registry });
 describe('anthropic-messages conformance cases', () => {
   it('label every response recorded or constructed, and name cases accordingly', () => {
     for (const conformanceCase of anthropicMessagesConformanceCases) {
-      const constructed = conformanceCase.responses.some((response) => response.source === 'constructed');
+      const constructed =
+        conformanceCase.responses.some((response) => response.source === 'constructed') || conformanceCase.responses.length === 0;
       expect(conformanceCase.name.includes(constructed ? '(constructed' : '(recorded)')).toBe(true);
     }
   });

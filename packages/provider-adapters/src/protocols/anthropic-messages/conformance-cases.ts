@@ -282,6 +282,79 @@ export const anthropicMessagesConformanceCases: readonly ConformanceCaseV1[] = [
     requests: [request(true, { max_tokens: 4096, messages: greetingWire })],
   },
   {
+    name: 'replays thinking, tool use and tool results as alternating turns with cache breakpoints (recorded)',
+    target,
+    task: {
+      kind: 'chat',
+      system: [{ type: 'text', text: 'You manage issues.', cacheControl: { type: 'ephemeral', ttlSeconds: 3600 } }],
+      messages: [
+        ...greeting,
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'Call the tool.', signature: thinkingSignature },
+            { type: 'redacted-reasoning', data: redactedData },
+            { type: 'tool-call', toolCallId: 'toolu_replay', toolName: 'updateIssueList', argumentsText: '' },
+          ],
+        },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_replay', toolName: 'updateIssueList', content: [{ type: 'text', text: 'done' }] }] },
+        { role: 'user', content: [{ type: 'text', text: 'Thanks!', cacheControl: { type: 'ephemeral' } }] },
+      ],
+      tools: [{ ...issueTool, cacheControl: { type: 'ephemeral' } }],
+      reasoning: { budgetTokens: 1500 },
+      stream: false,
+    },
+    responses: [{ label: 'vercel-ai__anthropic-text.json', source: 'recorded', body: { type: 'text', text: ANTHROPIC_TEXT_JSON } }],
+    expect: {
+      kind: 'response',
+      acceptance: 'accepted',
+      responseMetadata: { providerModel: 'claude-sonnet-4-5-20250929' },
+      terminal: {
+        status: 'completed',
+        result: {
+          kind: 'chat',
+          content: [{ type: 'text', text: "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?" }],
+        },
+        finishReason: { unified: 'stop', raw: 'end_turn' },
+        usage: { inputTokens: 12, outputTokens: 29, ...zeroCache },
+      },
+    },
+    requests: [
+      request(false, {
+        max_tokens: 4096 + 1500,
+        system: [{ type: 'text', text: 'You manage issues.', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+        messages: [
+          ...greetingWire,
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: 'Call the tool.', signature: thinkingSignature },
+              { type: 'redacted_thinking', data: redactedData },
+              { type: 'tool_use', id: 'toolu_replay', name: 'updateIssueList', input: {} },
+            ],
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'toolu_replay', content: [{ type: 'text', text: 'done' }] },
+              { type: 'text', text: 'Thanks!', cache_control: { type: 'ephemeral' } },
+            ],
+          },
+        ],
+        tools: [{ ...issueToolWire, cache_control: { type: 'ephemeral' } }],
+        thinking: { type: 'enabled', budget_tokens: 1500 },
+      }),
+    ],
+  },
+  {
+    name: 'JSON output without a schema is refused before anything is sent (constructed)',
+    target,
+    task: { kind: 'chat', messages: greeting, responseFormat: { type: 'json' }, stream: false },
+    responses: [],
+    expect: { kind: 'response', acceptance: 'not-accepted', terminal: { status: 'failed', failure: { code: 'unsupported', retryable: false } } },
+    requests: [],
+  },
+  {
     name: 'HTTP 429 rate_limit_error with retry-after (constructed)',
     target,
     task: { kind: 'chat', messages: greeting, stream: false },
