@@ -79,6 +79,7 @@ interface ProtocolEngineExecutionBaseV1 {
 
 /** A sync execution: the validated terminal outcome (a provider failure is a `failed` terminal, not an error). */
 export interface ProtocolEngineResponseV1 extends ProtocolEngineExecutionBaseV1 {
+  /** Discriminant: a sync execution. */
   readonly kind: 'response';
   /** The validated, frozen terminal outcome. */
   readonly terminal: AdapterTerminalOutcome;
@@ -89,6 +90,7 @@ export interface ProtocolEngineResponseV1 extends ProtocolEngineExecutionBaseV1 
  * happens the transport stays bound and `terminal` stays pending.
  */
 export interface ProtocolEngineStreamV1 extends ProtocolEngineExecutionBaseV1 {
+  /** Discriminant: a stream execution. */
   readonly kind: 'stream';
   /** Validated events, pulled one adapter part per consumer pull. Iterable once; a second iteration throws `STREAM_MISUSE`. */
   readonly events: AsyncIterable<NormalizedStreamEventV1>;
@@ -103,7 +105,9 @@ export interface ProtocolEngineStreamV1 extends ProtocolEngineExecutionBaseV1 {
 
 /** An async start the provider durably accepted. Persist `providerJobId` to observe it later. */
 export interface ProtocolEngineAcceptedJobV1 extends ProtocolEngineExecutionBaseV1 {
+  /** Discriminant: an accepted async start. */
   readonly kind: 'accepted-job';
+  /** Always `accepted`. */
   readonly acceptance: { readonly state: 'accepted' };
   /** The provider's opaque job id. */
   readonly providerJobId: string;
@@ -114,7 +118,9 @@ export interface ProtocolEngineAcceptedJobV1 extends ProtocolEngineExecutionBase
  * `unknown` start: it could create a duplicate paid job.
  */
 export interface ProtocolEngineRejectedV1 extends ProtocolEngineExecutionBaseV1 {
+  /** Discriminant: an async start that was not (or may not have been) accepted. */
   readonly kind: 'rejected';
+  /** `not-accepted`: no job exists. `unknown`: a job may exist; do not resend blindly. */
   readonly acceptance: { readonly state: 'not-accepted' | 'unknown' };
   /** The normalized provider failure code (one of model-protocol's `PROVIDER_FAILURE_CODES_V1`). */
   readonly failureCode: string;
