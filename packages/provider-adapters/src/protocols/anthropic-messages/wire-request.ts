@@ -97,17 +97,30 @@ export interface AnthropicThinkingParam {
 
 /** The request body of `POST /v1/messages`. */
 export interface AnthropicMessagesRequestBody {
+  /** The provider's model name (the target's `providerModel`). */
   readonly model: string;
+  /** Output token limit, thinking included; required by the API. */
   readonly max_tokens: number;
+  /** The alternating turns. */
   readonly messages: AnthropicMessageParam[];
+  /** System instructions as text blocks (top level only). */
   readonly system?: AnthropicTextBlockParam[];
+  /** Client tool definitions. */
   readonly tools?: AnthropicToolParam[];
+  /** How the model may use the tools; sent only with tools. */
   readonly tool_choice?: AnthropicToolChoiceParam;
+  /** Extended thinking with its token budget (below `max_tokens`). */
   readonly thinking?: AnthropicThinkingParam;
+  /** Sampling temperature, 0 to 1. */
   readonly temperature?: number;
+  /** Nucleus sampling mass. */
   readonly top_p?: number;
+  /** Top-k sampling. */
   readonly top_k?: number;
+  /** Sequences that stop generation. */
   readonly stop_sequences?: string[];
+  /** Structured output: the JSON schema the answer text must satisfy. */
   readonly output_config?: { readonly format: { readonly type: 'json_schema'; readonly schema: Record<string, unknown> } };
+  /** Present (true) only for streaming requests. */
   readonly stream?: true;
 }
