@@ -148,6 +148,28 @@ describe('openai-chat adapter', () => {
     expect(isProviderTransportFailureV1(rejection)).toBe(true);
   });
 
+  it('fails an oversized sync body or SSE event as a protocol violation and releases the body', async () => {
+    const factory = createOpenAiChatAdapterFactory({ now: () => nowMs, maxBodyBytes: 1000, maxEventBytes: 1000 });
+    const big = { choices: [{ index: 0, message: { role: 'assistant', content: 'x'.repeat(2000) }, finish_reason: 'stop' }] };
+    const syncTransport = transportWith({ body: { type: 'json', value: big } });
+    const sync = await factory.createAdapter().execute({ task: chatTask(), target, transport: syncTransport, signal: new AbortController().signal });
+    expect(sync).toMatchObject({ acceptance: { state: 'unknown' }, terminal: { status: 'failed', failure: { code: 'protocol-violation' } } });
+    expect(syncTransport.bodyStates()).not.toContain('reading');
+    const streamTransport = transportWith({ body: { type: 'text', text: `data: ${JSON.stringify(big)}\n\ndata: [DONE]\n\n` }, readSize: 100 });
+    const stream = await factory.createAdapter().execute({ task: chatTask({ stream: true }), target, transport: streamTransport, signal: new AbortController().signal });
+    expect((await drain(stream)).at(-1)).toEqual({ type: 'terminal', outcome: { status: 'failed', failure: { code: 'protocol-violation', retryable: false } } });
+    expect(streamTransport.bodyStates()).toEqual(['released']);
+  });
+
+  it('ends a sync read cancelled when the signal aborts while the body arrives', async () => {
+    const controller = new AbortController();
+    const transport = transportWith({ body: { type: 'json', value: parseSafeJson(readFixture('vercel-ai__deepseek-reasoning.json')) }, readSize: 64, readDelayMs: 20 });
+    const pending = execute(chatTask(), transport, controller.signal);
+    setTimeout(() => controller.abort(), 30);
+    expect(await pending).toMatchObject({ kind: 'response', terminal: { status: 'cancelled' } });
+    expect(transport.bodyStates()).not.toContain('reading');
+  });
+
   it('releases the body when a stream consumer stops early', async () => {
     const transport = transportWith({ body: { type: 'chunks', text: readFixture('vercel-ai__openai-text.chunks.txt'), framing: 'openai-chat' } });
     const execution = await execute(chatTask({ stream: true }), transport);

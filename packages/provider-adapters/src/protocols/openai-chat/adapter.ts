@@ -28,6 +28,10 @@ import { readOpenAiChatError } from './wire-schema.js';
 export interface OpenAiChatAdapterOptionsV1 extends OpenAiChatProtocolOptionsV1 {
   /** Clock for HTTP-date `Retry-After` hints, in epoch milliseconds (default `Date.now`). */
   readonly now?: () => number;
+  /** Largest sync response body in bytes (default: the kit's 32 MiB); a larger body is a protocol violation. */
+  readonly maxBodyBytes?: number;
+  /** Largest single SSE event in bytes (default: the kit's 8 MiB); a larger event is a protocol violation. */
+  readonly maxEventBytes?: number;
 }
 
 /** Response header that carries the provider's request id (OpenAI and most compatible servers). */
@@ -76,7 +80,8 @@ async function execute(input: ProviderAdapterExecuteInputV1, options: OpenAiChat
       responseMetadata: responseMetadata(response),
       parts: createAdapterStreamParts({
         body: response.body,
-        decodeFrames: (body) => decodeSseStream(body),
+        decodeFrames: (body) =>
+          decodeSseStream(body, { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) }),
         machine: createOpenAiChatStreamMachine(),
         signal: input.signal,
       }),
@@ -84,7 +89,7 @@ async function execute(input: ProviderAdapterExecuteInputV1, options: OpenAiChat
   }
   let outcome: Awaited<ReturnType<typeof readJsonResponse>>;
   try {
-    outcome = await readJsonResponse(response, { nowMs });
+    outcome = await readJsonResponse(response, { nowMs, ...(options?.maxBodyBytes === undefined ? {} : { maxBytes: options.maxBodyBytes }) });
   } catch (error) {
     const terminal = terminalForError(error, { signal: input.signal });
     if (terminal === undefined) throw error;

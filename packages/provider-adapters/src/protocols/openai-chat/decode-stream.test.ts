@@ -328,6 +328,12 @@ describe('openai-chat stream (constructed, §1.10 and §1.11)', () => {
     expect((await runStream(body)).terminal).toEqual(PROTOCOL_VIOLATION);
   });
 
+  it('maps a plain JSON error body sent instead of an event stream', async () => {
+    const body = '{\n  "error": {\n    "message": "quota",\n    "type": "insufficient_quota",\n    "code": "insufficient_quota"\n  }\n}\n';
+    expect((await runStream(body)).terminal).toEqual({ status: 'failed', failure: { code: 'quota-exceeded', retryable: false, providerCode: 'insufficient_quota' } });
+    expect((await runStream('{"choices":[]}\n')).terminal).toEqual(PROTOCOL_VIOLATION);
+  });
+
   it('stops reading at [DONE]', async () => {
     const { terminal } = await runStream(`${sse([chunk({ content: 'a' }, 'stop')])}data: not json\n\n`);
     expect(terminal.status).toBe('completed');
@@ -357,7 +363,7 @@ describe('openai-chat stream (constructed, §1.10 and §1.11)', () => {
     const parts: AdapterStreamPartV1[] = [];
     for await (const part of createAdapterStreamParts({
       body,
-      decodeFrames: (source) => decodeSseStream(source),
+      decodeFrames: (source) => decodeSseStream(source, { bareJson: true }),
       machine: createOpenAiChatStreamMachine(),
       signal: controller.signal,
     })) {

@@ -52,11 +52,8 @@ interface ToolCallState {
 
 type BlockRecord = TextBlock | { readonly kind: 'tool-call'; readonly call: ToolCallState; argumentsText?: string };
 
-/** The `openai-chat/v1` stream state machine, with the model the server reported. */
-export interface OpenAiChatStreamMachine extends AdapterStreamMachine<SseItem> {
-  /** The first non-empty `model` seen, for diagnostics (response metadata is returned before the stream is read). */
-  providerModel(): string | undefined;
-}
+/** The `openai-chat/v1` stream state machine over the kit's SSE items (decode with `bareJson: true`). */
+export type OpenAiChatStreamMachine = AdapterStreamMachine<SseItem>;
 
 function violation(message: string): ProtocolViolationError {
   return new ProtocolViolationError('invalid-event', `openai-chat ${message}`);
@@ -66,8 +63,9 @@ function violation(message: string): ProtocolViolationError {
  * Creates the state machine that turns Chat Completions SSE events into normalized events and one terminal.
  *
  * Rules:
- * - Frames: `data:` JSON chunks; `data: [DONE]` ends the stream; an event named `error`, or a chunk with an
- *   `error` member, is a failed terminal (`mapOpenAiChatInBandError`); any other event name is refused.
+ * - Frames: `data:` JSON chunks; `data: [DONE]` ends the stream; an event named `error`, a chunk with an
+ *   `error` member, or a bare JSON `{"error":…}` body outside SSE framing, is a failed terminal
+ *   (`mapOpenAiChatInBandError`); any other event name, and any other bare JSON, is refused.
  * - Chunks with `choices: []`, `null` or no `choices` (usage-only, Azure prompt-filter) are fine. A choice index
  *   other than 0 (the server answered `n > 1`, which this family never asks for) ends the stream as a failed,
  *   non-retryable `unsupported`.
@@ -97,7 +95,6 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
   let finishRaw: string | undefined;
   let finished = false;
   let usage: UsageV1 | undefined;
-  let model: string | undefined;
 
   function closeText(events: NormalizedStreamEventV1[]): void {
     if (openText === undefined) return;
@@ -238,7 +235,6 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
 
   function onData(data: string): AdapterStreamStep | undefined {
     const chunk = readOpenAiChatChunk(parseSafeJson(data));
-    if (model === undefined && chunk.model !== undefined && chunk.model.length > 0) model = chunk.model.slice(0, 256);
     const events: NormalizedStreamEventV1[] = [];
     const chunkUsage = chunk.usage === undefined ? undefined : convertOpenAiChatUsage(chunk.usage);
     if (chunk.error !== undefined) {
@@ -272,8 +268,13 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
       switch (item.kind) {
         case 'comment':
           return undefined;
-        case 'bare-json':
-          throw new ProtocolViolationError('unexpected-event', 'openai-chat stream carried JSON outside an SSE event');
+        case 'bare-json': {
+          // A server that fails after accepting a stream request may answer with a plain JSON error body.
+          const payload = parseSafeJson(item.text);
+          const error = typeof payload === 'object' && payload !== null && 'error' in payload ? readOpenAiChatError(payload.error) : undefined;
+          if (error === undefined) throw new ProtocolViolationError('unexpected-event', 'openai-chat stream carried JSON outside an SSE event');
+          return failed(mapOpenAiChatInBandError(error));
+        }
         case 'event':
           break;
         default: {
@@ -296,7 +297,6 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
       return undefined;
     },
     usageSoFar: () => usage,
-    providerModel: () => model,
   };
 }
 

@@ -20,32 +20,53 @@ export type OpenAiChatRequestResponseFormat =
       readonly json_schema: { readonly name: string; readonly schema: Readonly<Record<string, unknown>>; readonly strict?: boolean };
     };
 
-/** The request body this family sends. */
+/** The request body this family sends (only the fields it ever sets). */
 export interface OpenAiChatRequestBody {
+  /** The target's wire model name. */
   readonly model: string;
+  /** System instructions first, then the conversation. */
   readonly messages: readonly OpenAiChatRequestMessage[];
+  /** Function tools; absent without tools. */
   readonly tools?: readonly OpenAiChatRequestTool[];
+  /** How the model may use the tools. */
   readonly tool_choice?: OpenAiChatRequestToolChoice;
+  /** JSON output: `json_schema` with a schema, `json_object` without. Absent for free text. */
   readonly response_format?: OpenAiChatRequestResponseFormat;
+  /** Sampling temperature, 0 to 2. */
   readonly temperature?: number;
+  /** Nucleus sampling mass. */
   readonly top_p?: number;
+  /** Frequency penalty, -2 to 2. */
   readonly frequency_penalty?: number;
+  /** Presence penalty, -2 to 2. */
   readonly presence_penalty?: number;
+  /** Best-effort determinism seed. */
   readonly seed?: number;
+  /** Output cap including reasoning tokens (default field). */
   readonly max_completion_tokens?: number;
+  /** Deprecated output cap, sent instead when the `maxTokensField` option asks. */
   readonly max_tokens?: number;
+  /** Stop sequences. */
   readonly stop?: readonly string[];
+  /** Reasoning effort (see `mapOpenAiChatReasoningEffort`). */
   readonly reasoning_effort?: OpenAiChatReasoningEffort;
+  /** Prompt-cache routing key. */
   readonly prompt_cache_key?: string;
+  /** Present (true) only for stream tasks. */
   readonly stream?: true;
+  /** Present only for stream tasks: asks for the final usage chunk. */
   readonly stream_options?: { readonly include_usage: true };
 }
 
 /** A request ready for the transport, without the abort signal the adapter adds. */
 export interface OpenAiChatEncodedRequest {
+  /** Always `POST`. */
   readonly method: 'POST';
+  /** {@link OPENAI_CHAT_COMPLETIONS_PATH}. */
   readonly path: string;
+  /** `accept` only: content type and credentials belong to the transport. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The JSON body. */
   readonly body: { readonly type: 'json'; readonly value: OpenAiChatRequestBody };
 }
 

@@ -66,7 +66,7 @@ export async function runStream(
   const parts: AdapterStreamPartV1[] = [];
   for await (const part of createAdapterStreamParts({
     body,
-    decodeFrames: (source) => decodeSseStream(source),
+    decodeFrames: (source) => decodeSseStream(source, { bareJson: true }),
     machine: createOpenAiChatStreamMachine(),
     signal,
   })) {
