@@ -203,6 +203,32 @@ describe('engine stream: lifecycle', () => {
     expect(probe.signal?.aborted).toBe(true);
   });
 
+  it('keeps a drained terminal when the host aborts or the host calls abort afterwards', async () => {
+    const controller = new AbortController();
+    const { stream } = await openStream(HELLO, controller.signal);
+    await collect(stream.events);
+    controller.abort();
+    stream.abort('late');
+    expect((await stream.terminal).status).toBe('completed');
+  });
+
+  it('maps an adapter that fails to open the stream after a host abort to ABORTED', async () => {
+    const controller = new AbortController();
+    const factory = {
+      protocolFamily: chatCapability().protocolFamily,
+      createAdapter: () => ({
+        execute: async () => {
+          controller.abort();
+          throw new Error('request aborted');
+        },
+      }),
+    };
+    const engine = createProtocolEngineV1({ registry: registryOf([factory]) });
+    await expect(
+      engine.execute({ binding: countingBinding().binding, task: chatTask({ stream: true }), signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'PROTOCOL_ENGINE_ABORTED' });
+  });
+
   it('passes the adapter a signal that combines the host signal and the stream abort', async () => {
     const controller = new AbortController();
     const { probe } = await openStream(HELLO, controller.signal);
