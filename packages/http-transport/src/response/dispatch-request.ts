@@ -145,7 +145,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   #abortFromSignal(): void {
-    if (this.#finished) return;
+    if (this.#finished || this.#ended) return;
     if (!this.#requestStarted) {
       this.#pendingAbort = abortedFailure('before-send');
       this.#settleHeadFailure(this.#pendingAbort);
@@ -195,12 +195,12 @@ class Exchange implements Dispatcher.DispatchHandler {
       }
     };
     const release = async (): Promise<IteratorResult<Uint8Array>> => {
-      if (!this.#finished) {
+      if (!this.#finished && !this.#ended) {
         this.#released = true;
-        this.#dropBuffered();
         this.#controller?.abort(RELEASED);
-        this.#finish();
       }
+      this.#dropBuffered();
+      this.#finish();
       return { value: undefined, done: true };
     };
     return { next, return: release };
