@@ -1,34 +1,31 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinModules } from 'node:module';
 import { declaredExports } from './test-support/declared-exports.js';
-import { collectModuleSpecifiers, packageNameOf } from './test-support/module-specifiers.js';
+import { readTarball, tarballProblems, type PackedTarball } from './test-support/inspect-tarball.js';
 import { listFiles, publishablePackages, repositoryRoot, type PublishablePackage } from './test-support/repository.js';
 import { pnpmCommand, runCommandOrThrow } from './test-support/run-command.js';
 
 /**
  * The pack gate: what a registry user would download. Each publishable package is packed with pnpm (which
  * applies publishConfig and rewrites workspace ranges), the tarballs are inspected, then installed together
- * with npm into an empty folder and imported from plain Node ESM and type-checked from a plain TypeScript file.
+ * with npm into an empty folder, imported from plain Node ESM and type-checked from a plain TypeScript file.
  */
 
 const packageDirectory = (name: PublishablePackage): string => join(repositoryRoot, 'packages', name);
-const version = (name: PublishablePackage): string =>
-  (JSON.parse(readFileSync(join(packageDirectory(name), 'package.json'), 'utf8')) as { version: string }).version;
-
-/** Inside a tarball: the manifest, readmes, the license and the bundled root entry with its types. Nothing else. */
-const allowedTarballEntry = /^package\/(?:package\.json|LICENSE|README(?:\.[a-zA-Z-]+)?\.md|dist\/index\.js|dist\/index\.d\.ts)$/;
+const workspaceVersions = Object.fromEntries(
+  publishablePackages.map((name) => [
+    `@tokenforge/${name}`,
+    (JSON.parse(readFileSync(join(packageDirectory(name), 'package.json'), 'utf8')) as { version: string }).version,
+  ]),
+);
+/** Node-only packages: the others run on any JavaScript runtime, so their bundles import no builtin. */
+const nodeOnlyPackages: readonly PublishablePackage[] = ['http-transport'];
 
 let workRoot: string;
 const tarballs = new Map<PublishablePackage, string>();
-const entries = new Map<PublishablePackage, string[]>();
-const packedManifests = new Map<PublishablePackage, string>();
-const packedEntryFiles = new Map<PublishablePackage, Map<string, string>>();
-const builtEntryFiles = ['dist/index.js', 'dist/index.d.ts'];
-/** Node-only packages: the others run on any JavaScript runtime, so their bundles import no builtin. */
-const nodeOnlyPackages: readonly PublishablePackage[] = ['http-transport'];
+const packed = new Map<PublishablePackage, PackedTarball>();
 let consumer: string;
 
 /** The newest modification time among the files a build reads. */
@@ -59,18 +56,9 @@ beforeAll(async () => {
     ),
   );
   for (const name of publishablePackages) {
-    const tarball = join(packDestination, `tokenforge-${name}-${version(name)}.tgz`);
+    const tarball = join(packDestination, `tokenforge-${name}-${workspaceVersions[`@tokenforge/${name}`]}.tgz`);
     tarballs.set(name, tarball);
-    const listing = await runCommandOrThrow('tar', ['-tzf', tarball], { cwd: workRoot });
-    entries.set(name, listing.stdout.split('\n').filter((line) => line !== '').sort());
-    const manifest = await runCommandOrThrow('tar', ['-xzOf', tarball, 'package/package.json'], { cwd: workRoot });
-    packedManifests.set(name, manifest.stdout);
-    const files = new Map<string, string>();
-    for (const file of builtEntryFiles) {
-      if (!(entries.get(name) ?? []).includes(`package/${file}`)) continue;
-      files.set(file, (await runCommandOrThrow('tar', ['-xzOf', tarball, `package/${file}`], { cwd: workRoot })).stdout);
-    }
-    packedEntryFiles.set(name, files);
+    packed.set(name, await readTarball(tarball, workRoot));
   }
 
   consumer = join(workRoot, 'consumer');
@@ -87,45 +75,59 @@ afterAll(() => {
   if (workRoot !== undefined) rmSync(workRoot, { recursive: true, force: true });
 });
 
-describe.each(publishablePackages)('the packed @tokenforge/%s', (name) => {
-  it('holds only package.json, license, readmes and dist/index.js with dist/index.d.ts', () => {
-    const packed = entries.get(name) ?? [];
-    expect(packed.filter((entry) => !allowedTarballEntry.test(entry))).toEqual([]);
-    expect(packed).toEqual(
-      expect.arrayContaining(['package/package.json', 'package/LICENSE', 'package/dist/index.js', 'package/dist/index.d.ts']),
+describe('the tarball inspection', () => {
+  it('names every planted defect of a leaky package', async () => {
+    const folder = join(workRoot, 'planted');
+    const files: Record<string, string> = {
+      'package/package.json': JSON.stringify({
+        name: '@tokenforge/leaky',
+        version: '0.1.0',
+        exports: {
+          '.': { '@tokenforge/source': './src/index.ts', import: './dist/index.js' },
+          './internal': './dist/internal.js',
+        },
+        dependencies: { '@tokenforge/model-protocol': 'workspace:*', '@tokenforge/protocol-engine': '0.0.1', zod: '4.6.7' },
+      }),
+      'package/dist/index.js': "import { readFile } from 'node:fs';\nimport { chunk } from './chunk-x.js';\nimport 'lodash/get.js';\nimport { z } from 'zod';\n",
+      'package/dist/index.d.ts': "export type { Engine } from '@tokenforge/http-transport';\n",
+      'package/dist/index.test.js': '',
+      'package/src/index.ts': '',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(folder, file)), { recursive: true });
+      writeFileSync(join(folder, file), text);
+    }
+    const tarball = join(workRoot, 'leaky.tgz');
+    await runCommandOrThrow('tar', ['-czf', tarball, 'package'], { cwd: folder });
+    const problems = tarballProblems(await readTarball(tarball, workRoot), { nodeOnly: false, workspaceVersions });
+    expect(problems).toEqual([
+      'ships package/dist/index.test.js',
+      'ships package/src/index.ts',
+      'lacks package/LICENSE',
+      'manifest keeps the @tokenforge/source condition',
+      'manifest keeps a workspace: range',
+      `exports is ${JSON.stringify({ '.': { '@tokenforge/source': './src/index.ts', import: './dist/index.js' }, './internal': './dist/internal.js' })}, not the root entry alone`,
+      'depends on @tokenforge/model-protocol@workspace:*, not the workspace version 0.1.0',
+      'depends on @tokenforge/protocol-engine@0.0.1, not the workspace version 0.1.0',
+      'dist/index.js imports the node builtin node:fs',
+      'dist/index.js imports ./chunk-x.js, outside the tarball',
+      'dist/index.js imports lodash, not a dependency',
+      'dist/index.d.ts imports @tokenforge/http-transport, not a dependency',
+    ]);
+    expect(tarballProblems(await readTarball(tarball, workRoot), { nodeOnly: true, workspaceVersions })).not.toContain(
+      'dist/index.js imports the node builtin node:fs',
     );
   });
+});
 
-  it('has a manifest without the source condition or workspace ranges', () => {
-    const text = packedManifests.get(name) ?? '';
-    expect(text).not.toContain('@tokenforge/source');
-    expect(text).not.toContain('workspace:');
-    const manifest = JSON.parse(text) as {
-      exports: unknown;
-      dependencies?: Record<string, string>;
-    };
-    expect(manifest.exports).toEqual({ '.': { types: './dist/index.d.ts', import: './dist/index.js' } });
-    for (const [dependency, range] of Object.entries(manifest.dependencies ?? {})) {
-      if (dependency.startsWith('@tokenforge/')) {
-        expect(range).toBe(version(dependency.slice('@tokenforge/'.length) as PublishablePackage));
-      }
-    }
-  });
-
-  it('imports, at run time and in its types, only the packages it declares as dependencies', () => {
-    const dependencies = Object.keys((JSON.parse(packedManifests.get(name) ?? '{}') as { dependencies?: object }).dependencies ?? {});
-    for (const file of builtEntryFiles) {
-      const specifiers = collectModuleSpecifiers(file, packedEntryFiles.get(name)?.get(file) ?? '');
-      const isBuiltin = (specifier: string): boolean =>
-        specifier.startsWith('node:') || builtinModules.includes(packageNameOf(specifier));
-      const isRelative = (specifier: string): boolean => specifier.startsWith('.') || specifier.startsWith('/');
-      expect(specifiers.filter(isRelative), `${file} reaches for files outside the tarball`).toEqual([]);
-      if (!nodeOnlyPackages.includes(name)) expect(specifiers.filter(isBuiltin), `${file} imports node builtins`).toEqual([]);
-      const imported = specifiers.filter((specifier) => !isRelative(specifier) && !isBuiltin(specifier)).map(packageNameOf);
-      expect(imported.filter((packageName) => !dependencies.includes(packageName)), `${file} imports undeclared packages`).toEqual(
-        [],
-      );
-    }
+describe.each(publishablePackages)('the packed @tokenforge/%s', (name) => {
+  it('holds only package.json, license, readmes and the bundled entry; no source condition, no workspace range; imports only its dependencies', () => {
+    const tarball = packed.get(name);
+    expect(tarball?.entries).toEqual(expect.arrayContaining(['package/package.json', 'package/dist/index.js']));
+    expect(tarballProblems(tarball ?? { entries: [], manifestText: '', entryFiles: new Map() }, {
+      nodeOnly: nodeOnlyPackages.includes(name),
+      workspaceVersions,
+    })).toEqual([]);
   });
 });
 
