@@ -5,10 +5,10 @@ import {
   type MediaSourceV2,
   type ToolResultContentPartV2,
 } from '@tokenforge/model-protocol';
+import { isBase64 } from './is-base64.js';
 import { deriveRequestToolCallId } from './tool-call-id.js';
 import { isJsonObject } from './wire-schema.js';
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Part keys of server-side tool and code execution traffic: history the task cannot carry. */
 const UNSUPPORTED_PART_KEYS = ['executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'] as const;
 
@@ -194,7 +194,7 @@ function decodeMedia(part: Record<string, unknown>, path: string): DecodedMedia 
     const mimeType = requireString(inline.mimeType, `${path}.inlineData.mimeType`);
     const data = requireString(inline.data, `${path}.inlineData.data`);
     if (mimeType.length < 3 || mimeType.length > 255) throw invalid('inlineData.mimeType is not a media type', `${path}.inlineData.mimeType`);
-    if (data.length === 0 || !BASE64.test(data)) throw invalid('inlineData.data is not base64', `${path}.inlineData.data`);
+    if (!isBase64(data)) throw invalid('inlineData.data is not base64', `${path}.inlineData.data`);
     return { kind: mediaKind(mimeType, `${path}.inlineData.mimeType`), source: { type: 'base64', mediaType: mimeType, data } };
   }
   const file = part.fileData;

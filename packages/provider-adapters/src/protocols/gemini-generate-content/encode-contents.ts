@@ -12,6 +12,12 @@ export interface GeminiContentWire {
   parts: WirePart[];
 }
 
+/** Google's documented placeholder that tells Gemini not to validate a function call's missing signature. */
+export const GEMINI_SKIP_SIGNATURE_VALIDATOR = 'skip_thought_signature_validator';
+
+/** What to do with a replayed model turn whose first function call has no signature. */
+export type GeminiMissingSignaturePolicy = 'omit' | 'skip-validator';
+
 /**
  * Turns the task's messages into Gemini `contents`:
  * - `user` messages become `user` turns: text, `inlineData`/`fileData` media (see `encodeMediaSource`);
@@ -26,11 +32,17 @@ export interface GeminiContentWire {
  *   parts (Gemini wants all responses to one turn's calls together), linked by name and, unless the id was
  *   derived by this family, by id. Text content goes in `response.output` (`response.error` when the result is
  *   an error), joined without separator; images go in `functionResponse.parts`.
- * A turn left without parts is omitted.
+ * A turn left without parts is omitted. With `missingSignature: 'skip-validator'`, a model turn whose first
+ * function call has no signature (history from a dialect that cannot carry one) gets
+ * {@link GEMINI_SKIP_SIGNATURE_VALIDATOR} on that call; only the first call of a turn carries a signature in
+ * Gemini's own traffic, so later calls are left alone.
  *
  * @throws {CodecErrorV1} `invalid-request` for unparsable tool-call arguments or bad media.
  */
-export function encodeGeminiContents(messages: readonly ChatMessageV2[]): GeminiContentWire[] {
+export function encodeGeminiContents(
+  messages: readonly ChatMessageV2[],
+  missingSignature: GeminiMissingSignaturePolicy = 'omit',
+): GeminiContentWire[] {
   const contents: GeminiContentWire[] = [];
   let previousRole: ChatMessageV2['role'] | undefined;
   messages.forEach((message, messageIndex) => {
@@ -62,6 +74,10 @@ export function encodeGeminiContents(messages: readonly ChatMessageV2[]): Gemini
           assertNever(part, 'content part');
       }
     });
+    if (missingSignature === 'skip-validator' && message.role === 'assistant') {
+      const firstCall = parts.find((part) => part.functionCall !== undefined);
+      if (firstCall !== undefined && firstCall.thoughtSignature === undefined) firstCall.thoughtSignature = GEMINI_SKIP_SIGNATURE_VALIDATOR;
+    }
     const role = message.role === 'assistant' ? 'model' : 'user';
     const last = contents[contents.length - 1];
     if (message.role === 'tool' && previousRole === 'tool' && last !== undefined) {

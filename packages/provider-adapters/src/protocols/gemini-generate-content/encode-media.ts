@@ -1,6 +1,6 @@
 import { CodecErrorV1, type MediaSourceV2 } from '@tokenforge/model-protocol';
+import { isBase64 } from './is-base64.js';
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const DATA_URL = /^data:([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)(?:;[a-z0-9=._+-]+)*;base64,/i;
 
 /**
@@ -15,7 +15,7 @@ const DATA_URL = /^data:([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)(?:;[a-z0-9=._+-
  */
 export function encodeMediaSource(source: MediaSourceV2, path: string): Record<string, unknown> {
   if (source.type === 'base64') {
-    if (!BASE64.test(source.data) || source.data.length % 4 === 1) {
+    if (!isBase64(source.data)) {
       throw new CodecErrorV1('invalid-request', 'media data is not base64', { path });
     }
     return { inlineData: { mimeType: source.mediaType, data: source.data } };
@@ -24,7 +24,7 @@ export function encodeMediaSource(source: MediaSourceV2, path: string): Record<s
   const dataUrl = DATA_URL.exec(url.slice(0, 300));
   if (dataUrl !== null) {
     const data = url.slice(dataUrl[0].length);
-    if (data.length === 0 || !BASE64.test(data)) throw new CodecErrorV1('invalid-request', 'data URL is not base64', { path });
+    if (!isBase64(data)) throw new CodecErrorV1('invalid-request', 'data URL is not base64', { path });
     return { inlineData: { mimeType: (dataUrl[1] as string).toLowerCase(), data } };
   }
   let parsed: URL;

@@ -249,4 +249,27 @@ describe('encodeGeminiRequest', () => {
     for (let depth = 0; depth < 80; depth += 1) schema = { type: 'object', properties: { a: schema } };
     expect(codeOf(() => encodeGeminiRequest({ ...base, responseFormat: { type: 'json', schema } }, 'm'))).toBe('invalid-request');
   });
+
+  it('adds the skip-validator placeholder to an unsigned first call only when asked', () => {
+    const task: ChatTaskV2 = {
+      ...base,
+      messages: [
+        ...base.messages,
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', toolCallId: 'call_1', toolName: 'a', argumentsText: '{}' },
+            { type: 'tool-call', toolCallId: 'call_2', toolName: 'b', argumentsText: '{}' },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_3', toolName: 'a', argumentsText: '{}', signature: 'UkVBTA==' }] },
+      ],
+    };
+    const signatures = (options?: { missingToolCallSignature: 'omit' | 'skip-validator' }) =>
+      (encodeGeminiRequest(task, 'm', options).body as { value: { contents: { parts: { thoughtSignature?: string }[] }[] } }).value.contents
+        .slice(1)
+        .map((content) => content.parts.map((part) => part.thoughtSignature));
+    expect(signatures()).toEqual([[undefined, undefined], ['UkVBTA==']]);
+    expect(signatures({ missingToolCallSignature: 'skip-validator' })).toEqual([['skip_thought_signature_validator', undefined], ['UkVBTA==']]);
+  });
 });

@@ -6,7 +6,7 @@ import {
   type TaskEnvelopeV2,
   type ToolChoiceV2,
 } from '@tokenforge/model-protocol';
-import { encodeGeminiContents } from './encode-contents.js';
+import { encodeGeminiContents, type GeminiMissingSignaturePolicy } from './encode-contents.js';
 import { toGeminiJsonSchema } from './encode-json-schema.js';
 import { buildGeminiModelPath } from './model-path.js';
 import { assertNever } from './assert-never.js';
@@ -22,6 +22,13 @@ export interface GeminiEncodeOptions {
    * (`MINIMAL`/`LOW`/`MEDIUM`/`HIGH`, the Gemini 3 control).
    */
   readonly effortEncoding?: GeminiEffortEncoding;
+  /**
+   * A replayed model turn whose first function call has no signature (a conversation carried through a dialect
+   * that drops Gemini's signatures): `omit` (default) sends it as it is, which Gemini 3 models refuse with a
+   * 400; `skip-validator` adds Google's documented placeholder signature so that Gemini accepts the history
+   * without validating it.
+   */
+  readonly missingToolCallSignature?: GeminiMissingSignaturePolicy;
 }
 
 /** The token budget each effort stands for under `thinking-budget`. */
@@ -73,7 +80,7 @@ export function encodeGeminiRequest(task: TaskEnvelopeV2, providerModel: string,
     throw new CodecErrorV1('unsupported-feature', 'Gemini generateContent runs chat tasks only', { path: 'kind' });
   }
   const path = buildGeminiModelPath(providerModel, task.stream ? 'streamGenerateContent' : 'generateContent');
-  const body: Record<string, unknown> = { contents: encodeGeminiContents(task.messages) };
+  const body: Record<string, unknown> = { contents: encodeGeminiContents(task.messages, options?.missingToolCallSignature) };
   if (task.system !== undefined && task.system.length > 0) {
     body.systemInstruction = { parts: task.system.map((part) => ({ text: part.text })) };
   }

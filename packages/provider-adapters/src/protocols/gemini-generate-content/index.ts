@@ -2,6 +2,8 @@ export { GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY } from './protocol-family.js';
 export { createGeminiGenerateContentAdapterFactory } from './adapter.js';
 export type { GeminiGenerateContentAdapterOptionsV1 } from './adapter.js';
 export { GEMINI_EFFORT_BUDGETS, GEMINI_MAX_STOP_SEQUENCES, encodeGeminiRequest } from './encode-request.js';
+export { GEMINI_SKIP_SIGNATURE_VALIDATOR } from './encode-contents.js';
+export type { GeminiMissingSignaturePolicy } from './encode-contents.js';
 export type { GeminiEffortEncoding, GeminiEncodeOptions, GeminiEncodedRequest } from './encode-request.js';
 export { decodeGeminiResponse } from './decode-response.js';
 export type { GeminiDecodedResponse } from './decode-response.js';

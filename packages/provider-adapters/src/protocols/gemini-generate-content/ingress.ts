@@ -19,8 +19,6 @@ import { parseGeminiRequestPath } from './model-path.js';
 import { GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY } from './protocol-family.js';
 import { isJsonObject } from './wire-schema.js';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
 /** Top-level request keys the ingress reads. */
 const MAPPED_KEYS = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);
 /**
@@ -107,7 +105,7 @@ export function decodeGeminiClientRequest(request: ClientWireRequestV1, options?
     if (UNSUPPORTED_KEYS.has(key)) throw unsupported('field is not supported', key);
     if (!MAPPED_KEYS.has(key) && !DROPPED_KEYS.has(key)) throw invalid('unknown request field', key);
   }
-  const task: Mutable<ChatTaskV2> = { kind: 'chat', stream, messages: decodeClientContents(body.contents) };
+  const task: ChatTaskV2 = { kind: 'chat', stream, messages: decodeClientContents(body.contents) };
   const system = decodeSystemInstruction(body.systemInstruction);
   if (system !== undefined) task.system = system;
   const tools = decodeTools(body.tools);
@@ -171,7 +169,7 @@ function decodeTools(value: unknown): ToolDefinitionV2[] | undefined {
   return tools.length === 0 ? undefined : tools;
 }
 
-function decodeToolConfig(value: unknown, task: Mutable<ChatTaskV2>): ToolChoiceV2 | undefined {
+function decodeToolConfig(value: unknown, task: ChatTaskV2): ToolChoiceV2 | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isJsonObject(value)) throw invalid('toolConfig is not an object', 'toolConfig');
   const config = value.functionCallingConfig;
@@ -206,11 +204,11 @@ function decodeToolConfig(value: unknown, task: Mutable<ChatTaskV2>): ToolChoice
   }
 }
 
-function decodeGenerationConfig(value: unknown, task: Mutable<ChatTaskV2>): void {
+function decodeGenerationConfig(value: unknown, task: ChatTaskV2): void {
   if (value === undefined || value === null) return;
   if (!isJsonObject(value)) throw invalid('generationConfig is not an object', 'generationConfig');
   const path = 'generationConfig';
-  const sampling: Mutable<SamplingV2> = {};
+  const sampling: SamplingV2 = {};
   let mimeType: string | undefined;
   let schema: Record<string, unknown> | undefined;
   for (const [key, field] of Object.entries(value)) {
@@ -268,9 +266,9 @@ function decodeGenerationConfig(value: unknown, task: Mutable<ChatTaskV2>): void
   }
 }
 
-function decodeThinkingConfig(value: unknown, path: string, task: Mutable<ChatTaskV2>): void {
+function decodeThinkingConfig(value: unknown, path: string, task: ChatTaskV2): void {
   if (!isJsonObject(value)) throw invalid('thinkingConfig is not an object', path);
-  const reasoning: Mutable<ReasoningControlV2> = {};
+  const reasoning: ReasoningControlV2 = {};
   const budget = optionalNumber(value.thinkingBudget, `${path}.thinkingBudget`);
   if (budget !== undefined && budget !== -1) {
     if (!Number.isInteger(budget) || budget < 0) throw invalid('thinkingBudget is not -1 or a non-negative integer', `${path}.thinkingBudget`);

@@ -113,8 +113,6 @@ export interface GeminiResponseWire {
   readonly error: GeminiErrorWire | undefined;
   /** The parts of the only candidate (empty when it had none). */
   readonly parts: readonly GeminiPartWire[];
-  /** Whether a candidate was present at all. */
-  readonly hasCandidate: boolean;
   /** The candidate's finish reason, when sent. */
   readonly finishReason: string | undefined;
   /** `promptFeedback.blockReason`, when the prompt was blocked. */
@@ -312,7 +310,6 @@ export function readGeminiResponse(value: unknown): GeminiResponseWire {
     return {
       error: readGeminiError(value.error),
       parts: [],
-      hasCandidate: false,
       finishReason: undefined,
       blockReason: undefined,
       usage: undefined,
@@ -322,14 +319,12 @@ export function readGeminiResponse(value: unknown): GeminiResponseWire {
   }
   let parts: GeminiPartWire[] = [];
   let finishReason: string | undefined;
-  let hasCandidate = false;
   if (value.candidates !== undefined && value.candidates !== null) {
     if (!Array.isArray(value.candidates)) throw violation('candidates is not an array');
     if (value.candidates.length > 1) throw violation('response carries more than one candidate');
     const candidate: unknown = value.candidates[0];
     if (candidate !== undefined) {
       if (!isJsonObject(candidate)) throw violation('candidate is not an object');
-      hasCandidate = true;
       if (candidate.index !== undefined && candidate.index !== null && candidate.index !== 0) {
         throw violation('candidate index is not 0');
       }
@@ -355,7 +350,6 @@ export function readGeminiResponse(value: unknown): GeminiResponseWire {
   return {
     error: undefined,
     parts,
-    hasCandidate,
     finishReason,
     blockReason,
     usage,
