@@ -218,7 +218,11 @@ describe('createAdapterStreamParts', () => {
         const { body, parts } = run(
           sse(...script),
           guarded,
-          ending === 'fail' ? { failWith: new ProviderTransportFailureV1('after-send', 'connection-lost') } : ending === 'stall-abort' ? { stallAtEnd: true } : {},
+          ending === 'fail'
+            ? { failWith: new ProviderTransportFailureV1('after-send', 'connection-lost') }
+            : ending === 'stall-abort'
+              ? { stallAtEnd: true }
+              : {},
           controller.signal,
         );
         if (ending === 'stall-abort') setTimeout(() => controller.abort(), 1);

@@ -73,7 +73,7 @@ async function* runAdapterStream<TFrame>(
     if (outcome !== undefined) return { type: 'terminal', outcome };
     if (!fromBody) throw error;
     // A host transport that fails a read without a typed failure still failed to deliver the stream.
-    return { type: 'terminal', outcome: { status: 'failed', failure: { code: 'network', retryable: true }, ...(usage === undefined ? {} : { usage }) } };
+    return failedPart('network', usage);
   };
   try {
     if (signal.aborted) {
@@ -118,11 +118,7 @@ async function* runAdapterStream<TFrame>(
         return;
       }
       if (next.done === true) {
-        const usage = machine.usageSoFar?.();
-        yield {
-          type: 'terminal',
-          outcome: { status: 'failed', failure: { code: 'truncated-stream', retryable: true }, ...(usage === undefined ? {} : { usage }) },
-        };
+        yield failedPart('truncated-stream', machine.usageSoFar?.());
         return;
       }
     }
@@ -135,11 +131,17 @@ async function* runAdapterStream<TFrame>(
   }
 }
 
+function failedPart(code: 'network' | 'truncated-stream', usage: UsageV1 | undefined): AdapterStreamPartV1 {
+  const failure = { code, retryable: true };
+  const outcome: AdapterTerminalOutcome = usage === undefined ? { status: 'failed', failure } : { status: 'failed', failure, usage };
+  return { type: 'terminal', outcome };
+}
+
 async function closeIterator(iterator: AsyncIterator<unknown> | undefined): Promise<void> {
   try {
     if (iterator !== undefined && typeof iterator.return === 'function') await iterator.return();
   } catch {
-    // Closing is best effort; the body is released next in any case.
+    // Closing is best effort; the body is released directly as well.
   }
 }
 

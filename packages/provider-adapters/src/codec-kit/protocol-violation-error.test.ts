@@ -13,7 +13,10 @@ describe('ProtocolViolationError', () => {
 
   it('is recognized across realms and package copies by its marker, not by instanceof', () => {
     const foreign: unknown = runInNewContext(
-      `const error = new Error('x'); Object.defineProperty(error, Symbol.for('tokenforge.provider-adapters.protocol-violation'), { value: true }); error.reason = 'invalid-event'; error`,
+      `const error = new Error('x');
+       Object.defineProperty(error, Symbol.for('tokenforge.provider-adapters.protocol-violation'), { value: true });
+       error.reason = 'invalid-event';
+       error`,
     );
     expect(foreign instanceof ProtocolViolationError).toBe(false);
     expect(isProtocolViolationError(foreign)).toBe(true);
