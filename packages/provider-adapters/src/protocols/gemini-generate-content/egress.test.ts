@@ -240,4 +240,18 @@ describe('createGeminiStreamEncoder', () => {
     );
     expect(JSON.parse(text.replace(/^data: /, ''))).toEqual({ promptFeedback: { blockReason: 'OTHER' }, modelVersion: 'gemini-client-label', responseId: 'resp-host-1' });
   });
+
+  it('ends with an INTERNAL error instead of a finish reason when a call cannot be expressed', () => {
+    const encoder = createGeminiStreamEncoder(context);
+    expect(encoder.encodeEvent({ type: 'tool-call-start', index: 0, toolCallId: 'c', toolName: 't' }).byteLength).toBe(0);
+    expect(encoder.encodeEvent({ type: 'tool-call-end', index: 0, argumentsText: '"text"' }).byteLength).toBe(0);
+    const last = decoder.decode(
+      encoder.encodeTerminal({
+        status: 'completed',
+        result: { kind: 'chat', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', argumentsText: '"text"' }] },
+        finishReason: { unified: 'tool-calls' },
+      }),
+    );
+    expect(JSON.parse(last)).toMatchObject({ error: { code: 500, status: 'INTERNAL' } });
+  });
 });

@@ -203,6 +203,8 @@ export function encodeGeminiResponse(outcome: AdapterTerminalOutcome, context: E
  *   chunk, with `finishReason` (or `promptFeedback.blockReason` for a blocked prompt);
  * - a failed or cancelled terminal writes a bare `{"error": ...}` JSON object outside SSE framing, the way
  *   Gemini reports errors mid-stream (and what `@google/genai` detects).
+ * A tool call whose arguments are not a JSON object cannot be sent to a Gemini client: it is left out and the
+ * stream then ends with a bare 500 `INTERNAL` error instead of a finish reason.
  */
 export function createGeminiStreamEncoder(context: EgressContextV1): EgressStreamEncoderV1 {
   const calls = new Map<number, { toolCallId: string; toolName: string }>();

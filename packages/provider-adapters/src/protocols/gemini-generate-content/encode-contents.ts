@@ -8,7 +8,9 @@ import { assertNever } from './assert-never.js';
 type WirePart = Record<string, unknown>;
 /** One `contents[]` entry. */
 export interface GeminiContentWire {
+  /** `user` (also for function responses) or `model`. */
   role: 'user' | 'model';
+  /** The parts, in order; never empty. */
   parts: WirePart[];
 }
 

@@ -44,6 +44,7 @@ export const GEMINI_MAX_STOP_SEQUENCES = 5;
 
 /** A request for the transport, without the abort signal (the adapter adds it). */
 export interface GeminiEncodedRequest {
+  /** Always `POST`. */
   readonly method: 'POST';
   /** `/v1beta/models/{model}:generateContent` or `:streamGenerateContent`. */
   readonly path: string;

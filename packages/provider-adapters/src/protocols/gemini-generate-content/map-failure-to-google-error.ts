@@ -3,9 +3,13 @@ import { assertNever } from './assert-never.js';
 
 /** A Google error envelope to send: HTTP status, canonical status name and the retry hint. */
 export interface GoogleErrorSpec {
+  /** The HTTP status, also sent as `error.code`. */
   readonly httpStatus: number;
+  /** The canonical Google status name (`RESOURCE_EXHAUSTED`, ...). */
   readonly status: string;
+  /** A fixed, generic sentence (never provider text). */
   readonly message: string;
+  /** The wait to advertise, in milliseconds, when known. */
   readonly retryAfterMs: number | undefined;
 }
 

@@ -24,6 +24,7 @@ export interface GeminiPartialArgWire {
 
 /** A `functionCall` part, complete or one piece of a streamed call. */
 export interface GeminiFunctionCallPartWire {
+  /** Discriminator. */
   readonly kind: 'function-call';
   /** The tool name (absent on continuation pieces). */
   readonly name: string | undefined;
@@ -41,7 +42,9 @@ export interface GeminiFunctionCallPartWire {
 
 /** A `text` part (visible text, or a thought when `thought` is true). */
 export interface GeminiTextPartWire {
+  /** Discriminator. */
   readonly kind: 'text';
+  /** The text, possibly empty. */
   readonly text: string;
   /** The part's `thought` flag. */
   readonly thought: boolean;
@@ -51,6 +54,7 @@ export interface GeminiTextPartWire {
 
 /** A part of a kind this family knows and deliberately does not map (see {@link GEMINI_IGNORED_PART_KINDS}). */
 export interface GeminiIgnoredPartWire {
+  /** Discriminator. */
   readonly kind: 'ignored';
   /** The part's `thoughtSignature`, kept so that it is not lost. */
   readonly signature: string | undefined;
@@ -77,11 +81,17 @@ export const GEMINI_IGNORED_PART_KINDS = [
 
 /** Raw usage counts as sent (absent when not sent). */
 export interface GeminiUsageWire {
+  /** All input tokens, cached content included. */
   readonly promptTokenCount?: number;
+  /** The cached part of the input. */
   readonly cachedContentTokenCount?: number;
+  /** Visible output tokens, thoughts excluded. */
   readonly candidatesTokenCount?: number;
+  /** Reasoning tokens. */
   readonly thoughtsTokenCount?: number;
+  /** Input tokens from server-side tool results. */
   readonly toolUsePromptTokenCount?: number;
+  /** Prompt + candidates + tool-use prompt + thoughts. */
   readonly totalTokenCount?: number;
 }
 
