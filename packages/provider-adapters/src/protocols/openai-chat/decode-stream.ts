@@ -35,6 +35,12 @@ export const OPENAI_CHAT_KNOWN_SSE_EVENT_NAMES: readonly string[] = Object.freez
 
 type TextKind = 'reasoning' | 'text' | 'refusal';
 
+const TEXT_EVENT_TYPES = {
+  reasoning: { start: 'reasoning-start', delta: 'reasoning-delta', end: 'reasoning-end' },
+  text: { start: 'text-start', delta: 'text-delta', end: 'text-end' },
+  refusal: { start: 'refusal-start', delta: 'refusal-delta', end: 'refusal-end' },
+} as const;
+
 interface TextBlock {
   readonly kind: TextKind;
   readonly index: number;
@@ -98,7 +104,7 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
 
   function closeText(events: NormalizedStreamEventV1[]): void {
     if (openText === undefined) return;
-    events.push({ type: `${openText.kind}-end`, index: openText.index } as NormalizedStreamEventV1);
+    events.push({ type: TEXT_EVENT_TYPES[openText.kind].end, index: openText.index });
     openText = undefined;
   }
 
@@ -109,10 +115,10 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
     if (openText === undefined) {
       openText = { kind, index: blocks.length, fragments: [] };
       blocks.push(openText);
-      events.push({ type: `${kind}-start`, index: openText.index } as NormalizedStreamEventV1);
+      events.push({ type: TEXT_EVENT_TYPES[kind].start, index: openText.index });
     }
     openText.fragments.push(fragment);
-    events.push({ type: `${kind}-delta`, index: openText.index, delta: fragment } as NormalizedStreamEventV1);
+    events.push({ type: TEXT_EVENT_TYPES[kind].delta, index: openText.index, delta: fragment });
   }
 
   function toolKeyOf(fragment: OpenAiChatWireToolCall): string {

@@ -110,47 +110,52 @@ function optionalRecord(record: JsonRecord, key: string, path: string): JsonReco
   return value;
 }
 
-/** Copies the defined entries only (the contracts use exact optional properties). */
-function compact<T extends object>(value: { [K in keyof T]: T[K] | undefined }): T {
-  const result: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) if (entry !== undefined) result[key] = entry;
-  return result as T;
-}
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function readUsage(value: JsonRecord, path: string): OpenAiChatWireUsage {
+  const usage: Mutable<OpenAiChatWireUsage> = {};
+  const promptTokens = optionalCount(value, 'prompt_tokens', path);
+  if (promptTokens !== undefined) usage.prompt_tokens = promptTokens;
+  const completionTokens = optionalCount(value, 'completion_tokens', path);
+  if (completionTokens !== undefined) usage.completion_tokens = completionTokens;
+  const totalTokens = optionalCount(value, 'total_tokens', path);
+  if (totalTokens !== undefined) usage.total_tokens = totalTokens;
+  const hitTokens = optionalCount(value, 'prompt_cache_hit_tokens', path);
+  if (hitTokens !== undefined) usage.prompt_cache_hit_tokens = hitTokens;
   const promptDetails = optionalRecord(value, 'prompt_tokens_details', path);
+  if (promptDetails !== undefined) {
+    const cached = optionalCount(promptDetails, 'cached_tokens', `${path}.prompt_tokens_details`);
+    if (cached !== undefined) usage.cached_tokens = cached;
+    const cacheWrite = optionalCount(promptDetails, 'cache_write_tokens', `${path}.prompt_tokens_details`);
+    if (cacheWrite !== undefined) usage.cache_write_tokens = cacheWrite;
+  }
   const completionDetails = optionalRecord(value, 'completion_tokens_details', path);
-  return compact<OpenAiChatWireUsage>({
-    prompt_tokens: optionalCount(value, 'prompt_tokens', path),
-    completion_tokens: optionalCount(value, 'completion_tokens', path),
-    total_tokens: optionalCount(value, 'total_tokens', path),
-    cached_tokens:
-      promptDetails === undefined ? undefined : optionalCount(promptDetails, 'cached_tokens', `${path}.prompt_tokens_details`),
-    cache_write_tokens:
-      promptDetails === undefined
-        ? undefined
-        : optionalCount(promptDetails, 'cache_write_tokens', `${path}.prompt_tokens_details`),
-    reasoning_tokens:
-      completionDetails === undefined
-        ? undefined
-        : optionalCount(completionDetails, 'reasoning_tokens', `${path}.completion_tokens_details`),
-    prompt_cache_hit_tokens: optionalCount(value, 'prompt_cache_hit_tokens', path),
-  });
+  if (completionDetails !== undefined) {
+    const reasoning = optionalCount(completionDetails, 'reasoning_tokens', `${path}.completion_tokens_details`);
+    if (reasoning !== undefined) usage.reasoning_tokens = reasoning;
+  }
+  return usage;
 }
 
 function readToolCall(value: unknown, path: string, fragment: boolean): OpenAiChatWireToolCall {
   if (!isRecord(value)) throw violation(path, 'must be an object');
-  const fn = optionalRecord(value, 'function', path);
   if (value.custom !== undefined && value.custom !== null) throw violation(`${path}.custom`, 'custom tool calls are not supported');
-  const call = compact<OpenAiChatWireToolCall>({
-    index: optionalCount(value, 'index', path, OPENAI_CHAT_MAX_WIRE_INDEX),
-    id: optionalString(value, 'id', path),
-    type: optionalString(value, 'type', path),
-    name: fn === undefined ? undefined : optionalString(fn, 'name', `${path}.function`),
-    arguments: fn === undefined ? undefined : optionalString(fn, 'arguments', `${path}.function`),
-  });
-  if (call.type !== undefined && call.type !== 'function' && call.type !== '') {
-    throw violation(`${path}.type`, 'must be "function"');
+  const call: Mutable<OpenAiChatWireToolCall> = {};
+  const index = optionalCount(value, 'index', path, OPENAI_CHAT_MAX_WIRE_INDEX);
+  if (index !== undefined) call.index = index;
+  const id = optionalString(value, 'id', path);
+  if (id !== undefined) call.id = id;
+  const type = optionalString(value, 'type', path);
+  if (type !== undefined) {
+    if (type !== 'function' && type !== '') throw violation(`${path}.type`, 'must be "function"');
+    call.type = type;
+  }
+  const fn = optionalRecord(value, 'function', path);
+  if (fn !== undefined) {
+    const name = optionalString(fn, 'name', `${path}.function`);
+    if (name !== undefined) call.name = name;
+    const argumentsText = optionalString(fn, 'arguments', `${path}.function`);
+    if (argumentsText !== undefined) call.arguments = argumentsText;
   }
   if (!fragment) {
     if (call.name === undefined || call.name.length === 0) throw violation(`${path}.function.name`, 'is required');
@@ -162,28 +167,31 @@ function readToolCall(value: unknown, path: string, fragment: boolean): OpenAiCh
 function readFunctionCall(record: JsonRecord, path: string): OpenAiChatWireFunctionCall | undefined {
   const value = optionalRecord(record, 'function_call', path);
   if (value === undefined) return undefined;
-  return compact<OpenAiChatWireFunctionCall>({
-    name: optionalString(value, 'name', `${path}.function_call`),
-    arguments: optionalString(value, 'arguments', `${path}.function_call`),
-  });
+  const call: Mutable<OpenAiChatWireFunctionCall> = {};
+  const name = optionalString(value, 'name', `${path}.function_call`);
+  if (name !== undefined) call.name = name;
+  const argumentsText = optionalString(value, 'arguments', `${path}.function_call`);
+  if (argumentsText !== undefined) call.arguments = argumentsText;
+  return call;
 }
 
+const MESSAGE_TEXT_FIELDS = ['role', 'content', 'refusal', 'reasoning_content', 'reasoning'] as const;
+
 function readMessage(value: JsonRecord, path: string, fragment: boolean): OpenAiChatWireMessage {
+  const message: Mutable<OpenAiChatWireMessage> = {};
+  for (const key of MESSAGE_TEXT_FIELDS) {
+    const text = optionalString(value, key, path);
+    if (text !== undefined) message[key] = text;
+  }
   const toolCallsValue = value.tool_calls;
-  let toolCalls: OpenAiChatWireToolCall[] | undefined;
   if (toolCallsValue !== undefined && toolCallsValue !== null) {
     if (!Array.isArray(toolCallsValue)) throw violation(`${path}.tool_calls`, 'must be an array');
-    toolCalls = toolCallsValue.map((call, index) => readToolCall(call, `${path}.tool_calls.${index}`, fragment));
+    message.tool_calls = toolCallsValue.map((call, index) => readToolCall(call, `${path}.tool_calls.${index}`, fragment));
   }
-  return compact<OpenAiChatWireMessage>({
-    role: optionalString(value, 'role', path),
-    content: optionalString(value, 'content', path),
-    refusal: optionalString(value, 'refusal', path),
-    reasoning_content: optionalString(value, 'reasoning_content', path),
-    reasoning: optionalString(value, 'reasoning', path),
-    tool_calls: toolCalls,
-    function_call: readFunctionCall(value, path),
-  });
+  if (value.function_call !== undefined && value.function_call !== null) {
+    message.function_call = readFunctionCall(value, path) as OpenAiChatWireFunctionCall;
+  }
+  return message;
 }
 
 /**
@@ -198,12 +206,14 @@ export function readOpenAiChatError(value: unknown): OpenAiChatWireError | undef
   if (code !== undefined && code !== null && typeof code !== 'string' && typeof code !== 'number') {
     throw violation('error.code', 'must be a string or a number');
   }
-  return compact<OpenAiChatWireError>({
-    message: optionalString(value, 'message', 'error'),
-    type: optionalString(value, 'type', 'error'),
-    code: code === null ? undefined : (code as string | number | undefined),
-    param: typeof value.param === 'string' ? value.param : undefined,
-  });
+  const error: Mutable<OpenAiChatWireError> = {};
+  const message = optionalString(value, 'message', 'error');
+  if (message !== undefined) error.message = message;
+  const type = optionalString(value, 'type', 'error');
+  if (type !== undefined) error.type = type;
+  if (typeof code === 'string' || typeof code === 'number') error.code = code;
+  if (typeof value.param === 'string') error.param = value.param;
+  return error;
 }
 
 function readCompletion(value: unknown, stream: boolean): OpenAiChatWireCompletion {
@@ -231,20 +241,17 @@ function readCompletion(value: unknown, stream: boolean): OpenAiChatWireCompleti
       }
       // A missing index is tolerated as 0 (§1.9); only one choice is ever requested.
       const index = optionalCount(choice, 'index', path, OPENAI_CHAT_MAX_WIRE_INDEX) ?? 0;
-      return compact<OpenAiChatWireChoice>({
-        index,
-        message,
-        finish_reason: optionalString(choice, 'finish_reason', path),
-      });
+      const finishReason = optionalString(choice, 'finish_reason', path);
+      return finishReason === undefined ? { index, message } : { index, message, finish_reason: finishReason };
     });
   }
+  const completion: Mutable<OpenAiChatWireCompletion> = { choices };
+  const model = optionalString(value, 'model', stream ? 'chunk' : 'body');
+  if (model !== undefined) completion.model = model;
   const usageValue = optionalRecord(value, 'usage', stream ? 'chunk' : 'body');
-  return compact<OpenAiChatWireCompletion>({
-    model: optionalString(value, 'model', stream ? 'chunk' : 'body'),
-    choices,
-    usage: usageValue === undefined ? undefined : readUsage(usageValue, 'usage'),
-    error,
-  });
+  if (usageValue !== undefined) completion.usage = readUsage(usageValue, 'usage');
+  if (error !== undefined) completion.error = error;
+  return completion;
 }
 
 /** Reads a whole `chat.completion` body. Requires `choices` (unless the body is an error) and each `message`. */
