@@ -104,9 +104,7 @@ describe('dependency-cruiser rules', () => {
     const fixtureFolders = readdirSync(violationsDirectory, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && entry.name !== 'engine-neutrality')
       .map((entry) => entry.name);
-    expect(fixtureFolders.sort()).toEqual(
-      [...ruleNames].sort(),
-    );
+    expect(fixtureFolders.sort()).toEqual([...ruleNames].sort());
     expect([...fixtureRules].sort()).toEqual([...ruleNames].sort());
   });
 
