@@ -24,7 +24,7 @@ function describeFindings(findings: readonly NeutralityFinding[]): string {
 }
 
 describe('engine neutrality (issue 8)', () => {
-  it('finds no provider, model, tenant or host-framework name and no network client in protocol-engine production code', () => {
+  it('finds no provider, model, tenant or host-framework name, no branch on target identity and no network client in protocol-engine production code', () => {
     const { files, findings } = scanEngineNeutrality(join(repositoryRoot, 'packages', 'protocol-engine'));
     expect(files).toContain('src/index.ts');
     expect(findings, `engine production code must stay neutral:\n${describeFindings(findings)}`).toEqual([]);
@@ -37,12 +37,16 @@ describe('engine neutrality (issue 8)', () => {
     expect(findings).toEqual([
       { file: adapter, line: 6, rule: 'provider-or-model-name', match: 'gemini' },
       { file: adapter, line: 7, rule: 'tenant', match: 'tenantid' },
+      { file: adapter, line: 8, rule: 'identity-branch', match: 'provider' },
       { file: adapter, line: 8, rule: 'provider-or-model-name', match: 'openai' },
+      { file: adapter, line: 9, rule: 'identity-branch', match: 'model' },
       { file: adapter, line: 9, rule: 'provider-or-model-name', match: 'claude' },
       { file: adapter, line: 10, rule: 'provider-or-model-name', match: 'gpt' },
       { file: adapter, line: 11, rule: 'provider-or-model-name', match: 'claude' },
       { file: adapter, line: 11, rule: 'provider-or-model-name', match: 'gpt' },
       { file: adapter, line: 11, rule: 'tenant', match: 'tenantid' },
+      { file: adapter, line: 20, rule: 'identity-branch', match: 'providermodel' },
+      { file: adapter, line: 24, rule: 'identity-branch', match: 'provider' },
       { file: 'src/host/route.ts', line: 1, rule: 'host-framework', match: 'express' },
       { file: 'src/host/route.ts', line: 2, rule: 'host-framework', match: 'next/server' },
       { file: 'src/host/route.ts', line: 2, rule: 'host-framework', match: 'nextrequest' },
@@ -63,6 +67,8 @@ describe('engine neutrality (issue 8)', () => {
     ['a network module by dynamic import', "export const h = () => import('node:net');\n", 'network-client'],
     ['a framework named in prose', '// Works well under Hono.\nexport const x = 1;\n', 'host-framework'],
     ['a trailing comment at the end of the file', 'export const x = 1;\n// see dashscope', 'provider-or-model-name'],
+    ['a comparison of the provider field', 'export const f = (t: { provider: string }, p: string) => p !== t.provider;\n', 'identity-branch'],
+    ['a regular expression run on the model id', "export const f = (t: { providerModel: string }) => /^x-/.test(t['providerModel']);\n", 'identity-branch'],
   ])('flags %s', (_case, source, rule) => {
     expect(scanSource('probe.ts', source).map((finding) => finding.rule)).toEqual([rule]);
   });

@@ -5,7 +5,7 @@ import { isModuleSpecifier } from './module-specifiers.js';
 import { listFiles } from './repository.js';
 
 /** What a finding is about. */
-export type NeutralityRule = 'provider-or-model-name' | 'tenant' | 'host-framework' | 'network-client';
+export type NeutralityRule = 'provider-or-model-name' | 'identity-branch' | 'tenant' | 'host-framework' | 'network-client';
 
 export interface NeutralityFinding {
   /** Path relative to the scanned package folder. */
@@ -40,6 +40,44 @@ const networkModule =
 /** Tenant is a host concept: no identifier or string in engine code mentions one (prose may say the engine has none). */
 const tenantCode = /tenant/i;
 
+/**
+ * Target identity fields (`target.provider`, `target.providerModel`, `model`) are opaque data the engine may
+ * copy, never a dispatch key: comparing them, switching on them, matching them or keying a lookup with them
+ * is a branch on a provider or model, whatever the literal.
+ */
+const identityFields = new Set(['provider', 'providerModel', 'model']);
+const equalityOperators = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+]);
+const matchingMethods = new Set(['startsWith', 'endsWith', 'includes', 'indexOf', 'match', 'test', 'exec', 'localeCompare', 'search']);
+
+/** The identity field an expression reads (`target.provider`, `target?.['model']`), if any. */
+function identityFieldOf(expression: ts.Expression): string | undefined {
+  let node = expression;
+  while (ts.isParenthesizedExpression(node) || ts.isNonNullExpression(node) || ts.isAsExpression(node)) node = node.expression;
+  if (ts.isPropertyAccessExpression(node) && identityFields.has(node.name.text)) return node.name.text;
+  if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression) && identityFields.has(node.argumentExpression.text)) {
+    return node.argumentExpression.text;
+  }
+  return undefined;
+}
+
+/** The identity field a node branches on, if it is a comparison, switch, string match or keyed lookup of one. */
+function identityBranchOf(node: ts.Node): string | undefined {
+  if (ts.isBinaryExpression(node) && equalityOperators.has(node.operatorToken.kind)) {
+    return identityFieldOf(node.left) ?? identityFieldOf(node.right);
+  }
+  if (ts.isSwitchStatement(node)) return identityFieldOf(node.expression);
+  if (ts.isElementAccessExpression(node)) return identityFieldOf(node.argumentExpression);
+  if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && matchingMethods.has(node.expression.name.text)) {
+    return identityFieldOf(node.expression.expression) ?? node.arguments.map(identityFieldOf).find((field) => field !== undefined);
+  }
+  return undefined;
+}
+
 /** Scans one TypeScript source text; `file` is only used to label the findings. */
 export function scanSource(file: string, text: string): NeutralityFinding[] {
   const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -69,6 +107,8 @@ export function scanSource(file: string, text: string): NeutralityFinding[] {
     visitComments(ts.getLeadingCommentRanges(text, node.getFullStart()));
     visitComments(ts.getTrailingCommentRanges(text, node.getEnd()));
     const start = node.getStart(sourceFile);
+    const branchedField = identityBranchOf(node);
+    if (branchedField !== undefined) report(start, 'identity-branch', branchedField);
     if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
       checkNames(start, node.text);
       checkNames(start, node.text.replace(/([a-z0-9])([A-Z])/g, '$1 $2'));
