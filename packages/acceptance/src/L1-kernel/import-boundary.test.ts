@@ -12,9 +12,12 @@ import {
 } from './test-support/run-dependency-cruiser.js';
 
 const violationsDirectory = join(kernelGateDirectory, 'fixtures', 'violations');
-const ruleNames = (
-  createRequire(import.meta.url)(join(repositoryRoot, '.dependency-cruiser.cjs')) as { forbidden: { name: string }[] }
-).forbidden.map((rule) => rule.name);
+const rules = (
+  createRequire(import.meta.url)(join(repositoryRoot, '.dependency-cruiser.cjs')) as {
+    forbidden: { name: string; severity: string }[];
+  }
+).forbidden;
+const ruleNames = rules.map((rule) => rule.name);
 
 const engine = 'packages/protocol-engine/src';
 const modelProtocol = 'packages/model-protocol/src';
@@ -106,6 +109,10 @@ describe('dependency-cruiser rules', () => {
       .map((entry) => entry.name);
     expect(fixtureFolders.sort()).toEqual([...ruleNames].sort());
     expect([...fixtureRules].sort()).toEqual([...ruleNames].sort());
+  });
+
+  it('makes every rule an error, so a violation fails the command (warnings exit 0)', () => {
+    expect(rules.filter((rule) => rule.severity !== 'error').map((rule) => rule.name)).toEqual([]);
   });
 
   it.each(fixtureRules)('rule %s reports exactly the planted violations of its fixture', (rule) => {
