@@ -110,7 +110,16 @@ function assistantMessage(message: ClientJsonObject, path: string, toolNames: Ma
     const toolCallId = requiredClientString(call, 'id', `${callPath}.`);
     const toolName = requiredClientString(fn, 'name', `${callPath}.function.`);
     toolNames.set(toolCallId, toolName);
-    parts.push({ type: 'tool-call', toolCallId, toolName, argumentsText: optionalClientString(fn, 'arguments', `${callPath}.function.`) ?? '' });
+    const extra = optionalClientObject(call, 'extra_content', `${callPath}.`);
+    const google = extra === undefined ? undefined : optionalClientObject(extra, 'google', `${callPath}.extra_content.`);
+    const signature = google === undefined ? undefined : optionalClientString(google, 'thought_signature', `${callPath}.extra_content.google.`);
+    parts.push({
+      type: 'tool-call',
+      toolCallId,
+      toolName,
+      argumentsText: optionalClientString(fn, 'arguments', `${callPath}.function.`) ?? '',
+      ...(signature === undefined || signature.length === 0 ? {} : { signature }),
+    });
   });
   if (parts.length === 0) parts.push({ type: 'text', text: '' });
   return { role: 'assistant', content: parts };
@@ -124,7 +133,8 @@ function assistantMessage(message: ClientJsonObject, path: string, toolNames: Ma
  * ignored; a user string is one text part, user arrays take `text`, `image_url` (https or base64 data URLs,
  * with `detail`), `input_audio` (wav, mp3) and `file` (inline `file_data`, PDF unless its data URL says otherwise;
  * `file_id` is refused); an assistant message keeps `reasoning_content` (as a reasoning part, first), its text,
- * `refusal` text (as text: the task has no refusal input part), and `tool_calls`; consecutive `tool` messages
+ * `refusal` text (as text: the task has no refusal input part), and `tool_calls` (with Gemini's
+ * `extra_content.google.thought_signature` as the call signature); consecutive `tool` messages
  * become one tool message whose results take the tool name of the call they answer. Legacy `function` messages
  * and `function_call` are refused as unsupported.
  */

@@ -40,6 +40,7 @@ function messageParts(message: OpenAiChatWireMessage): ChatOutputPartV1[] {
       toolCallId: call.id !== undefined && call.id.length > 0 ? call.id : deriveOpenAiChatToolCallId(parts.length),
       toolName: name,
       argumentsText: call.arguments ?? '',
+      ...(call.signature === undefined ? {} : { signature: call.signature }),
     });
   });
   if (message.function_call !== undefined) {
@@ -93,7 +94,8 @@ function decode(body: unknown): OpenAiChatDecodedResponse {
  * Decodes a whole `chat.completion` body (already parsed by the safe JSON parser) into a terminal outcome.
  *
  * Blocks, in this order: reasoning (`reasoning_content`, else `reasoning`), text (`content`), refusal
- * (`refusal`), then each tool call, then a legacy `function_call`. Empty strings and `null` make no block. A tool
+ * (`refusal`), then each tool call (with Gemini's `extra_content.google.thought_signature` as its signature), then a
+ * legacy `function_call`. Empty strings and `null` make no block. A tool
  * call without an id gets a derived one. More than one choice (or a choice index other than 0) is refused as
  * `unsupported`: this family never asks for `n > 1`. An `error` member in a 200 body, or a failure finish
  * reason, is a failed terminal. A body that breaks the protocol is a failed `protocol-violation` terminal.

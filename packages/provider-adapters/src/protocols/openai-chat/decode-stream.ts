@@ -52,6 +52,8 @@ interface ToolCallState {
   wireId: string | undefined;
   name: string | undefined;
   started: boolean;
+  /** Gemini-compatible thought signature (first one sent wins), carried on `tool-call-end`. */
+  signature: string | undefined;
   /** Argument fragments received before the name, emitted as one delta at the start. */
   pending: string[];
 }
@@ -150,7 +152,7 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
     let call = tools.get(key);
     if (call === undefined) {
       closeText(events);
-      call = { blockIndex: blocks.length, wireId: id, name, started: false, pending: [] };
+      call = { blockIndex: blocks.length, wireId: id, name, started: false, signature: undefined, pending: [] };
       blocks.push({ kind: 'tool-call', call });
       tools.set(key, call);
       accumulator.open(call.blockIndex);
@@ -174,6 +176,7 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
         }
       }
     }
+    call.signature ??= fragment.signature;
     latestToolKey = key;
     const fragmentText = fragment.arguments;
     if (fragmentText === undefined || fragmentText.length === 0) return;
@@ -205,7 +208,13 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
       if (record === undefined || record.kind !== 'tool-call') throw violation('tool call block is missing');
       if (!record.call.started) throw violation('tool call ended without a name');
       record.argumentsText = closed.argumentsText;
-      events.push({ type: 'tool-call-end', index: closed.index, argumentsText: closed.argumentsText });
+      const signature = record.call.signature;
+      events.push({
+        type: 'tool-call-end',
+        index: closed.index,
+        argumentsText: closed.argumentsText,
+        ...(signature === undefined ? {} : { signature }),
+      });
     }
   }
 
@@ -224,6 +233,7 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
           toolCallId: record.call.wireId ?? deriveOpenAiChatToolCallId(record.call.blockIndex),
           toolName: record.call.name as string,
           argumentsText: record.argumentsText ?? '',
+          ...(record.call.signature === undefined ? {} : { signature: record.call.signature }),
         };
       }
       return { type: record.kind, text: record.fragments.join('') };

@@ -45,7 +45,9 @@ const CANCELLED_FAILURE: EgressFailureV1 = { source: 'engine', code: 'PROTOCOL_E
  * blocks joined as `refusal` (`null` when none), tool calls as `tool_calls`, reasoning blocks joined as
  * `reasoning_content`. Reasoning is carried in DeepSeek's `reasoning_content` field, the most widely used
  * carrier: OpenAI clients ignore unknown fields, and clients of reasoning hosts read it. Reasoning signatures and
- * redacted reasoning have no carrier in this dialect and are dropped.
+ * redacted reasoning have no carrier in this dialect and are dropped. A tool-call signature travels as
+ * `extra_content.google.thought_signature`, the carrier of Gemini's OpenAI-compatible endpoint (other clients
+ * ignore it).
  */
 function assistantMessage(content: readonly ChatOutputPartV1[]): Record<string, unknown> {
   const texts: string[] = [];
@@ -66,7 +68,12 @@ function assistantMessage(content: readonly ChatOutputPartV1[]): Record<string, 
       case 'redacted-reasoning':
         break;
       case 'tool-call':
-        toolCalls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: part.argumentsText } });
+        toolCalls.push({
+          id: part.toolCallId,
+          type: 'function',
+          function: { name: part.toolName, arguments: part.argumentsText },
+          ...(part.signature === undefined ? {} : { extra_content: { google: { thought_signature: part.signature } } }),
+        });
         break;
       default: {
         const unknownPart: never = part;
@@ -129,7 +136,8 @@ export function encodeOpenAiChatResponse(outcome: AdapterTerminalOutcome, contex
  * (what the official SDK's stream accumulator reads). The first chunk's delta carries `role: "assistant"`; text,
  * refusal and reasoning deltas become `content`, `refusal` and `reasoning_content` fragments; a tool call becomes
  * a fragment with its tool index (0, 1, ... in order of appearance), `id`, `type` and `function.name` and empty
- * arguments, then argument fragments with the index only. Block starts and ends, redacted reasoning and reasoning
+ * arguments, then argument fragments with the index only; a tool-call signature is a last fragment with
+ * `extra_content.google.thought_signature`. Other block starts and ends, redacted reasoning and reasoning
  * signatures write nothing. The terminal writes a chunk with an empty delta and the finish reason, then (when
  * usage is known) a usage chunk with `choices: []`, then `data: [DONE]`. The usage chunk is always written, as if
  * the client had asked `stream_options.include_usage`: clients that did not ask skip chunks without choices. A
@@ -181,6 +189,11 @@ export function createOpenAiChatStreamEncoder(context: EgressContextV1): EgressS
         case 'usage':
           lastUsage = event.usage;
           return EMPTY;
+        case 'tool-call-end': {
+          const toolIndex = toolIndexes.get(event.index);
+          if (toolIndex === undefined || event.signature === undefined) return EMPTY;
+          return deltaFrame({ tool_calls: [{ index: toolIndex, extra_content: { google: { thought_signature: event.signature } } }] });
+        }
         case 'text-start':
         case 'text-end':
         case 'reasoning-start':
@@ -188,7 +201,6 @@ export function createOpenAiChatStreamEncoder(context: EgressContextV1): EgressS
         case 'reasoning-redacted':
         case 'refusal-start':
         case 'refusal-end':
-        case 'tool-call-end':
           return EMPTY;
         default: {
           const unknownEvent: never = event;

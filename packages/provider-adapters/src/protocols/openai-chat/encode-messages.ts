@@ -22,6 +22,8 @@ export interface OpenAiChatRequestToolCall {
   readonly id: string;
   readonly type: 'function';
   readonly function: { readonly name: string; readonly arguments: string };
+  /** Only with the `toolCallSignatures: 'google-extra-content'` option. */
+  readonly extra_content?: { readonly google: { readonly thought_signature: string } };
 }
 
 /** A request message. */
@@ -136,8 +138,14 @@ function encodeAssistant(
         texts.push(part);
         return;
       case 'tool-call':
-        // A call signature (Gemini thought signature) has no carrier in this dialect and is dropped.
-        toolCalls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: part.argumentsText } });
+        toolCalls.push({
+          id: part.toolCallId,
+          type: 'function',
+          function: { name: part.toolName, arguments: part.argumentsText },
+          ...(part.signature !== undefined && options.toolCallSignatures === 'google-extra-content'
+            ? { extra_content: { google: { thought_signature: part.signature } } }
+            : {}),
+        });
         return;
       case 'reasoning':
         if (options.reasoningReplay === 'reasoning-content' && part.text.length > 0) reasoning.push(part.text);
@@ -185,7 +193,8 @@ function encodeToolResult(part: ToolResultPartV2, path: string): OpenAiChatReque
  * Rules: system text parts become one leading `system` (or `developer`, by option) message; a user message of
  * one text part is a plain string, otherwise an array of `text` / `image_url` (with `detail`) / `input_audio` /
  * `file` parts; an assistant message carries its text and `tool_calls`; reasoning parts are dropped unless the
- * `reasoningReplay` option asks for `reasoning_content`; an assistant message left with nothing to send is
+ * `reasoningReplay` option asks for `reasoning_content`; tool-call signatures are dropped unless the
+ * `toolCallSignatures` option asks for Gemini's `extra_content`; an assistant message left with nothing to send is
  * omitted; each tool result is a `tool` message. Cache-control hints are dropped: OpenAI caches prompt prefixes
  * automatically and the dialect has no per-part breakpoint every compatible server accepts.
  *

@@ -21,6 +21,12 @@ export interface OpenAiChatProtocolOptionsV1 {
    * Signatures and `redacted-reasoning` parts are dropped in both cases: this dialect has no carrier for them.
    */
   readonly reasoningReplay?: 'drop' | 'reasoning-content';
+  /**
+   * What happens to tool-call signatures of earlier turns: `drop` (default; OpenAI has no field for them and may
+   * refuse unknown ones) or `google-extra-content`, which sends them as `extra_content.google.thought_signature`
+   * on the tool call, as Gemini's OpenAI-compatible endpoint requires for function calling with thinking models.
+   */
+  readonly toolCallSignatures?: 'drop' | 'google-extra-content';
 }
 
 /** The options with their defaults filled in. */
@@ -28,6 +34,7 @@ export interface ResolvedOpenAiChatProtocolOptionsV1 {
   readonly systemRole: 'system' | 'developer';
   readonly maxTokensField: 'max_completion_tokens' | 'max_tokens';
   readonly reasoningReplay: 'drop' | 'reasoning-content';
+  readonly toolCallSignatures: 'drop' | 'google-extra-content';
 }
 
 /** Fills in the defaults. */
@@ -36,5 +43,6 @@ export function resolveOpenAiChatProtocolOptions(options?: OpenAiChatProtocolOpt
     systemRole: options?.systemRole ?? 'system',
     maxTokensField: options?.maxTokensField ?? 'max_completion_tokens',
     reasoningReplay: options?.reasoningReplay ?? 'drop',
+    toolCallSignatures: options?.toolCallSignatures ?? 'drop',
   };
 }

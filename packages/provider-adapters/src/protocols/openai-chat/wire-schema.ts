@@ -33,6 +33,8 @@ export interface OpenAiChatWireToolCall {
   readonly type?: string;
   readonly name?: string;
   readonly arguments?: string;
+  /** Gemini's OpenAI-compatible `extra_content.google.thought_signature`: opaque state to replay with the call. */
+  readonly signature?: string;
 }
 
 /** Legacy `function_call` (message or delta). */
@@ -157,6 +159,10 @@ function readToolCall(value: unknown, path: string, fragment: boolean): OpenAiCh
     const argumentsText = optionalString(fn, 'arguments', `${path}.function`);
     if (argumentsText !== undefined) call.arguments = argumentsText;
   }
+  const extra = optionalRecord(value, 'extra_content', path);
+  const google = extra === undefined ? undefined : optionalRecord(extra, 'google', `${path}.extra_content`);
+  const signature = google === undefined ? undefined : optionalString(google, 'thought_signature', `${path}.extra_content.google`);
+  if (signature !== undefined && signature.length > 0) call.signature = signature;
   if (!fragment) {
     if (call.name === undefined || call.name.length === 0) throw violation(`${path}.function.name`, 'is required');
     if (call.arguments === undefined) throw violation(`${path}.function.arguments`, 'is required');
