@@ -1,6 +1,7 @@
 import { anthropicMessagesConformanceCases } from '../protocols/anthropic-messages/conformance-cases.js';
 import { openAiChatConformanceCases } from '../protocols/openai-chat/conformance-cases.js';
 import { geminiGenerateContentConformanceCases } from '../protocols/gemini-generate-content/conformance-cases.js';
+import { openAiEmbeddingsConformanceCases } from '../protocols/openai-embeddings/conformance-cases.js';
 import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
 
 /**
@@ -12,4 +13,5 @@ export const builtinConformanceCasesV1: ConformanceCaseMapV1 = {
   'anthropic-messages/v1': anthropicMessagesConformanceCases,
   'openai-chat/v1': openAiChatConformanceCases,
   'gemini-generate-content/v1': geminiGenerateContentConformanceCases,
+  'openai-embeddings/v1': openAiEmbeddingsConformanceCases,
 };

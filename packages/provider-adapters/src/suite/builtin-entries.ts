@@ -1,6 +1,7 @@
 import { createAnthropicMessagesSuiteEntry } from '../protocols/anthropic-messages/suite-entry.js';
 import { createOpenAiChatSuiteEntryV1 } from '../protocols/openai-chat/suite-entry.js';
 import { createGeminiGenerateContentSuiteEntry } from '../protocols/gemini-generate-content/suite-entry.js';
+import { createOpenAiEmbeddingsSuiteEntryV1 } from '../protocols/openai-embeddings/suite-entry.js';
 import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
 
 /**
@@ -12,4 +13,5 @@ export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [
   createAnthropicMessagesSuiteEntry(),
   createOpenAiChatSuiteEntryV1(),
   createGeminiGenerateContentSuiteEntry(),
+  createOpenAiEmbeddingsSuiteEntryV1(),
 ];

@@ -1,0 +1,15 @@
+export { OPENAI_EMBEDDINGS_PROTOCOL_FAMILY } from './protocol-family.js';
+export { createOpenAiEmbeddingsAdapterFactory, DEFAULT_OPENAI_EMBEDDINGS_MAX_BODY_BYTES } from './adapter.js';
+export type { OpenAiEmbeddingsAdapterOptionsV1 } from './adapter.js';
+export { DEFAULT_OPENAI_EMBEDDINGS_MAX_INPUT_CHARACTERS, OPENAI_EMBEDDINGS_MAX_INPUTS } from './protocol-options.js';
+export type { OpenAiEmbeddingsProtocolOptionsV1 } from './protocol-options.js';
+export { createOpenAiEmbeddingsSuiteEntryV1 } from './suite-entry.js';
+export { createOpenAiEmbeddingsIngressCodec, decodeOpenAiEmbeddingsClientRequest } from './ingress.js';
+export type { OpenAiEmbeddingsIngressDecodedRequestV1, OpenAiEmbeddingsIngressOptionsV1 } from './ingress.js';
+export { createOpenAiEmbeddingsEgressCodec } from './egress.js';
+export type { OpenAiEmbeddingsEgressOptionsV1 } from './egress.js';
+export { OPENAI_EMBEDDINGS_TRANSPORT_METADATA } from './transport-metadata.js';
+export { encodeOpenAiEmbeddingsRequest, OPENAI_EMBEDDINGS_PATH } from './encode-request.js';
+export type { OpenAiEmbeddingsEncodedRequest, OpenAiEmbeddingsRequestBody } from './encode-request.js';
+export { decodeOpenAiEmbeddingsResponse } from './decode-response.js';
+export type { OpenAiEmbeddingsDecodedResponse, OpenAiEmbeddingsExpectation } from './decode-response.js';
