@@ -1,10 +1,10 @@
 import {
-  CodecErrorV1,
   type ChatContentPartV2,
   type ChatMessageV2,
   type MediaSourceV2,
   type ToolResultContentPartV2,
 } from '@tokenforge/model-protocol';
+import { invalidClientRequest, unsupportedClientFeature } from './client-request-errors.js';
 import { isBase64 } from './is-base64.js';
 import { deriveRequestToolCallId } from './tool-call-id.js';
 import { isJsonObject } from './wire-schema.js';
@@ -12,16 +12,8 @@ import { isJsonObject } from './wire-schema.js';
 /** Part keys of server-side tool and code execution traffic: history the task cannot carry. */
 const UNSUPPORTED_PART_KEYS = ['executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'] as const;
 
-function invalid(message: string, path: string): CodecErrorV1 {
-  return new CodecErrorV1('invalid-request', message, { path });
-}
-
-function unsupported(message: string, path: string): CodecErrorV1 {
-  return new CodecErrorV1('unsupported-feature', message, { path });
-}
-
 function requireString(value: unknown, path: string): string {
-  if (typeof value !== 'string') throw invalid('field is not a string', path);
+  if (typeof value !== 'string') throw invalidClientRequest('field is not a string', path);
   return value;
 }
 
@@ -56,7 +48,7 @@ interface PendingCall {
  * @throws {CodecErrorV1}
  */
 export function decodeClientContents(contents: unknown): ChatMessageV2[] {
-  if (!Array.isArray(contents) || contents.length === 0) throw invalid('contents must be a non-empty array', 'contents');
+  if (!Array.isArray(contents) || contents.length === 0) throw invalidClientRequest('contents must be a non-empty array', 'contents');
   const messages: ChatMessageV2[] = [];
   const pending: PendingCall[] = [];
   // The last message of the previous turn: each turn starts new messages, even after a turn of the same role.
@@ -68,16 +60,16 @@ export function decodeClientContents(contents: unknown): ChatMessageV2[] {
   };
   contents.forEach((content: unknown, contentIndex) => {
     const path = `contents.${contentIndex}`;
-    if (!isJsonObject(content)) throw invalid('content is not an object', path);
+    if (!isJsonObject(content)) throw invalidClientRequest('content is not an object', path);
     const role = content.role ?? 'user';
-    if (role !== 'user' && role !== 'model') throw invalid('content role must be user or model', `${path}.role`);
-    if (!Array.isArray(content.parts) || content.parts.length === 0) throw invalid('content needs at least one part', `${path}.parts`);
+    if (role !== 'user' && role !== 'model') throw invalidClientRequest('content role must be user or model', `${path}.role`);
+    if (!Array.isArray(content.parts) || content.parts.length === 0) throw invalidClientRequest('content needs at least one part', `${path}.parts`);
     boundary = messages[messages.length - 1];
     content.parts.forEach((part: unknown, partIndex) => {
       const partPath = `${path}.parts.${partIndex}`;
-      if (!isJsonObject(part)) throw invalid('part is not an object', partPath);
+      if (!isJsonObject(part)) throw invalidClientRequest('part is not an object', partPath);
       for (const key of UNSUPPORTED_PART_KEYS) {
-        if (part[key] !== undefined) throw unsupported('part kind is not supported', `${partPath}.${key}`);
+        if (part[key] !== undefined) throw unsupportedClientFeature('part kind is not supported', `${partPath}.${key}`);
       }
       if (role === 'model') {
         for (const decoded of decodeModelPart(part, partPath, contentIndex, partIndex, pending)) push('assistant', decoded);
@@ -92,7 +84,7 @@ export function decodeClientContents(contents: unknown): ChatMessageV2[] {
 }
 
 function decodeUserPart(part: Record<string, unknown>, path: string): ChatContentPartV2 {
-  if (part.thought === true) throw invalid('a user turn cannot hold thoughts', `${path}.thought`);
+  if (part.thought === true) throw invalidClientRequest('a user turn cannot hold thoughts', `${path}.thought`);
   if (typeof part.text === 'string') return { type: 'text', text: part.text };
   if (part.inlineData !== undefined || part.fileData !== undefined) {
     const media = decodeMedia(part, path);
@@ -100,8 +92,8 @@ function decodeUserPart(part: Record<string, unknown>, path: string): ChatConten
     if (media.kind === 'document') return { type: 'document', source: media.source };
     return { type: 'audio', source: media.source };
   }
-  if (part.functionCall !== undefined) throw invalid('a user turn cannot hold a functionCall', `${path}.functionCall`);
-  throw invalid('part has no known data key', path);
+  if (part.functionCall !== undefined) throw invalidClientRequest('a user turn cannot hold a functionCall', `${path}.functionCall`);
+  throw invalidClientRequest('part has no known data key', path);
 }
 
 function decodeModelPart(
@@ -114,17 +106,17 @@ function decodeModelPart(
   const signature = optionalSignature(part, path);
   if (part.functionCall !== undefined) {
     const call = part.functionCall;
-    if (!isJsonObject(call)) throw invalid('functionCall is not an object', `${path}.functionCall`);
+    if (!isJsonObject(call)) throw invalidClientRequest('functionCall is not an object', `${path}.functionCall`);
     const toolName = requireString(call.name, `${path}.functionCall.name`);
     const id = call.id === undefined || call.id === null ? undefined : requireString(call.id, `${path}.functionCall.id`);
     const args = call.args ?? {};
-    if (!isJsonObject(args)) throw invalid('functionCall.args is not an object', `${path}.functionCall.args`);
+    if (!isJsonObject(args)) throw invalidClientRequest('functionCall.args is not an object', `${path}.functionCall.args`);
     const toolCallId = id !== undefined && id.length > 0 ? id : deriveRequestToolCallId(contentIndex, partIndex);
     pending.push({ toolName, toolCallId });
     return [{ type: 'tool-call', toolCallId, toolName, argumentsText: JSON.stringify(args), ...(signature === undefined ? {} : { signature }) }];
   }
-  if (part.inlineData !== undefined || part.fileData !== undefined) throw unsupported('media in a model turn is not supported', path);
-  if (part.functionResponse !== undefined) throw invalid('a model turn cannot hold a functionResponse', `${path}.functionResponse`);
+  if (part.inlineData !== undefined || part.fileData !== undefined) throw unsupportedClientFeature('media in a model turn is not supported', path);
+  if (part.functionResponse !== undefined) throw invalidClientRequest('a model turn cannot hold a functionResponse', `${path}.functionResponse`);
   if (part.text !== undefined || signature !== undefined || part.thought === true) {
     const text = part.text === undefined ? '' : requireString(part.text, `${path}.text`);
     if (part.thought === true) return [{ type: 'reasoning', text, ...(signature === undefined ? {} : { signature }) }];
@@ -133,11 +125,11 @@ function decodeModelPart(
     if (signature !== undefined) parts.push({ type: 'reasoning', text: '', signature });
     return parts;
   }
-  throw invalid('part has no known data key', path);
+  throw invalidClientRequest('part has no known data key', path);
 }
 
 function decodeFunctionResponse(value: unknown, path: string, pending: PendingCall[]): ChatContentPartV2 {
-  if (!isJsonObject(value)) throw invalid('functionResponse is not an object', path);
+  if (!isJsonObject(value)) throw invalidClientRequest('functionResponse is not an object', path);
   const toolName = requireString(value.name, `${path}.name`);
   const id = value.id === undefined || value.id === null ? undefined : requireString(value.id, `${path}.id`);
   let toolCallId: string;
@@ -148,10 +140,10 @@ function decodeFunctionResponse(value: unknown, path: string, pending: PendingCa
   } else if (id !== undefined && id.length > 0) {
     toolCallId = id;
   } else {
-    throw invalid('functionResponse matches no earlier functionCall', path);
+    throw invalidClientRequest('functionResponse matches no earlier functionCall', path);
   }
   const response = value.response ?? {};
-  if (!isJsonObject(response)) throw invalid('functionResponse.response is not an object', `${path}.response`);
+  if (!isJsonObject(response)) throw invalidClientRequest('functionResponse.response is not an object', `${path}.response`);
   const keys = Object.keys(response);
   let text: string;
   let isError = false;
@@ -162,12 +154,12 @@ function decodeFunctionResponse(value: unknown, path: string, pending: PendingCa
   } else text = JSON.stringify(response);
   const content: ToolResultContentPartV2[] = [{ type: 'text', text }];
   if (value.parts !== undefined) {
-    if (!Array.isArray(value.parts)) throw invalid('functionResponse.parts is not an array', `${path}.parts`);
+    if (!Array.isArray(value.parts)) throw invalidClientRequest('functionResponse.parts is not an array', `${path}.parts`);
     value.parts.forEach((part: unknown, index) => {
       const partPath = `${path}.parts.${index}`;
-      if (!isJsonObject(part)) throw invalid('part is not an object', partPath);
+      if (!isJsonObject(part)) throw invalidClientRequest('part is not an object', partPath);
       const media = decodeMedia(part, partPath);
-      if (media.kind !== 'image') throw unsupported('only images are supported in function responses', partPath);
+      if (media.kind !== 'image') throw unsupportedClientFeature('only images are supported in function responses', partPath);
       content.push({ type: 'image', source: media.source });
     });
   }
@@ -184,31 +176,31 @@ function mediaKind(mimeType: string, path: string): DecodedMedia['kind'] {
   if (type.startsWith('image/')) return 'image';
   if (type.startsWith('audio/')) return 'audio';
   if (type === 'application/pdf' || type.startsWith('text/')) return 'document';
-  throw unsupported('media type is not supported', path);
+  throw unsupportedClientFeature('media type is not supported', path);
 }
 
 function decodeMedia(part: Record<string, unknown>, path: string): DecodedMedia {
   if (part.inlineData !== undefined) {
     const inline = part.inlineData;
-    if (!isJsonObject(inline)) throw invalid('inlineData is not an object', `${path}.inlineData`);
+    if (!isJsonObject(inline)) throw invalidClientRequest('inlineData is not an object', `${path}.inlineData`);
     const mimeType = requireString(inline.mimeType, `${path}.inlineData.mimeType`);
     const data = requireString(inline.data, `${path}.inlineData.data`);
-    if (mimeType.length < 3 || mimeType.length > 255) throw invalid('inlineData.mimeType is not a media type', `${path}.inlineData.mimeType`);
-    if (!isBase64(data)) throw invalid('inlineData.data is not base64', `${path}.inlineData.data`);
+    if (mimeType.length < 3 || mimeType.length > 255) throw invalidClientRequest('inlineData.mimeType is not a media type', `${path}.inlineData.mimeType`);
+    if (!isBase64(data)) throw invalidClientRequest('inlineData.data is not base64', `${path}.inlineData.data`);
     return { kind: mediaKind(mimeType, `${path}.inlineData.mimeType`), source: { type: 'base64', mediaType: mimeType, data } };
   }
   const file = part.fileData;
-  if (!isJsonObject(file)) throw invalid('fileData is not an object', `${path}.fileData`);
+  if (!isJsonObject(file)) throw invalidClientRequest('fileData is not an object', `${path}.fileData`);
   const uri = requireString(file.fileUri, `${path}.fileData.fileUri`);
-  if (file.mimeType === undefined) throw invalid('fileData needs a mimeType', `${path}.fileData.mimeType`);
+  if (file.mimeType === undefined) throw invalidClientRequest('fileData needs a mimeType', `${path}.fileData.mimeType`);
   const mimeType = requireString(file.mimeType, `${path}.fileData.mimeType`);
   let parsed: URL;
   try {
     parsed = new URL(uri);
   } catch {
-    throw invalid('fileData.fileUri is not an absolute URI', `${path}.fileData.fileUri`);
+    throw invalidClientRequest('fileData.fileUri is not an absolute URI', `${path}.fileData.fileUri`);
   }
-  if (parsed.protocol !== 'https:') throw unsupported('only https file URIs are supported', `${path}.fileData.fileUri`);
-  if (parsed.username !== '' || parsed.password !== '') throw invalid('fileData.fileUri carries user info', `${path}.fileData.fileUri`);
+  if (parsed.protocol !== 'https:') throw unsupportedClientFeature('only https file URIs are supported', `${path}.fileData.fileUri`);
+  if (parsed.username !== '' || parsed.password !== '') throw invalidClientRequest('fileData.fileUri carries user info', `${path}.fileData.fileUri`);
   return { kind: mediaKind(mimeType, `${path}.fileData.mimeType`), source: { type: 'url', url: uri } };
 }

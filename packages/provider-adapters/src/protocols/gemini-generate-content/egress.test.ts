@@ -1,7 +1,9 @@
 import type { AdapterTerminalOutcome, EgressContextV1, NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { createSseParser } from '../../codec-kit/index.js';
-import { createGeminiStreamEncoder, encodeGeminiError, encodeGeminiResponse, toGeminiFinishReason } from './egress.js';
+import { encodeGeminiError, encodeGeminiResponse } from './egress.js';
+import { createGeminiStreamEncoder } from './egress-stream-encoder.js';
+import { toGeminiFinishReason } from './encode-finish-reason.js';
 import { runMachine } from './test-support/gemini-test-support.js';
 
 const context: EgressContextV1 = { responseId: 'resp-host-1', modelLabel: 'gemini-client-label', createdAtMs: 0 };

@@ -1,8 +1,7 @@
-import { CodecErrorV1, type ChatMessageV2, type ToolCallPartV2, type ToolResultPartV2 } from '@tokenforge/model-protocol';
-import { parseSafeJson } from '../../codec-kit/safe-json.js';
+import type { ChatMessageV2, ToolCallPartV2, ToolResultPartV2 } from '@tokenforge/model-protocol';
 import { encodeMediaSource } from './encode-media.js';
+import { parseToolArgumentsObject } from './parse-tool-arguments.js';
 import { isDerivedToolCallId } from './tool-call-id.js';
-import { isJsonObject } from './wire-schema.js';
 import { assertNever } from './assert-never.js';
 
 type WirePart = Record<string, unknown>;
@@ -93,7 +92,7 @@ export function encodeGeminiContents(
 }
 
 function encodeToolCall(part: ToolCallPartV2, path: string): WirePart {
-  const args = parseArguments(part.argumentsText, `${path}.argumentsText`);
+  const args = parseToolArgumentsObject(part.argumentsText, `${path}.argumentsText`);
   return {
     functionCall: {
       name: part.toolName,
@@ -102,18 +101,6 @@ function encodeToolCall(part: ToolCallPartV2, path: string): WirePart {
     },
     ...(part.signature === undefined ? {} : { thoughtSignature: part.signature }),
   };
-}
-
-function parseArguments(text: string, path: string): Record<string, unknown> {
-  if (text.trim().length === 0) return {};
-  let value: unknown;
-  try {
-    value = parseSafeJson(text);
-  } catch (error) {
-    throw new CodecErrorV1('invalid-request', 'tool call arguments are not valid JSON', { path, cause: error });
-  }
-  if (!isJsonObject(value)) throw new CodecErrorV1('invalid-request', 'tool call arguments are not a JSON object', { path });
-  return value;
 }
 
 function encodeToolResult(part: ToolResultPartV2, path: string): WirePart {

@@ -13,6 +13,7 @@ export { mapGeminiBlockReason, mapGeminiFinishReason } from './map-finish-reason
 export { mapGeminiHttpError, mapGeminiStreamError } from './map-error.js';
 export { createGeminiGenerateContentIngressCodec, decodeGeminiClientRequest } from './ingress.js';
 export type { GeminiIngressOptionsV1 } from './ingress.js';
-export { createGeminiGenerateContentEgressCodec, createGeminiStreamEncoder, encodeGeminiError, encodeGeminiResponse } from './egress.js';
+export { createGeminiGenerateContentEgressCodec, encodeGeminiError, encodeGeminiResponse } from './egress.js';
+export { createGeminiStreamEncoder } from './egress-stream-encoder.js';
 export { GEMINI_GENERATE_CONTENT_TRANSPORT_METADATA } from './transport-metadata.js';
 export { createGeminiGenerateContentSuiteEntry } from './suite-entry.js';
