@@ -1,1 +1,125 @@
-export {};
+// The public surface of @tokenforge/provider-adapters. Every name is listed explicitly.
+
+// Codec kit: the shared implementation every family uses; exported for embedders adding their own families.
+export {
+  DEFAULT_SAFE_JSON_MAX_BYTES,
+  DEFAULT_SAFE_JSON_MAX_DEPTH,
+  parseSafeJson,
+  parseSafeJsonBytes,
+} from './codec-kit/safe-json.js';
+export type { SafeJsonLimits } from './codec-kit/safe-json.js';
+
+export { DEFAULT_MAX_BODY_BYTES, readBodyBytes, readJsonBody, releaseBody } from './codec-kit/read-body.js';
+export type { ReadBodyOptions, ReadJsonBodyOptions } from './codec-kit/read-body.js';
+
+export { DEFAULT_MAX_SSE_EVENT_BYTES, createSseParser, decodeSseStream } from './codec-kit/sse-decoder.js';
+export type { SseBareJson, SseComment, SseDecoderOptions, SseEvent, SseItem, SseParser } from './codec-kit/sse-decoder.js';
+
+export { DEFAULT_MAX_NDJSON_LINE_BYTES, decodeNdjsonLines, decodeNdjsonValues } from './codec-kit/ndjson-decoder.js';
+export type { NdjsonDecoderOptions, NdjsonValuesOptions } from './codec-kit/ndjson-decoder.js';
+
+export { SSE_DONE_DATA, encodeSseComment, encodeSseDone, encodeSseEvent, formatSseEvent } from './codec-kit/sse-encoder.js';
+export type { SseEncodableEvent } from './codec-kit/sse-encoder.js';
+
+export { DEFAULT_MAX_FLOAT32_BYTES, decodeBase64Float32 } from './codec-kit/base64-float32.js';
+export type { DecodeBase64Float32Options } from './codec-kit/base64-float32.js';
+
+export { DEFAULT_MAX_TOOL_ARGUMENTS_LENGTH, createToolCallAccumulator } from './codec-kit/tool-call-accumulator.js';
+export type {
+  AccumulatedToolCall,
+  ToolCallAccumulator,
+  ToolCallAccumulatorOptions,
+  ToolCallIdentity,
+} from './codec-kit/tool-call-accumulator.js';
+
+export { assertUsageConsistent, mergeUsageSnapshot, usageEquals } from './codec-kit/usage-reconciliation.js';
+
+export {
+  DEFAULT_RETRY_AFTER_MS_HEADERS,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfterMs,
+  parseRetryAfterMsHint,
+  readRetryAfterMs,
+} from './codec-kit/retry-after.js';
+
+export { boundProviderCode, createHttpFailure, mapHttpStatusToFailure } from './codec-kit/http-failure.js';
+export type { CreateHttpFailureInput, HttpStatusFailure } from './codec-kit/http-failure.js';
+
+export { PROTOCOL_VIOLATION_REASONS, ProtocolViolationError, isProtocolViolationError } from './codec-kit/protocol-violation-error.js';
+export type { ProtocolViolationReason } from './codec-kit/protocol-violation-error.js';
+
+export { terminalForError } from './codec-kit/terminal-for-error.js';
+export type { TerminalForErrorOptions } from './codec-kit/terminal-for-error.js';
+
+export { createAdapterStreamParts } from './codec-kit/adapter-stream.js';
+export type { AdapterStreamMachine, AdapterStreamStep, CreateAdapterStreamPartsOptions } from './codec-kit/adapter-stream.js';
+
+export { DEFAULT_MAX_ERROR_BODY_BYTES, readJsonResponse } from './codec-kit/json-response.js';
+export type { JsonResponseOutcome, ReadJsonResponseOptions } from './codec-kit/json-response.js';
+
+// Suites.
+export { createTokenForgeProtocolSuiteV1 } from './suite/create-protocol-suite-v1.js';
+export type {
+  CreateTokenForgeProtocolSuiteInputV1,
+  ProtocolSuiteRegistryV1,
+  TokenForgeProtocolSuiteV1,
+} from './suite/create-protocol-suite-v1.js';
+export { createBuiltinTokenForgeProtocolSuiteV1 } from './suite/builtin-suite.js';
+export { PROTOCOL_SUITE_ERROR_CODES_V1, ProtocolSuiteErrorV1, isProtocolSuiteErrorV1 } from './suite/protocol-suite-error-v1.js';
+export type { ProtocolSuiteErrorCodeV1, ProtocolSuiteErrorLocationV1 } from './suite/protocol-suite-error-v1.js';
+export type {
+  ProtocolSuiteEntryV1,
+  SyncProtocolSuiteEntryV1,
+  AsyncProtocolSuiteEntryV1,
+  ProtocolSuiteCodecsV1,
+} from './suite/protocol-suite-entry-v1.js';
+
+// Fixture transport, for embedders' own tests.
+export { createFixtureTransportV1 } from './testing/fixture-transport.js';
+export type {
+  CreateFixtureTransportOptionsV1,
+  FixtureResponseV1,
+  FixtureResponseBodyV1,
+  FixtureFailureV1,
+  FixtureBodyStateV1,
+  FixtureTransportV1,
+} from './testing/fixture-transport.js';
+export { FIXTURE_TRANSPORT_ERROR_CODES_V1, FixtureTransportErrorV1, isFixtureTransportErrorV1 } from './testing/fixture-transport-error.js';
+export type { FixtureTransportErrorCodeV1 } from './testing/fixture-transport-error.js';
+export { frameRecordedChunksV1 } from './testing/frame-recorded-chunks.js';
+export type { FixtureChunkFramingV1, FrameRecordedChunksOptionsV1 } from './testing/frame-recorded-chunks.js';
+export type {
+  RecordedTransportRequestV1,
+  RecordedRequestBodyV1,
+  RecordedMultipartPartV1,
+} from './testing/record-transport-request.js';
+
+// Protocol families: the family id, adapter factory, codecs, suite entry and transport metadata of each.
+export {
+  ANTHROPIC_MESSAGES_PROTOCOL_FAMILY,
+  createAnthropicMessagesAdapterFactory,
+  createAnthropicMessagesIngressCodec,
+  createAnthropicMessagesEgressCodec,
+  createAnthropicMessagesSuiteEntry,
+  anthropicMessagesTransportMetadata,
+  ANTHROPIC_VERSION,
+} from './protocols/anthropic-messages/index.js';
+export type { AnthropicMessagesAdapterOptionsV1, AnthropicMessagesIngressOptionsV1 } from './protocols/anthropic-messages/index.js';
+export {
+  OPENAI_CHAT_PROTOCOL_FAMILY,
+  createOpenAiChatAdapterFactory,
+  createOpenAiChatIngressCodec,
+  createOpenAiChatEgressCodec,
+  createOpenAiChatSuiteEntryV1,
+  OPENAI_CHAT_TRANSPORT_METADATA,
+} from './protocols/openai-chat/index.js';
+export type { OpenAiChatAdapterOptionsV1, OpenAiChatProtocolOptionsV1, OpenAiChatIngressOptionsV1 } from './protocols/openai-chat/index.js';
+export {
+  GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY,
+  createGeminiGenerateContentAdapterFactory,
+  createGeminiGenerateContentIngressCodec,
+  createGeminiGenerateContentEgressCodec,
+  createGeminiGenerateContentSuiteEntry,
+  GEMINI_GENERATE_CONTENT_TRANSPORT_METADATA,
+} from './protocols/gemini-generate-content/index.js';
+export type { GeminiGenerateContentAdapterOptionsV1, GeminiIngressOptionsV1 } from './protocols/gemini-generate-content/index.js';

@@ -1,0 +1,55 @@
+import type { ProtocolCapabilityV2, ProtocolFamily, TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import type { FixtureChunkFramingV1 } from '@tokenforge/provider-adapters';
+
+/**
+ * How each builtin streaming dialect frames its stream, for replaying recorded `*.chunks.txt` files. A dialect fact
+ * of the replay tool only (the adapters never read it); other families need `--framing`.
+ */
+export const DEFAULT_CHUNK_FRAMING: Readonly<Partial<Record<ProtocolFamily, FixtureChunkFramingV1>>> = {
+  'openai-chat/v1': 'openai-chat',
+  'openai-responses/v1': 'typed-sse',
+  'anthropic-messages/v1': 'typed-sse',
+  'gemini-generate-content/v1': 'gemini-sse',
+};
+
+/** Input of {@link defaultReplayCapability}. */
+export interface DefaultReplayCapabilityInput {
+  readonly family: ProtocolFamily;
+  /** Whether the suite declares the family async. */
+  readonly async: boolean;
+  readonly task: TaskEnvelopeV2;
+  /** Dimensions of the embedding space (embedding tasks). */
+  readonly embeddingDimensions?: number;
+}
+
+/**
+ * The capability replay gives a target when no `--capability` file is given: the family, `async-job` for async
+ * families and `stream-capable` otherwise, the task's own kind, every input feature switched on (tools, image,
+ * document and audio input, reasoning, structured output; callback URLs for async families), and for embedding
+ * tasks a space `replay` whose default dimensions are `--embedding-dimensions` or the task's `dimensions`.
+ * Replay debugs decoding, so the capability admits whatever the task asks for.
+ *
+ * @returns the capability, or a message when an embedding task leaves the dimensions unknown.
+ */
+export function defaultReplayCapability(input: DefaultReplayCapabilityInput): ProtocolCapabilityV2 | string {
+  const { task } = input;
+  let embedding: ProtocolCapabilityV2['embedding'];
+  if (task.kind === 'embedding') {
+    const dimensions = input.embeddingDimensions ?? task.dimensions;
+    if (dimensions === undefined) return 'an embedding task without dimensions needs --embedding-dimensions';
+    embedding = { spaceId: 'replay', defaultDimensions: dimensions };
+  }
+  return {
+    protocolFamily: input.family,
+    executionMode: input.async ? 'async-job' : 'stream-capable',
+    taskKinds: [task.kind],
+    tools: true,
+    imageInput: true,
+    documentInput: true,
+    audioInput: true,
+    reasoning: true,
+    structuredOutput: true,
+    ...(input.async ? { callbackUrl: true } : {}),
+    ...(embedding === undefined ? {} : { embedding }),
+  };
+}
