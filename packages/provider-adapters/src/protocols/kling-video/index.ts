@@ -1,0 +1,13 @@
+export { KLING_VIDEO_PROTOCOL_FAMILY } from './protocol-family.js';
+export { createKlingVideoAdapterFactory } from './adapter.js';
+export type { KlingVideoAdapterOptionsV1 } from './adapter.js';
+export { createKlingVideoSuiteEntryV1 } from './suite-entry.js';
+export { KLING_VIDEO_TRANSPORT_METADATA } from './transport-metadata.js';
+export { encodeKlingJobId, decodeKlingJobId } from './job-id.js';
+export type { KlingJobAddress } from './job-id.js';
+export { KLING_VIDEO_ENDPOINTS } from './kling-endpoint.js';
+export type { KlingVideoEndpoint } from './kling-endpoint.js';
+export { encodeKlingCreateRequest } from './encode-create-request.js';
+export type { KlingCreateRequest, KlingCreateRequestBody, KlingCreateRequestInput } from './encode-create-request.js';
+export { mapKlingJobState, KLING_TASK_STATUSES } from './map-job-state.js';
+export { klingVideoConformanceCases } from './conformance-cases.js';
