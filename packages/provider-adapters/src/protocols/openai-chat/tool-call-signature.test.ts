@@ -55,7 +55,7 @@ describe('openai-chat tool-call signatures (Gemini extra_content)', () => {
       ],
     };
     const call = (options?: Parameters<typeof encodeOpenAiChatRequest>[2]) =>
-      (encodeOpenAiChatRequest(task, 'm', options).body.value.messages[1] as { tool_calls: unknown[] }).tool_calls[0];
+      (encodeOpenAiChatRequest(task, 'm', options).body.value.messages[1] as unknown as { tool_calls: unknown[] }).tool_calls[0];
     expect(call()).toEqual({ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } });
     expect(call({ toolCallSignatures: 'google-extra-content' })).toEqual({ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' }, ...extra });
   });
