@@ -26,7 +26,8 @@ export type GeminiMissingSignaturePolicy = 'omit' | 'skip-validator';
  *   caches only through explicit cached contents, so a breakpoint is non-semantic);
  * - `assistant` messages become `model` turns: text; tool calls as `functionCall {name, args, id?}` with the
  *   call's signature replayed unmodified as the part's `thoughtSignature` (Gemini 3 rejects a replayed call
- *   without it); reasoning as `{text, thought: true, thoughtSignature?}` (signatures replayed unmodified);
+ *   without it); reasoning as `{text, thought: true, thoughtSignature?}` (signatures replayed unmodified; an
+ *   empty unsigned reasoning part is left out);
  *   redacted reasoning is dropped: Gemini has no such part, and opaque data from another dialect means
  *   nothing to it;
  * - consecutive `tool` messages become one `user` turn of `functionResponse {name, response, id?, parts?}`
@@ -67,6 +68,8 @@ export function encodeGeminiContents(
           parts.push(encodeToolResult(part, partPath));
           break;
         case 'reasoning':
+          // A reasoning part with neither text nor signature says nothing Gemini could use.
+          if (part.text.length === 0 && part.signature === undefined) break;
           parts.push({ text: part.text, thought: true, ...(part.signature === undefined ? {} : { thoughtSignature: part.signature }) });
           break;
         case 'redacted-reasoning':

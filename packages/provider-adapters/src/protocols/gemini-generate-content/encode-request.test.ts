@@ -58,6 +58,7 @@ describe('encodeGeminiRequest', () => {
           content: [
             { type: 'reasoning', text: 'Need weather.', signature: 'UjE=' },
             { type: 'redacted-reasoning', data: 'opaque' },
+            { type: 'reasoning', text: '' },
             { type: 'text', text: 'Checking.' },
             { type: 'tool-call', toolCallId: 'gemini-fc-r-0', toolName: 'weather', argumentsText: '{"city":"Paris"}', signature: 'VDE=' },
             { type: 'tool-call', toolCallId: 'call_abc', toolName: 'time', argumentsText: '' },
