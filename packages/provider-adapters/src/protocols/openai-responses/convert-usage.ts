@@ -1,0 +1,36 @@
+import { describeUsageInconsistency, type UsageV1 } from '@tokenforge/model-protocol';
+import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
+import type { OpenAiResponsesWireUsage } from './wire-schema.js';
+
+/**
+ * Converts a Responses `usage` object to {@link UsageV1}.
+ *
+ * Arithmetic (§2.7 of the fact sheet; it is already the contract's):
+ * - `inputTokens` = `input_tokens`, which includes cached input;
+ * - `cacheReadInputTokens` = `input_tokens_details.cached_tokens` (a part of `input_tokens`);
+ * - `cacheWriteInputTokens` = `input_tokens_details.cache_write_tokens` (a part of `input_tokens`; newer servers only);
+ * - `outputTokens` = `output_tokens`, which includes reasoning;
+ * - `reasoningOutputTokens` = `output_tokens_details.reasoning_tokens` (a part of `output_tokens`);
+ * - `totalTokens` = `total_tokens` as reported.
+ *
+ * Responses reports usage once, on the terminal event (`response.completed` / `incomplete` / `failed`); the
+ * `response.created` snapshot carries `usage: null`. A field the server did not send stays absent (a reported `0`
+ * stays `0`). Returns `undefined` when no field was reported.
+ *
+ * @throws {ProtocolViolationError} `usage-inconsistent` when the figures contradict each other.
+ */
+export function convertOpenAiResponsesUsage(usage: OpenAiResponsesWireUsage): UsageV1 | undefined {
+  const result: { -readonly [K in keyof UsageV1]: UsageV1[K] } = {};
+  if (usage.input_tokens !== undefined) result.inputTokens = usage.input_tokens;
+  if (usage.output_tokens !== undefined) result.outputTokens = usage.output_tokens;
+  if (usage.total_tokens !== undefined) result.totalTokens = usage.total_tokens;
+  if (usage.cached_tokens !== undefined) result.cacheReadInputTokens = usage.cached_tokens;
+  if (usage.cache_write_tokens !== undefined) result.cacheWriteInputTokens = usage.cache_write_tokens;
+  if (usage.reasoning_tokens !== undefined) result.reasoningOutputTokens = usage.reasoning_tokens;
+  if (Object.keys(result).length === 0) return undefined;
+  const problem = describeUsageInconsistency(result);
+  if (problem !== undefined) {
+    throw new ProtocolViolationError('usage-inconsistent', `openai-responses usage is inconsistent: ${problem}`);
+  }
+  return result;
+}
