@@ -5,8 +5,6 @@ import {
   type IngressCodecV1,
   type IngressDecodedRequestV1,
   type ResponseFormatV2,
-  type ToolChoiceV2,
-  type ToolDefinitionV2,
 } from '@tokenforge/model-protocol';
 import { parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/index.js';
 import {
@@ -23,44 +21,13 @@ import {
   type ClientJsonObject,
 } from './client-json.js';
 import { decodeOpenAiChatClientMessages } from './decode-client-messages.js';
+import { decodeOpenAiChatClientToolChoice, decodeOpenAiChatClientTools } from './decode-client-tools.js';
 import { OPENAI_CHAT_PROTOCOL_FAMILY } from './protocol-family.js';
 
 /** Options of {@link createOpenAiChatIngressCodec}. */
 export interface OpenAiChatIngressOptionsV1 {
   /** Limits of the body parser (defaults: 32 MiB, 64 levels). */
   readonly limits?: SafeJsonLimits;
-}
-
-function decodeTools(value: readonly unknown[]): ToolDefinitionV2[] {
-  return value.map((tool, index) => {
-    const path = `tools.${index}`;
-    if (!isClientObject(tool)) throw invalidClientField(path, 'must be an object');
-    if (tool.type !== 'function') throw unsupportedClientField(`${path}.type`, 'only function tools are supported');
-    const fn = optionalClientObject(tool, 'function', `${path}.`);
-    if (fn === undefined) throw invalidClientField(`${path}.function`, 'is required');
-    const description = optionalClientString(fn, 'description', `${path}.function.`);
-    const strict = optionalClientBoolean(fn, 'strict', `${path}.function.`);
-    // Omitted parameters mean a tool without arguments.
-    const parameters = optionalClientObject(fn, 'parameters', `${path}.function.`) ?? { type: 'object', properties: {} };
-    return {
-      name: requiredClientString(fn, 'name', `${path}.function.`),
-      ...(description === undefined ? {} : { description }),
-      inputSchema: { ...parameters },
-      ...(strict === undefined ? {} : { strict }),
-    };
-  });
-}
-
-function decodeToolChoice(value: unknown): ToolChoiceV2 | undefined {
-  if (isUnset(value)) return undefined;
-  if (value === 'auto' || value === 'none' || value === 'required') return { type: value };
-  if (isClientObject(value) && value.type === 'function') {
-    const fn = optionalClientObject(value, 'function', 'tool_choice.');
-    if (fn === undefined) throw invalidClientField('tool_choice.function', 'is required');
-    return { type: 'tool', toolName: requiredClientString(fn, 'name', 'tool_choice.function.') };
-  }
-  if (isClientObject(value)) throw unsupportedClientField('tool_choice.type', 'only auto, none, required and a named function are supported');
-  throw invalidClientField('tool_choice', 'must be auto, none, required or an object');
 }
 
 function decodeResponseFormat(value: ClientJsonObject | undefined): ResponseFormatV2 | undefined {
@@ -155,8 +122,8 @@ export function decodeOpenAiChatClientRequest(request: ClientWireRequestV1, opti
   const { system, messages } = decodeOpenAiChatClientMessages(rawMessages);
   if (messages.length === 0) throw invalidClientField('messages', 'must hold a message besides system messages');
   const rawTools = optionalClientArray(body, 'tools', '');
-  const tools = rawTools === undefined || rawTools.length === 0 ? undefined : decodeTools(rawTools);
-  const toolChoice = decodeToolChoice(body.tool_choice);
+  const tools = rawTools === undefined || rawTools.length === 0 ? undefined : decodeOpenAiChatClientTools(rawTools);
+  const toolChoice = decodeOpenAiChatClientToolChoice(body.tool_choice);
   const responseFormat = decodeResponseFormat(optionalClientObject(body, 'response_format', ''));
   const sampling = {
     temperature: optionalClientNumber(body, 'temperature', ''),
