@@ -1,6 +1,14 @@
 import type { ChatTaskV2, ProviderDispatchTargetV2 } from '@tokenforge/model-protocol';
 import type { ConformanceCaseV1, ConformanceExpectedRequestV1 } from '../../conformance/conformance-case-v1.js';
-import { GEMINI3_TOOL_CALL_JSON, VERTEX_STREAM_TOOL_CALL_ARGUMENTS_CHUNKS } from './__fixtures__/recorded-fixtures.js';
+import {
+  CONSTRUCTED_429_RETRY_INFO_JSON,
+  CONSTRUCTED_BARE_ERROR_MID_STREAM_BODY,
+  CONSTRUCTED_PROMPT_BLOCKED_JSON,
+  CONSTRUCTED_REASONING_SIGNATURE_CHUNKS,
+  CONSTRUCTED_TRUNCATED_CHUNKS,
+  GEMINI3_TOOL_CALL_JSON,
+  VERTEX_STREAM_TOOL_CALL_ARGUMENTS_CHUNKS,
+} from './__fixtures__/fixture-constants.js';
 
 const target: ProviderDispatchTargetV2 = {
   provider: 'conformance-provider',
@@ -57,26 +65,6 @@ const vertexSignature =
 const vertexCallOne = 'gemini-fc-dqHOab6xGLzWodAPkPuViA4-0';
 const vertexCallTwo = 'gemini-fc-dqHOab6xGLzWodAPkPuViA4-1';
 const vertexUsage = { inputTokens: 26, outputTokens: 155, reasoningOutputTokens: 132, totalTokens: 181 };
-
-const rateLimitError = {
-  error: {
-    code: 429,
-    message: 'Resource has been exhausted (e.g. check quota).',
-    status: 'RESOURCE_EXHAUSTED',
-    details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '39s' }],
-  },
-};
-
-const reasoningChunks = [
-  { candidates: [{ content: { role: 'model', parts: [{ text: 'Two plus two ', thought: true }] }, index: 0 }], usageMetadata: { promptTokenCount: 8, totalTokenCount: 8 }, responseId: 'r-2' },
-  { candidates: [{ content: { role: 'model', parts: [{ text: 'is four.', thought: true }, { text: 'It is ' }] }, index: 0 }], usageMetadata: { promptTokenCount: 8, totalTokenCount: 8 }, responseId: 'r-2' },
-  { candidates: [{ content: { role: 'model', parts: [{ text: '4.' }] }, index: 0 }], responseId: 'r-2' },
-  {
-    candidates: [{ content: { role: 'model', parts: [{ text: '', thoughtSignature: 'U0lHTkFUVVJF' }] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: 8, candidatesTokenCount: 3, thoughtsTokenCount: 12, totalTokenCount: 23 },
-    responseId: 'r-2',
-  },
-];
 
 /**
  * Conformance cases of `gemini-generate-content/v1`: recorded traffic first (the Gemini 3 function call with its
@@ -165,9 +153,9 @@ export const geminiGenerateContentConformanceCases: readonly ConformanceCaseV1[]
     task: { kind: 'chat', stream: true, messages: question, reasoning: { budgetTokens: 1024, includeReasoning: true } },
     responses: [
       {
-        label: 'thought deltas, text deltas, empty final part with thoughtSignature and finishReason STOP',
+        label: 'constructed__gemini-reasoning-signature.chunks.txt',
         source: 'constructed',
-        body: { type: 'text', text: reasoningChunks.map((value) => `data: ${JSON.stringify(value)}\r\n\r\n`).join('') },
+        body: { type: 'chunks', text: CONSTRUCTED_REASONING_SIGNATURE_CHUNKS, framing: 'gemini-sse', lineEnding: 'crlf' },
       },
     ],
     expect: {
@@ -210,11 +198,7 @@ export const geminiGenerateContentConformanceCases: readonly ConformanceCaseV1[]
     target,
     task: { kind: 'chat', stream: false, messages: question },
     responses: [
-      {
-        label: 'promptFeedback.blockReason SAFETY without candidates',
-        source: 'constructed',
-        body: { type: 'json', value: { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } } },
-      },
+      { label: 'constructed__gemini-prompt-blocked.json', source: 'constructed', body: { type: 'text', text: CONSTRUCTED_PROMPT_BLOCKED_JSON } },
     ],
     expect: {
       kind: 'response',
@@ -232,7 +216,9 @@ export const geminiGenerateContentConformanceCases: readonly ConformanceCaseV1[]
     name: '429 RESOURCE_EXHAUSTED with RetryInfo is a retryable rate limit with its delay (constructed, §4.6)',
     target,
     task: { kind: 'chat', stream: false, messages: question },
-    responses: [{ label: '429 with google.rpc.RetryInfo retryDelay 39s', source: 'constructed', status: 429, body: { type: 'json', value: rateLimitError } }],
+    responses: [
+      { label: 'constructed__gemini-429-retry-info.json', source: 'constructed', status: 429, body: { type: 'text', text: CONSTRUCTED_429_RETRY_INFO_JSON } },
+    ],
     expect: {
       kind: 'response',
       acceptance: 'not-accepted',
@@ -246,14 +232,9 @@ export const geminiGenerateContentConformanceCases: readonly ConformanceCaseV1[]
     task: { kind: 'chat', stream: true, messages: question },
     responses: [
       {
-        label: 'one data event, then a raw {"error":...} object outside SSE framing',
+        label: 'constructed__gemini-bare-error-mid-stream.body.txt',
         source: 'constructed',
-        body: {
-          type: 'text',
-          text: `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'Partial' }] }, index: 0 }] })}\r\n\r\n${JSON.stringify({
-            error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' },
-          })}\n`,
-        },
+        body: { type: 'text', text: CONSTRUCTED_BARE_ERROR_MID_STREAM_BODY },
       },
     ],
     expect: {
@@ -274,9 +255,9 @@ export const geminiGenerateContentConformanceCases: readonly ConformanceCaseV1[]
     task: { kind: 'chat', stream: true, messages: question },
     responses: [
       {
-        label: 'one text chunk, then the connection closes',
+        label: 'constructed__gemini-truncated.chunks.txt',
         source: 'constructed',
-        body: { type: 'text', text: `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'Cut' }] }, index: 0 }] })}\n\n` },
+        body: { type: 'chunks', text: CONSTRUCTED_TRUNCATED_CHUNKS, framing: 'gemini-sse' },
       },
     ],
     expect: {
