@@ -2,6 +2,7 @@ import { anthropicMessagesConformanceCases } from '../protocols/anthropic-messag
 import { openAiChatConformanceCases } from '../protocols/openai-chat/conformance-cases.js';
 import { geminiGenerateContentConformanceCases } from '../protocols/gemini-generate-content/conformance-cases.js';
 import { openAiEmbeddingsConformanceCases } from '../protocols/openai-embeddings/conformance-cases.js';
+import { openAiImagesConformanceCases } from '../protocols/openai-images/conformance-cases.js';
 import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
 
 /**
@@ -14,4 +15,5 @@ export const builtinConformanceCasesV1: ConformanceCaseMapV1 = {
   'openai-chat/v1': openAiChatConformanceCases,
   'gemini-generate-content/v1': geminiGenerateContentConformanceCases,
   'openai-embeddings/v1': openAiEmbeddingsConformanceCases,
+  'openai-images/v1': openAiImagesConformanceCases,
 };

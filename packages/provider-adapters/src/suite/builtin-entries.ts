@@ -2,6 +2,7 @@ import { createAnthropicMessagesSuiteEntry } from '../protocols/anthropic-messag
 import { createOpenAiChatSuiteEntryV1 } from '../protocols/openai-chat/suite-entry.js';
 import { createGeminiGenerateContentSuiteEntry } from '../protocols/gemini-generate-content/suite-entry.js';
 import { createOpenAiEmbeddingsSuiteEntryV1 } from '../protocols/openai-embeddings/suite-entry.js';
+import { createOpenAiImagesSuiteEntryV1 } from '../protocols/openai-images/suite-entry.js';
 import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
 
 /**
@@ -14,4 +15,5 @@ export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [
   createOpenAiChatSuiteEntryV1(),
   createGeminiGenerateContentSuiteEntry(),
   createOpenAiEmbeddingsSuiteEntryV1(),
+  createOpenAiImagesSuiteEntryV1(),
 ];

@@ -1,0 +1,8 @@
+/** `vercel-ai__openai-image.json`, byte for byte (see NOTICE.md; `recorded-fixtures.test.ts` proves it). */
+export const OPENAI_IMAGE_JSON = "{\n  \"created\": 1770935200,\n  \"data\": [\n    {\n      \"b64_json\": \"iVBORw0KGgoAAAANSUhEUgAABAAAAAQACAIAAADwf7zUAAA3CGNhQlgAADcIanVtYgAAAB5qdW1kYzJwYQARABCAAACqADibcQNj\",\n      \"revised_prompt\": \"A small and adorable baby sea otter. This little creature is covered in a thick and fluffy brown fur, its tiny paws are slightly visible. The otter has bright, curious eyes and it's floating on its back on a calm sea, surrounded by floating seaweed.\"\n    },\n    {\n      \"b64_json\": \"iVBORw0KGgoAAAANSUhEUgAABAAAAAQACAIAAADwf7zUAAEp2GNhQlgAASnYanVtYgAAAB5qdW1kYzJwYQARABCAAACqADibcQNj\"\n    }\n  ]\n}\n";
+
+/** `vercel-ai__openai-image-edit.json`, byte for byte (see NOTICE.md; `recorded-fixtures.test.ts` proves it). */
+export const OPENAI_IMAGE_EDIT_JSON = "{\n  \"created\": 1770935251,\n  \"background\": \"opaque\",\n  \"data\": [\n    {\n      \"b64_json\": \"iVBORw0KGgoAAAANSUhEUgAABAAAAAQACAIAAADwf7zUAAFEE2NhQlgAAUQTanVtYgAAAB5qdW1kYzJwYQARABCAAACqADibcQNj\"\n    }\n  ],\n  \"output_format\": \"png\",\n  \"quality\": \"high\",\n  \"size\": \"1024x1024\"\n}\n";
+
+/** `vercel-ai__gpt-image-response-format-error.json`, byte for byte (see NOTICE.md; `recorded-fixtures.test.ts` proves it). */
+export const GPT_IMAGE_RESPONSE_FORMAT_ERROR_JSON = "{\n  \"error\": {\n    \"message\": \"Unknown parameter: 'response_format'.\",\n    \"type\": \"invalid_request_error\",\n    \"param\": \"response_format\",\n    \"code\": \"unknown_parameter\"\n  }\n}\n";
