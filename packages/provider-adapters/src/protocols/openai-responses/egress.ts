@@ -1,0 +1,47 @@
+import type { AdapterTerminalOutcome, EgressCodecV1, EgressContextV1, EgressFailureV1, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
+import { createOpenAiResponsesStreamEncoder } from './egress-stream-encoder.js';
+import { openAiResponsesEgressObject, openAiResponsesEgressOutput, openAiResponsesEgressStatus } from './egress-response-object.js';
+import { encodeOpenAiResponsesError } from './encode-egress-error.js';
+import { OPENAI_RESPONSES_PROTOCOL_FAMILY } from './protocol-family.js';
+
+const encoder = new TextEncoder();
+
+/**
+ * A whole Response for a terminal: a completed chat result is a 200 Response object (`completed`, or `incomplete`
+ * with `max_output_tokens` / `content_filter` for `length` / `content-filter`; output items by
+ * `openAiResponsesEgressOutput`; usage with its details). A failed terminal is the provider error envelope with its
+ * status and retry headers; a cancelled one a 499 error; a completed non-chat result cannot be written in this
+ * dialect and is a 500 error.
+ */
+export function encodeOpenAiResponsesResponse(outcome: AdapterTerminalOutcome, context: EgressContextV1): EgressHttpResponseV1 {
+  switch (outcome.status) {
+    case 'failed':
+      return encodeOpenAiResponsesError({ source: 'provider', failure: outcome.failure });
+    case 'cancelled':
+      return encodeOpenAiResponsesError({ source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' });
+    case 'completed':
+      break;
+    default: {
+      const unknownOutcome: never = outcome;
+      void unknownOutcome;
+      return encodeOpenAiResponsesError({ source: 'engine', code: 'internal' });
+    }
+  }
+  if (outcome.result.kind !== 'chat') return encodeOpenAiResponsesError({ source: 'engine', code: 'internal' });
+  const { status, incompleteDetails } = openAiResponsesEgressStatus(outcome.finishReason);
+  const body = openAiResponsesEgressObject(
+    { status, output: openAiResponsesEgressOutput(outcome.result.content, context), usage: outcome.usage, incompleteDetails },
+    context,
+  );
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: encoder.encode(JSON.stringify(body)) };
+}
+
+/** Creates the `openai-responses/v1` egress codec. Pure: ids and time come from the egress context. */
+export function createOpenAiResponsesEgressCodec(): EgressCodecV1 {
+  return Object.freeze({
+    protocolFamily: OPENAI_RESPONSES_PROTOCOL_FAMILY,
+    encodeResponse: encodeOpenAiResponsesResponse,
+    createStreamEncoder: createOpenAiResponsesStreamEncoder,
+    encodeError: (failure: EgressFailureV1) => encodeOpenAiResponsesError(failure),
+  });
+}

@@ -1,0 +1,13 @@
+export { OPENAI_RESPONSES_PROTOCOL_FAMILY } from './protocol-family.js';
+export { createOpenAiResponsesAdapterFactory } from './adapter.js';
+export type { OpenAiResponsesAdapterOptionsV1 } from './adapter.js';
+export { createOpenAiResponsesSuiteEntryV1 } from './suite-entry.js';
+export { createOpenAiResponsesIngressCodec } from './ingress.js';
+export type { OpenAiResponsesIngressOptionsV1 } from './ingress.js';
+export { createOpenAiResponsesEgressCodec } from './egress.js';
+export { OPENAI_RESPONSES_TRANSPORT_METADATA } from './transport-metadata.js';
+export { encodeOpenAiResponsesRequest, OPENAI_RESPONSES_PATH } from './encode-request.js';
+export type { OpenAiResponsesEncodedRequest, OpenAiResponsesRequestBody, OpenAiResponsesEncodeOptionsV1 } from './encode-request.js';
+export { decodeOpenAiResponsesResponse } from './decode-response.js';
+export { createOpenAiResponsesStreamMachine } from './decode-stream.js';
+export { OPENAI_RESPONSES_HARMLESS_EVENT_TYPES, OPENAI_RESPONSES_MAPPED_EVENT_TYPES } from './stream-event-types.js';

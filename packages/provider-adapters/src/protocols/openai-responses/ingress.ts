@@ -1,0 +1,184 @@
+import {
+  taskEnvelopeV2Schema,
+  type ChatTaskV2,
+  type ClientWireRequestV1,
+  type IngressCodecV1,
+  type IngressDecodedRequestV1,
+  type ResponseFormatV2,
+  type ToolChoiceV2,
+  type ToolDefinitionV2,
+} from '@tokenforge/model-protocol';
+import { parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/index.js';
+import {
+  invalidClientField,
+  isClientObject,
+  isUnset,
+  optionalClientArray,
+  optionalClientBoolean,
+  optionalClientNumber,
+  optionalClientObject,
+  optionalClientString,
+  requiredClientString,
+  unsupportedClientField,
+  type ClientJsonObject,
+} from './client-json.js';
+import { decodeOpenAiResponsesClientInput } from './decode-client-input.js';
+import { OPENAI_RESPONSES_PROTOCOL_FAMILY } from './protocol-family.js';
+
+/** Options of {@link createOpenAiResponsesIngressCodec}. */
+export interface OpenAiResponsesIngressOptionsV1 {
+  /** Limits of the body parser (defaults: 32 MiB, 64 levels). */
+  readonly limits?: SafeJsonLimits;
+}
+
+function decodeTools(value: readonly unknown[]): ToolDefinitionV2[] {
+  return value.map((tool, index) => {
+    const path = `tools.${index}`;
+    if (!isClientObject(tool)) throw invalidClientField(path, 'must be an object');
+    if (tool.type !== 'function') throw unsupportedClientField(`${path}.type`, 'only function tools are supported');
+    const description = optionalClientString(tool, 'description', `${path}.`);
+    // Responses enforces strict schemas unless `strict: false` is sent.
+    const strict = optionalClientBoolean(tool, 'strict', `${path}.`) ?? true;
+    const parameters = optionalClientObject(tool, 'parameters', `${path}.`) ?? { type: 'object', properties: {} };
+    return {
+      name: requiredClientString(tool, 'name', `${path}.`),
+      ...(description === undefined ? {} : { description }),
+      inputSchema: { ...parameters },
+      strict,
+    };
+  });
+}
+
+function decodeToolChoice(value: unknown): ToolChoiceV2 | undefined {
+  if (isUnset(value)) return undefined;
+  if (value === 'auto' || value === 'none' || value === 'required') return { type: value };
+  if (isClientObject(value) && value.type === 'function') return { type: 'tool', toolName: requiredClientString(value, 'name', 'tool_choice.') };
+  if (isClientObject(value)) throw unsupportedClientField('tool_choice.type', 'only auto, none, required and a named function are supported');
+  throw invalidClientField('tool_choice', 'must be auto, none, required or an object');
+}
+
+function decodeTextFormat(text: ClientJsonObject | undefined): ResponseFormatV2 | undefined {
+  const format = text === undefined ? undefined : optionalClientObject(text, 'format', 'text.');
+  if (format === undefined) return undefined;
+  switch (format.type) {
+    case 'text':
+      return { type: 'text' };
+    case 'json_object':
+      return { type: 'json' };
+    case 'json_schema': {
+      const schema = optionalClientObject(format, 'schema', 'text.format.');
+      if (schema === undefined) throw invalidClientField('text.format.schema', 'is required');
+      const strict = optionalClientBoolean(format, 'strict', 'text.format.');
+      return { type: 'json', name: requiredClientString(format, 'name', 'text.format.'), schema: { ...schema }, ...(strict === undefined ? {} : { strict }) };
+    }
+    default:
+      throw unsupportedClientField('text.format.type', 'must be text, json_object or json_schema');
+  }
+}
+
+function decodeReasoning(value: ClientJsonObject | undefined): ChatTaskV2['reasoning'] {
+  if (value === undefined) return undefined;
+  const effort = optionalClientString(value, 'effort', 'reasoning.');
+  if (effort !== undefined && effort !== 'minimal' && effort !== 'low' && effort !== 'medium' && effort !== 'high') {
+    if (effort === 'none' || effort === 'xhigh' || effort === 'max') throw unsupportedClientField('reasoning.effort', 'has no equivalent in the task reasoning efforts');
+    throw invalidClientField('reasoning.effort', 'is not a known effort');
+  }
+  const summary = optionalClientString(value, 'summary', 'reasoning.') ?? optionalClientString(value, 'generate_summary', 'reasoning.');
+  if (summary !== undefined && summary !== 'auto' && summary !== 'concise' && summary !== 'detailed') {
+    throw invalidClientField('reasoning.summary', 'must be auto, concise or detailed');
+  }
+  if (effort === undefined && summary === undefined) return undefined;
+  return { ...(effort === undefined ? {} : { effort }), ...(summary === undefined ? {} : { includeReasoning: true }) };
+}
+
+/** Features that need server-side state or whose loss would change the answer: refused when set. */
+function refuseUnrepresentable(body: ClientJsonObject): void {
+  if (!isUnset(body.previous_response_id)) throw unsupportedClientField('previous_response_id', 'server-side conversation state is not supported; send the whole conversation');
+  if (!isUnset(body.conversation)) throw unsupportedClientField('conversation', 'server-side conversation state is not supported; send the whole conversation');
+  if (body.store === true) throw unsupportedClientField('store', 'storing responses at the server is not supported; send store false');
+  if (body.background === true) throw unsupportedClientField('background', 'background responses are not supported');
+  if (!isUnset(body.prompt)) throw unsupportedClientField('prompt', 'stored prompt templates are not supported');
+  if (typeof body.top_logprobs === 'number' && body.top_logprobs > 0) throw unsupportedClientField('top_logprobs', 'log probabilities are not supported');
+  if (!isUnset(body.max_tool_calls)) throw unsupportedClientField('max_tool_calls', 'a tool call limit is not supported');
+}
+
+/**
+ * Decodes a Responses request body into a chat task. Pure; the body is parsed with the kit's safe JSON parser.
+ *
+ * Mapping (the reverse of the request encoder): `model` is the model label; `instructions` is the first system part,
+ * followed by leading system/developer `input` messages; `input` (a string is one user message; items by
+ * `decodeOpenAiResponsesClientInput`); function `tools` (no `parameters` means no arguments; no `strict` means
+ * `strict: true`, the Responses default) and `tool_choice`; `text.format` (`json_object` is JSON without a schema,
+ * `json_schema` keeps name, schema and strict); `temperature`, `top_p`; `max_output_tokens`; `reasoning.effort`
+ * (`minimal` to `high`) and `reasoning.summary` (any value asks to include reasoning); `prompt_cache_key`; `stream`.
+ *
+ * Ignored on purpose (hints, or host concerns): `include` (the egress always returns encrypted reasoning it has),
+ * `store: false` or absent (nothing is stored either way: the response id a client gets cannot be retrieved later),
+ * `parallel_tool_calls`, `text.verbosity`, `truncation`, `metadata`, `user`, `safety_identifier`, `service_tier`,
+ * `prompt_cache_retention`, `prompt_cache_options`, `stream_options`, `context_management`, and unknown fields.
+ *
+ * Refused as `unsupported-feature`: `previous_response_id`, `conversation` and `store: true` (conversation state a
+ * stateless gateway cannot honour), `background`, stored `prompt` templates, `top_logprobs`, `max_tool_calls`,
+ * tools other than function tools, other tool choices, reasoning efforts without a task equivalent (`none`,
+ * `xhigh`, `max`), and the input items and parts listed in `decodeOpenAiResponsesClientInput`.
+ *
+ * @throws {CodecErrorV1} the parser's codes for bad bytes or JSON; `invalid-request` for a malformed request (with
+ * the JSON path); `unsupported-feature` as listed.
+ */
+export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1, options?: OpenAiResponsesIngressOptionsV1): IngressDecodedRequestV1 {
+  const body = parseSafeJsonBytes(request.body, options?.limits);
+  if (!isClientObject(body)) throw invalidClientField('body', 'must be a JSON object');
+  refuseUnrepresentable(body);
+  const modelLabel = requiredClientString(body, 'model', '');
+  if (modelLabel.length === 0 || modelLabel.length > 256) throw invalidClientField('model', 'must be 1 to 256 characters');
+  const instructions = optionalClientString(body, 'instructions', '');
+  let decoded;
+  if (typeof body.input === 'string') {
+    decoded = { system: [], messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: body.input }] }] };
+  } else {
+    const input = optionalClientArray(body, 'input', '');
+    if (input === undefined || input.length === 0) throw invalidClientField('input', 'must be a string or a non-empty array');
+    decoded = decodeOpenAiResponsesClientInput(input);
+  }
+  const system = [...(instructions === undefined || instructions.length === 0 ? [] : [{ type: 'text' as const, text: instructions }]), ...decoded.system];
+  if (decoded.messages.length === 0) throw invalidClientField('input', 'must hold a message besides system messages');
+  const rawTools = optionalClientArray(body, 'tools', '');
+  const tools = rawTools === undefined || rawTools.length === 0 ? undefined : decodeTools(rawTools);
+  const toolChoice = decodeToolChoice(body.tool_choice);
+  const responseFormat = decodeTextFormat(optionalClientObject(body, 'text', ''));
+  const temperature = optionalClientNumber(body, 'temperature', '');
+  const topP = optionalClientNumber(body, 'top_p', '');
+  const maxOutputTokens = optionalClientNumber(body, 'max_output_tokens', '');
+  const reasoning = decodeReasoning(optionalClientObject(body, 'reasoning', ''));
+  const promptCacheKey = optionalClientString(body, 'prompt_cache_key', '');
+  const candidate = {
+    kind: 'chat',
+    ...(system.length === 0 ? {} : { system }),
+    messages: decoded.messages,
+    ...(tools === undefined ? {} : { tools }),
+    ...(toolChoice === undefined ? {} : { toolChoice }),
+    ...(responseFormat === undefined ? {} : { responseFormat }),
+    ...(temperature === undefined && topP === undefined
+      ? {}
+      : { sampling: { ...(temperature === undefined ? {} : { temperature }), ...(topP === undefined ? {} : { topP }) } }),
+    ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+    ...(reasoning === undefined ? {} : { reasoning }),
+    ...(promptCacheKey === undefined ? {} : { caching: { promptCacheKey } }),
+    stream: optionalClientBoolean(body, 'stream', '') ?? false,
+  };
+  const checked = taskEnvelopeV2Schema.safeParse(candidate);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
+    throw invalidClientField(path, 'is out of range or malformed for a chat task');
+  }
+  return { task: checked.data, modelLabel };
+}
+
+/** Creates the `openai-responses/v1` ingress codec (see {@link decodeOpenAiResponsesClientRequest}). */
+export function createOpenAiResponsesIngressCodec(options?: OpenAiResponsesIngressOptionsV1): IngressCodecV1 {
+  return Object.freeze({
+    protocolFamily: OPENAI_RESPONSES_PROTOCOL_FAMILY,
+    decodeRequest: (request: ClientWireRequestV1) => decodeOpenAiResponsesClientRequest(request, options),
+  });
+}
