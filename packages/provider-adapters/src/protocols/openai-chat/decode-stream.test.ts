@@ -334,6 +334,30 @@ describe('openai-chat stream (constructed, §1.10 and §1.11)', () => {
     expect((await runStream('{"choices":[]}\n')).terminal).toEqual(PROTOCOL_VIOLATION);
   });
 
+  it('maps a legacy function_call delta to one tool call with a derived id', async () => {
+    const { events, terminal } = await runStream(
+      sse([chunk({ role: 'assistant', content: null, function_call: { name: 'f', arguments: '' } }), chunk({ function_call: { arguments: '{"a":1}' } }), chunk({}, 'function_call')]),
+    );
+    expect(events).toEqual([
+      { type: 'tool-call-start', index: 0, toolCallId: 'call_derived_0', toolName: 'f' },
+      { type: 'tool-call-delta', index: 0, delta: '{"a":1}' },
+      { type: 'tool-call-end', index: 0, argumentsText: '{"a":1}' },
+    ]);
+    expect(terminal).toMatchObject({ finishReason: { unified: 'tool-calls', raw: 'function_call' } });
+  });
+
+  it('reads reasoning_content over reasoning when a host sends both, and ignores an empty role', async () => {
+    const { terminal } = await runStream(sse([chunk({ role: '', reasoning_content: 'r', reasoning: 'r' }), chunk({ content: 'a' }), chunk({}, 'stop')]));
+    expect(terminal).toMatchObject({ result: { content: [{ type: 'reasoning', text: 'r' }, { type: 'text', text: 'a' }] } });
+  });
+
+  it('applies the xAI usage arithmetic to stream usage', async () => {
+    const { terminal } = await runStream(
+      sse([chunk({ content: 'a' }, 'stop'), { choices: null, usage: { prompt_tokens: 307, completion_tokens: 26, total_tokens: 560, completion_tokens_details: { reasoning_tokens: 227 } } }]),
+    );
+    expect(terminal).toMatchObject({ usage: { inputTokens: 307, outputTokens: 253, totalTokens: 560, reasoningOutputTokens: 227 } });
+  });
+
   it('stops reading at [DONE]', async () => {
     const { terminal } = await runStream(`${sse([chunk({ content: 'a' }, 'stop')])}data: not json\n\n`);
     expect(terminal.status).toBe('completed');
