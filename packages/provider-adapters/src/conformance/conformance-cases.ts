@@ -3,6 +3,7 @@ import { openAiChatConformanceCases } from '../protocols/openai-chat/conformance
 import { geminiGenerateContentConformanceCases } from '../protocols/gemini-generate-content/conformance-cases.js';
 import { openAiEmbeddingsConformanceCases } from '../protocols/openai-embeddings/conformance-cases.js';
 import { openAiImagesConformanceCases } from '../protocols/openai-images/conformance-cases.js';
+import { openAiResponsesConformanceCases } from '../protocols/openai-responses/conformance-cases.js';
 import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
 
 /**
@@ -16,4 +17,5 @@ export const builtinConformanceCasesV1: ConformanceCaseMapV1 = {
   'gemini-generate-content/v1': geminiGenerateContentConformanceCases,
   'openai-embeddings/v1': openAiEmbeddingsConformanceCases,
   'openai-images/v1': openAiImagesConformanceCases,
+  'openai-responses/v1': openAiResponsesConformanceCases,
 };

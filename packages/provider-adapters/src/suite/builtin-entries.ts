@@ -3,6 +3,7 @@ import { createOpenAiChatSuiteEntryV1 } from '../protocols/openai-chat/suite-ent
 import { createGeminiGenerateContentSuiteEntry } from '../protocols/gemini-generate-content/suite-entry.js';
 import { createOpenAiEmbeddingsSuiteEntryV1 } from '../protocols/openai-embeddings/suite-entry.js';
 import { createOpenAiImagesSuiteEntryV1 } from '../protocols/openai-images/suite-entry.js';
+import { createOpenAiResponsesSuiteEntryV1 } from '../protocols/openai-responses/suite-entry.js';
 import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
 
 /**
@@ -16,4 +17,5 @@ export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [
   createGeminiGenerateContentSuiteEntry(),
   createOpenAiEmbeddingsSuiteEntryV1(),
   createOpenAiImagesSuiteEntryV1(),
+  createOpenAiResponsesSuiteEntryV1(),
 ];
