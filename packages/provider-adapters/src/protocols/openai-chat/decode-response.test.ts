@@ -119,8 +119,17 @@ describe('decodeOpenAiChatResponse (constructed, §1.5 and §1.11)', () => {
     });
   });
 
+  it('reads an error sent as a bare string', () => {
+    expect(decodeOpenAiChatResponse({ error: 'upstream exploded' }).terminal).toEqual({
+      status: 'failed',
+      failure: { code: 'provider-error', retryable: false },
+    });
+  });
+
   it.each([
     ['not an object', 'text'],
+    ['a tool call id over 512 characters', withMessage({ role: 'assistant', content: null, tool_calls: [{ id: 'x'.repeat(513), function: { name: 'f', arguments: '{}' } }] })],
+    ['a tool name over 256 characters', withMessage({ role: 'assistant', content: null, tool_calls: [{ id: 'a', function: { name: 'f'.repeat(257), arguments: '{}' } }] })],
     ['no choices', { id: 'x' }],
     ['empty choices', { choices: [] }],
     ['choices not an array', { choices: {} }],

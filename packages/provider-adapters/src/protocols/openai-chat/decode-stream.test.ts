@@ -351,6 +351,11 @@ describe('openai-chat stream (constructed, §1.10 and §1.11)', () => {
     expect(terminal).toMatchObject({ result: { content: [{ type: 'reasoning', text: 'r' }, { type: 'text', text: 'a' }] } });
   });
 
+  it('accepts events explicitly named message', async () => {
+    const { terminal } = await runStream(`event: message\ndata: ${JSON.stringify(chunk({ content: 'a' }, 'stop'))}\n\ndata: [DONE]\n\n`);
+    expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'a' }] } });
+  });
+
   it('applies the xAI usage arithmetic to stream usage', async () => {
     const { terminal } = await runStream(
       sse([chunk({ content: 'a' }, 'stop'), { choices: null, usage: { prompt_tokens: 307, completion_tokens: 26, total_tokens: 560, completion_tokens_details: { reasoning_tokens: 227 } } }]),
