@@ -1,0 +1,24 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where the protocol families keep their `__fixtures__` folders (read at run time, never copied). */
+export const PROTOCOLS_DIRECTORY = fileURLToPath(new URL('../../../provider-adapters/src/protocols/', import.meta.url));
+
+/**
+ * Reads a fixture of a family folder (`openai-chat`, `kling-video`, ...); `undefined` when it does not exist. The
+ * name was checked by the scenario grammar (no separators, no `..`), so it stays inside the folder.
+ */
+export async function readRecordedFixture(familyFolder: string, fileName: string): Promise<string | undefined> {
+  if (!/^[a-z0-9-]+$/.test(familyFolder) || fileName.includes('/') || fileName.includes('..')) return undefined;
+  try {
+    return await readFile(join(PROTOCOLS_DIRECTORY, familyFolder, '__fixtures__', fileName), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The non-empty lines of a `.chunks.txt` fixture (one JSON payload per line). */
+export function fixtureLines(text: string): string[] {
+  return text.split(/\r?\n/).filter((line) => line.trim().length > 0);
+}

@@ -1,0 +1,27 @@
+import { generate } from 'selfsigned';
+
+/** A certificate and key (PEM) for the simulator's HTTPS listener. */
+export interface SimulatorCertificate {
+  readonly cert: string;
+  readonly key: string;
+}
+
+/** A fresh self-signed certificate for `127.0.0.1`, `::1` and `localhost` (pass `cert` to a client's trust list). */
+export async function createSimulatorCertificate(): Promise<SimulatorCertificate> {
+  const pems = await generate([{ name: 'commonName', value: 'tokenforge-provider-simulator' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2 as const, value: 'localhost' },
+          { type: 7 as const, ip: '127.0.0.1' },
+          { type: 7 as const, ip: '::1' },
+        ],
+      },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}

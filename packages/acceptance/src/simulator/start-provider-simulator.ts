@@ -1,0 +1,226 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { checkAuth, type SimulatorSurface } from './auth.js';
+import { DashScopeSurface } from './jobs/dashscope-jobs.js';
+import type { SimCallbackDelivery } from './jobs/job-store.js';
+import { KlingSurface, type SimJobTimings } from './jobs/kling-jobs.js';
+import { parseSimulatorScenario, SIMULATOR_SCENARIO_HEADER, type SimulatorScenario } from './scenario.js';
+import { headerValue, parseJsonObject, readRequestBody, SimExchange, type SimRequest } from './sim-exchange.js';
+import { createSimulatorCertificate, type SimulatorCertificate } from './simulator-certificate.js';
+import {
+  createSimulatorCredentials,
+  simulatorBaseUrlFor,
+  simulatorCredentialsFor,
+  type SimulatorCredentials,
+  type SimulatorTransportCredentials,
+} from './simulator-credentials.js';
+import { anthropicMessagesWire } from './wire/anthropic-messages-wire.js';
+import { serveCohereRerank } from './wire/cohere-rerank-wire.js';
+import { geminiWire } from './wire/gemini-wire.js';
+import { openAiChatWire } from './wire/openai-chat-wire.js';
+import { serveOpenAiEmbeddings } from './wire/openai-embeddings-wire.js';
+import { imageEditModel, serveOpenAiImageEdits, serveOpenAiImageGenerations } from './wire/openai-images-wire.js';
+import { openAiResponsesWire } from './wire/openai-responses-wire.js';
+import { roughTokens, serveChat, type ChatWire } from './wire/serve-chat.js';
+
+/** Options of {@link startProviderSimulator}. */
+export interface StartProviderSimulatorOptions {
+  /** Port to listen on; `0` (default) picks a free one. */
+  readonly port?: number;
+  /** Serve HTTPS with a self-signed certificate generated at start (see `certificate`). Default `false`. */
+  readonly tls?: boolean;
+  /** Pins some test credentials (the others are random). */
+  readonly credentials?: Partial<SimulatorCredentials>;
+  /** How long an async job stays queued, then running, unless its scenario says otherwise. Default 100 ms / 200 ms. */
+  readonly jobTimings?: Partial<SimJobTimings>;
+  /** Clock in epoch milliseconds (job progression, JWT checks). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** One request the simulator answered. */
+export interface SimulatorRequestRecord {
+  readonly method: string;
+  readonly path: string;
+  /** The status of the response head, `0` when none was sent (connection cut). */
+  readonly status: number;
+}
+
+/** A running simulator. */
+export interface ProviderSimulator {
+  /** `http://127.0.0.1:<port>` or `https://127.0.0.1:<port>`. */
+  readonly url: string;
+  readonly port: number;
+  /** The certificate a client must trust when `tls` is on. */
+  readonly certificate: SimulatorCertificate | undefined;
+  /** The test credentials it accepts. */
+  readonly credentials: SimulatorCredentials;
+  /** The credential of a family, shaped as `@tokenforge/http-transport` takes it; `undefined` for unknown families. */
+  credentialsFor(protocolFamily: string): SimulatorTransportCredentials | undefined;
+  /** The base URL a host configures for a family; `undefined` for unknown families. */
+  baseUrlFor(protocolFamily: string): string | undefined;
+  /** Requests answered so far, in order. */
+  readonly requests: readonly SimulatorRequestRecord[];
+  /** Callback deliveries attempted so far, in order. */
+  readonly callbacks: readonly SimCallbackDelivery[];
+  /** Stops listening, ends stalled answers and callback timers, closes every connection. */
+  close(): Promise<void>;
+}
+
+interface Route {
+  readonly surface: SimulatorSurface;
+  readonly serve: (exchange: SimExchange, scenario: SimulatorScenario | undefined) => Promise<void>;
+}
+
+const DEFAULT_CHAT: SimulatorScenario = { kind: 'text', chunks: 3 };
+
+function chatRoute(surface: SimulatorSurface, wire: ChatWire, streamOf: (body: Record<string, unknown>) => boolean, modelOf?: () => string): Route {
+  return {
+    surface,
+    serve: async (exchange, headerScenario) => {
+      const body = parseJsonObject(exchange.request.body);
+      if (body === undefined) return exchange.json(400, wire.errorBody(400, 'The request body is not a JSON object.'));
+      const model = modelOf?.() ?? (typeof body.model === 'string' ? body.model : undefined);
+      if (model === undefined) return exchange.json(400, wire.errorBody(400, 'A model is required.'));
+      const scenario = headerScenario ?? parseSimulatorScenario(model) ?? DEFAULT_CHAT;
+      return serveChat(wire, exchange, { stream: streamOf(body), model, inputTokens: roughTokens(exchange.request.body.length) }, scenario);
+    },
+  };
+}
+
+function jsonModelScenario(exchange: SimExchange, headerScenario: SimulatorScenario | undefined): SimulatorScenario {
+  if (headerScenario !== undefined) return headerScenario;
+  const model = parseJsonObject(exchange.request.body)?.model;
+  return (typeof model === 'string' ? parseSimulatorScenario(model) : undefined) ?? DEFAULT_CHAT;
+}
+
+/**
+ * Starts a loopback provider simulator speaking the nine wire protocols at their real paths, with each provider's
+ * auth scheme and error envelopes. See `scenario.ts` for how a request picks its answer.
+ */
+export async function startProviderSimulator(options: StartProviderSimulatorOptions = {}): Promise<ProviderSimulator> {
+  const now = options.now ?? Date.now;
+  const credentials = createSimulatorCredentials(options.credentials);
+  const timings: SimJobTimings = { queuedMs: options.jobTimings?.queuedMs ?? 100, runningMs: options.jobTimings?.runningMs ?? 200 };
+  const kling = new KlingSurface(now, timings);
+  const dashScope = new DashScopeSurface(now, timings);
+  const requests: SimulatorRequestRecord[] = [];
+  let shut: () => void = () => {};
+  const shutdown = new Promise<void>((resolve) => (shut = resolve));
+
+  function route(request: SimRequest): Route | undefined {
+    const segments = request.path.split('/').filter((segment) => segment.length > 0);
+    const path = segments.join('/');
+    if (request.method === 'POST') {
+      switch (path) {
+        case 'v1/chat/completions':
+          return chatRoute('openai', openAiChatWire, (body) => body.stream === true);
+        case 'v1/responses':
+          return chatRoute('openai', openAiResponsesWire, (body) => body.stream === true);
+        case 'v1/messages':
+          return chatRoute('anthropic', anthropicMessagesWire, (body) => body.stream === true);
+        case 'v1/embeddings':
+          return { surface: 'openai', serve: (exchange, scenario) => serveOpenAiEmbeddings(exchange, jsonModelScenario(exchange, scenario)) };
+        case 'v1/images/generations':
+          return { surface: 'openai', serve: (exchange, scenario) => serveOpenAiImageGenerations(exchange, jsonModelScenario(exchange, scenario)) };
+        case 'v1/images/edits':
+          return {
+            surface: 'openai',
+            serve: (exchange, scenario) => serveOpenAiImageEdits(exchange, scenario ?? parseSimulatorScenario(imageEditModel(exchange) ?? '') ?? DEFAULT_CHAT),
+          };
+        case 'v2/rerank':
+          return { surface: 'cohere', serve: (exchange, scenario) => serveCohereRerank(exchange, jsonModelScenario(exchange, scenario)) };
+        default:
+          break;
+      }
+      const gemini = /^v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
+      if (gemini !== null) {
+        const model = decodeURIComponent(gemini[1] as string);
+        return chatRoute('gemini', geminiWire, () => gemini[2] === 'streamGenerateContent', () => model);
+      }
+    }
+    if (segments[0] === 'v1' && segments[1] === 'videos') {
+      return {
+        surface: 'kling',
+        serve: async (exchange, scenario) => {
+          if (!(await kling.handle(exchange, segments.slice(2), scenario))) exchange.json(404, { code: 1202, message: 'Resource not found.', request_id: 'sim' });
+        },
+      };
+    }
+    if (segments[0] === 'api' && segments[1] === 'v1') {
+      return {
+        surface: 'dashscope',
+        serve: async (exchange, scenario) => {
+          if (!(await dashScope.handle(exchange, segments.slice(2), scenario))) {
+            exchange.json(404, { request_id: 'sim', code: 'NotFound', message: 'Resource not found.' });
+          }
+        },
+      };
+    }
+    return undefined;
+  }
+
+  async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(incoming.url ?? '/', 'http://simulator.invalid');
+    const record = { method: incoming.method ?? 'GET', path: url.pathname };
+    response.once('close', () => requests.push({ ...record, status: response.headersSent ? response.statusCode : 0 }));
+    const body = await readRequestBody(incoming);
+    if (body === undefined) {
+      response.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end('{"error":"request too large"}');
+      return;
+    }
+    const request: SimRequest = { method: record.method, path: url.pathname, query: url.searchParams, headers: incoming.headers, body };
+    const exchange = new SimExchange(request, response, shutdown);
+    const target = route(request);
+    if (target === undefined) return exchange.json(404, { error: { message: 'simulator: unknown route', type: 'invalid_request_error' } });
+    const refusal = checkAuth(target.surface, incoming.headers, url.searchParams, credentials, now());
+    if (refusal !== undefined) return exchange.json(refusal.status, refusal.body);
+    const header = headerValue(incoming.headers, SIMULATOR_SCENARIO_HEADER);
+    const scenario = header === undefined ? undefined : parseSimulatorScenario(header);
+    if (header !== undefined && scenario === undefined) return exchange.json(400, { error: { message: 'simulator: unknown scenario', type: 'invalid_request_error' } });
+    await target.serve(exchange, scenario);
+  }
+
+  const listener = (incoming: IncomingMessage, response: ServerResponse): void => {
+    handle(incoming, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"simulator failure"}');
+      else response.destroy();
+    });
+  };
+  const certificate = options.tls === true ? await createSimulatorCertificate() : undefined;
+  const server: Server = certificate === undefined ? createHttpServer(listener) : createHttpsServer({ cert: certificate.cert, key: certificate.key }, listener);
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `${certificate === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url,
+    port,
+    certificate,
+    credentials,
+    credentialsFor: (family) => simulatorCredentialsFor(credentials, family),
+    baseUrlFor: (family) => simulatorBaseUrlFor(url, family),
+    requests,
+    get callbacks() {
+      return [...kling.store.deliveries, ...dashScope.store.deliveries];
+    },
+    close() {
+      closing ??= (async () => {
+        shut();
+        await Promise.all([kling.store.close(), dashScope.store.close()]);
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}
