@@ -4,6 +4,8 @@ import { geminiGenerateContentConformanceCases } from '../protocols/gemini-gener
 import { openAiEmbeddingsConformanceCases } from '../protocols/openai-embeddings/conformance-cases.js';
 import { openAiImagesConformanceCases } from '../protocols/openai-images/conformance-cases.js';
 import { openAiResponsesConformanceCases } from '../protocols/openai-responses/conformance-cases.js';
+import { klingVideoConformanceCases } from '../protocols/kling-video/conformance-cases.js';
+import { dashScopeTasksConformanceCases } from '../protocols/dashscope-tasks/conformance-cases.js';
 import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
 
 /**
@@ -18,4 +20,6 @@ export const builtinConformanceCasesV1: ConformanceCaseMapV1 = {
   'openai-embeddings/v1': openAiEmbeddingsConformanceCases,
   'openai-images/v1': openAiImagesConformanceCases,
   'openai-responses/v1': openAiResponsesConformanceCases,
+  'kling-video/v1': klingVideoConformanceCases,
+  'dashscope-tasks/v1': dashScopeTasksConformanceCases,
 };

@@ -4,6 +4,8 @@ import { createGeminiGenerateContentSuiteEntry } from '../protocols/gemini-gener
 import { createOpenAiEmbeddingsSuiteEntryV1 } from '../protocols/openai-embeddings/suite-entry.js';
 import { createOpenAiImagesSuiteEntryV1 } from '../protocols/openai-images/suite-entry.js';
 import { createOpenAiResponsesSuiteEntryV1 } from '../protocols/openai-responses/suite-entry.js';
+import { createKlingVideoSuiteEntryV1 } from '../protocols/kling-video/suite-entry.js';
+import { createDashScopeTasksSuiteEntryV1 } from '../protocols/dashscope-tasks/suite-entry.js';
 import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
 
 /**
@@ -18,4 +20,6 @@ export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [
   createOpenAiEmbeddingsSuiteEntryV1(),
   createOpenAiImagesSuiteEntryV1(),
   createOpenAiResponsesSuiteEntryV1(),
+  createKlingVideoSuiteEntryV1(),
+  createDashScopeTasksSuiteEntryV1(),
 ];
