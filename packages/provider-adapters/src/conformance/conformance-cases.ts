@@ -6,6 +6,7 @@ import { openAiImagesConformanceCases } from '../protocols/openai-images/conform
 import { openAiResponsesConformanceCases } from '../protocols/openai-responses/conformance-cases.js';
 import { klingVideoConformanceCases } from '../protocols/kling-video/conformance-cases.js';
 import { dashScopeTasksConformanceCases } from '../protocols/dashscope-tasks/conformance-cases.js';
+import { cohereRerankConformanceCases } from '../protocols/cohere-rerank/conformance-cases.js';
 import type { ConformanceCaseMapV1 } from './conformance-case-v1.js';
 
 /**
@@ -22,4 +23,5 @@ export const builtinConformanceCasesV1: ConformanceCaseMapV1 = {
   'openai-responses/v1': openAiResponsesConformanceCases,
   'kling-video/v1': klingVideoConformanceCases,
   'dashscope-tasks/v1': dashScopeTasksConformanceCases,
+  'cohere-rerank/v1': cohereRerankConformanceCases,
 };

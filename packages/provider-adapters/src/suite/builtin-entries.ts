@@ -6,6 +6,7 @@ import { createOpenAiImagesSuiteEntryV1 } from '../protocols/openai-images/suite
 import { createOpenAiResponsesSuiteEntryV1 } from '../protocols/openai-responses/suite-entry.js';
 import { createKlingVideoSuiteEntryV1 } from '../protocols/kling-video/suite-entry.js';
 import { createDashScopeTasksSuiteEntryV1 } from '../protocols/dashscope-tasks/suite-entry.js';
+import { createCohereRerankSuiteEntryV1 } from '../protocols/cohere-rerank/suite-entry.js';
 import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
 
 /**
@@ -22,4 +23,5 @@ export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [
   createOpenAiResponsesSuiteEntryV1(),
   createKlingVideoSuiteEntryV1(),
   createDashScopeTasksSuiteEntryV1(),
+  createCohereRerankSuiteEntryV1(),
 ];

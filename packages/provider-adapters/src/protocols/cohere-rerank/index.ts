@@ -1,0 +1,14 @@
+export { COHERE_RERANK_PROTOCOL_FAMILY } from './protocol-family.js';
+export { createCohereRerankAdapterFactory } from './adapter.js';
+export type { CohereRerankAdapterOptionsV1 } from './adapter.js';
+export { COHERE_RERANK_DEFAULT_PATH } from './protocol-options.js';
+export type { CohereRerankProtocolOptionsV1 } from './protocol-options.js';
+export { createCohereRerankSuiteEntryV1 } from './suite-entry.js';
+export { createCohereRerankIngressCodec, decodeCohereRerankClientRequest } from './ingress.js';
+export type { CohereRerankIngressOptionsV1 } from './ingress.js';
+export { createCohereRerankEgressCodec } from './egress.js';
+export { COHERE_RERANK_TRANSPORT_METADATA } from './transport-metadata.js';
+export { encodeCohereRerankRequest, COHERE_RERANK_MAX_DOCUMENTS } from './encode-request.js';
+export type { CohereRerankEncodedRequest, CohereRerankRequestBody } from './encode-request.js';
+export { decodeCohereRerankResponse } from './decode-response.js';
+export type { CohereRerankExpectation } from './decode-response.js';
