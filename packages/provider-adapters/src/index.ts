@@ -123,3 +123,34 @@ export {
   GEMINI_GENERATE_CONTENT_TRANSPORT_METADATA,
 } from './protocols/gemini-generate-content/index.js';
 export type { GeminiGenerateContentAdapterOptionsV1, GeminiIngressOptionsV1 } from './protocols/gemini-generate-content/index.js';
+export {
+  OPENAI_RESPONSES_PROTOCOL_FAMILY,
+  createOpenAiResponsesAdapterFactory,
+  createOpenAiResponsesIngressCodec,
+  createOpenAiResponsesEgressCodec,
+  createOpenAiResponsesSuiteEntryV1,
+  OPENAI_RESPONSES_TRANSPORT_METADATA,
+} from './protocols/openai-responses/index.js';
+export type { OpenAiResponsesAdapterOptionsV1, OpenAiResponsesIngressOptionsV1 } from './protocols/openai-responses/index.js';
+export {
+  OPENAI_EMBEDDINGS_PROTOCOL_FAMILY,
+  createOpenAiEmbeddingsAdapterFactory,
+  createOpenAiEmbeddingsIngressCodec,
+  createOpenAiEmbeddingsEgressCodec,
+  createOpenAiEmbeddingsSuiteEntryV1,
+  OPENAI_EMBEDDINGS_TRANSPORT_METADATA,
+} from './protocols/openai-embeddings/index.js';
+export type {
+  OpenAiEmbeddingsAdapterOptionsV1,
+  OpenAiEmbeddingsIngressOptionsV1,
+  OpenAiEmbeddingsEgressOptionsV1,
+} from './protocols/openai-embeddings/index.js';
+export {
+  OPENAI_IMAGES_PROTOCOL_FAMILY,
+  createOpenAiImagesAdapterFactory,
+  createOpenAiImagesIngressCodec,
+  createOpenAiImagesEgressCodec,
+  createOpenAiImagesSuiteEntryV1,
+  OPENAI_IMAGES_TRANSPORT_METADATA,
+} from './protocols/openai-images/index.js';
+export type { OpenAiImagesAdapterOptionsV1, OpenAiImagesIngressOptionsV1 } from './protocols/openai-images/index.js';
