@@ -95,6 +95,18 @@ describe('dashscope-tasks start: the acceptance table', () => {
     expect(outcome).toMatchObject({ acceptance: { state: 'unknown' }, failure: { code: 'protocol-violation', retryable: false } });
   });
 
+  it('unknown protocol-violation: a 2xx body over the size cap, released unread', async () => {
+    const transport = createFixtureTransportV1({ responses: [{ readSize: 256, body: { type: 'text', text: `{"output":{"task_id":"t"},"pad":"${'x'.repeat(4096)}"}` } }] });
+    const outcome = await createDashScopeTasksAdapterFactory({ maxBodyBytes: 1024 }).createAdapter().start({ task: imageTask, target, transport, signal: new AbortController().signal });
+    expect(outcome).toEqual({ acceptance: { state: 'unknown' }, responseMetadata: {}, failure: { code: 'protocol-violation', retryable: false } });
+    expect(transport.bodyStates()).toEqual(['released']);
+  });
+
+  it('unknown: a 2xx answer whose task id is 257 characters (cannot be a job id)', async () => {
+    const { outcome } = await startWith([{ body: { type: 'json', value: { output: { task_id: 'a'.repeat(257) } } } }]);
+    expect(outcome).toMatchObject({ acceptance: { state: 'unknown' }, failure: { code: 'protocol-violation' } });
+  });
+
   it('unknown: an error code on HTTP 200 without a task id (the provider may still hold a task)', async () => {
     const { outcome } = await startWith([{ body: { type: 'json', value: { request_id: 'r-1', code: 'InvalidParameter', message: 'bad' } } }]);
     expect(outcome).toEqual({ acceptance: { state: 'unknown' }, responseMetadata: { providerRequestId: 'r-1' }, failure: { code: 'invalid-request', retryable: false, providerCode: 'InvalidParameter' } });
@@ -198,7 +210,7 @@ describe('dashscope-tasks get', () => {
     ['another task than asked', '{"output":{"task_id":"u"}}'],
     ['a numeric task id', '{"output":{"task_id":7}}'],
     ['no output', '{"request_id":"r"}'],
-    ['a prototype key', '{"output":{"task_id":"t","constructor":{}}}'],
+    ['a prototype key', '{"output":{"task_id":"t","__proto__":{}}}'],
   ])('fails protocol-violation for %s', async (_name, text) => {
     const { result } = await getWith('t', [{ body: { type: 'text', text } }]);
     expect(result).toEqual({ status: 'failed', failure: { code: 'protocol-violation', retryable: false } });

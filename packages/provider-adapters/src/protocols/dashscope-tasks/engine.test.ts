@@ -92,4 +92,23 @@ describe('dashscope-tasks/v1 through the engine (recorded traffic)', () => {
     const error = await engine.jobs.get({ binding, providerJobId: TASK_ID, signal }).catch((caught: unknown) => caught);
     expect(isProtocolEngineErrorV1(error) && error.code).toBe('PROTOCOL_ENGINE_TRANSPORT_FAILED');
   });
+
+  it('an unknown start is reconciled by submission window through list (DashScope echoes no key)', async () => {
+    const listBody = {
+      request_id: 'r-list',
+      total: 2,
+      total_page: 1,
+      page_no: 1,
+      page_size: 10,
+      data: [
+        { task_id: 'before-window', status: 'SUCCEEDED', gmt_create: Date.parse('2024-03-01T09:37:59.999Z') },
+        { task_id: 'orphan-task', status: 'PENDING', gmt_create: Date.parse('2024-03-01T09:38:24.900Z') },
+      ],
+    };
+    const { binding, transport } = bind([{ failure: { stage: 'after-send', reason: 'connection-lost' } }, { body: { type: 'json', value: listBody } }]);
+    expect(await engine.execute({ binding, task, signal })).toMatchObject({ kind: 'rejected', acceptance: { state: 'unknown' }, retryable: false });
+    const page = await engine.jobs.list({ binding, pageNum: 1, pageSize: 10, createdAfter: '2024-03-01T09:38:00.000Z', createdBefore: '2024-03-01T09:39:00.000Z', signal });
+    expect(page).toMatchObject({ items: [{ providerJobId: 'orphan-task', state: 'queued' }], total: 1, totalKind: 'lower-bound', pagesForWindow: 1 });
+    expect(transport.requests[1]?.query).toEqual({ page_no: '1', page_size: '10', model_name: 'wanx-v1', start_time: '20240301173800', end_time: '20240301173900' });
+  });
 });

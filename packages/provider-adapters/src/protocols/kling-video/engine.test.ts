@@ -95,4 +95,26 @@ describe('kling-video/v1 through the engine', () => {
     const transportFailure = await engine.jobs.get({ binding, providerJobId: 'text2video:1', signal }).catch((caught: unknown) => caught);
     expect(isProtocolEngineErrorV1(transportFailure) && transportFailure.code).toBe('PROTOCOL_ENGINE_TRANSPORT_FAILED');
   });
+
+  it('an unknown start is reconciled through list by the echoed idempotency key, not by creating again', async () => {
+    const { binding, transport } = bind([
+      { failure: { stage: 'after-send', reason: 'timeout' } },
+      { body: fixture('constructed__list-text2video.json') },
+      { body: fixture('constructed__list-image2video-empty.json') },
+    ]);
+    const execution = await engine.execute({ binding, task, signal });
+    expect(execution).toMatchObject({ kind: 'rejected', acceptance: { state: 'unknown' }, failureCode: 'timeout', retryable: false });
+    const page = await engine.jobs.list({ binding, pageNum: 1, pageSize: 10, signal });
+    expect(page.items.filter((item) => item.idempotencyKey === task.idempotencyKey).map((item) => item.providerJobId)).toEqual(['text2video:866889456698785798']);
+    expect(transport.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+  });
+
+  it('a host abort while the create is in flight ends as an unknown start, not a throw', async () => {
+    const controller = new AbortController();
+    const { binding } = bind([{ delayMs: 1_000, body: fixture('constructed__create-text2video-submitted.json') }]);
+    const pending = engine.execute({ binding, task, signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('host gave up')), 10);
+    // The request had left: the job may exist, so the start is unknown (not an abort error a host might retry after).
+    expect(await pending).toMatchObject({ kind: 'rejected', acceptance: { state: 'unknown' }, failureCode: 'network', retryable: false });
+  });
 });
