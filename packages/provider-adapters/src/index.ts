@@ -154,3 +154,19 @@ export {
   OPENAI_IMAGES_TRANSPORT_METADATA,
 } from './protocols/openai-images/index.js';
 export type { OpenAiImagesAdapterOptionsV1, OpenAiImagesIngressOptionsV1 } from './protocols/openai-images/index.js';
+export {
+  KLING_VIDEO_PROTOCOL_FAMILY,
+  createKlingVideoAdapterFactory,
+  createKlingVideoSuiteEntryV1,
+  KLING_VIDEO_TRANSPORT_METADATA,
+  encodeKlingJobId,
+  decodeKlingJobId,
+} from './protocols/kling-video/index.js';
+export type { KlingVideoAdapterOptionsV1, KlingJobAddress } from './protocols/kling-video/index.js';
+export {
+  DASHSCOPE_TASKS_PROTOCOL_FAMILY,
+  createDashScopeTasksAdapterFactory,
+  createDashScopeTasksSuiteEntryV1,
+  DASHSCOPE_TASKS_TRANSPORT_METADATA,
+} from './protocols/dashscope-tasks/index.js';
+export type { DashScopeTasksAdapterOptionsV1 } from './protocols/dashscope-tasks/index.js';

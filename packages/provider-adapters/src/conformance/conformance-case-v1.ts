@@ -101,7 +101,15 @@ export type ConformanceJobStepV1 =
       readonly operation: 'list';
       readonly list: ProviderAsyncJobListInputV2;
       readonly expect:
-        | { readonly kind: 'page'; readonly items: readonly ProviderAsyncJobSnapshotV2[]; readonly total: number }
+        | {
+            readonly kind: 'page';
+            readonly items: readonly ProviderAsyncJobSnapshotV2[];
+            readonly total: number;
+            /** `exact` when the provider reported the total, `lower-bound` when the adapter counted it. */
+            readonly totalKind: 'exact' | 'lower-bound';
+            /** Pages a full reconciliation of the window needs, when the adapter knows. */
+            readonly pagesForWindow?: number;
+          }
         | ConformanceEngineErrorExpectationV1;
     }
   | {
