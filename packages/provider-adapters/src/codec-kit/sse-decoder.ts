@@ -92,7 +92,9 @@ class SseLineParser implements SseParser, LineSink {
   private readonly acceptBareJson: boolean;
   private readonly splitter: Utf8LineSplitter;
   private items: SseItem[] = [];
-  private readonly dataLines: string[] = [];
+  /** The event's data so far: its first `data:` line, then the later ones joined on (most events have one). */
+  private data: string | undefined = undefined;
+  private extraDataLines: string[] | undefined = undefined;
   private eventName: string | undefined = undefined;
   private eventId: string | undefined = undefined;
   private fieldSeen = false;
@@ -156,19 +158,23 @@ class SseLineParser implements SseParser, LineSink {
       return;
     }
     this.fieldSeen = true;
+    const colon = line.indexOf(':');
+    if (colon === 4 && line.startsWith('data')) {
+      this.addData(line.charCodeAt(5) === SPACE ? line.slice(6) : line.slice(5));
+      return;
+    }
     let field: string;
     let value: string;
-    const colon = line.indexOf(':');
     if (colon < 0) {
       field = line;
       value = '';
     } else {
-      field = colon === 4 && line.startsWith('data') ? 'data' : line.slice(0, colon);
+      field = line.slice(0, colon);
       value = line.charCodeAt(colon + 1) === SPACE ? line.slice(colon + 2) : line.slice(colon + 1);
     }
     switch (field) {
       case 'data':
-        this.dataLines.push(value);
+        this.addData(value);
         break;
       case 'event':
         this.eventName = value;
@@ -180,6 +186,12 @@ class SseLineParser implements SseParser, LineSink {
         // `retry` and unknown fields are ignored, as the SSE rules say.
         break;
     }
+  }
+
+  private addData(value: string): void {
+    if (this.data === undefined) this.data = value;
+    else if (this.extraDataLines === undefined) this.extraDataLines = [this.data, value];
+    else this.extraDataLines.push(value);
   }
 
   private count(byteLength: number): void {
@@ -196,11 +208,12 @@ class SseLineParser implements SseParser, LineSink {
   }
 
   private dispatch(): void {
-    if (this.dataLines.length > 0) {
-      const data = this.dataLines.length === 1 ? (this.dataLines[0] as string) : this.dataLines.join('\n');
+    if (this.data !== undefined) {
+      const data = this.extraDataLines === undefined ? this.data : this.extraDataLines.join('\n');
       this.items.push({ kind: 'event', event: this.eventName, id: this.eventId, data });
+      this.data = undefined;
+      this.extraDataLines = undefined;
     }
-    this.dataLines.length = 0;
     this.eventName = undefined;
     this.eventId = undefined;
     this.fieldSeen = false;
