@@ -6,8 +6,11 @@ export const COHERE_RERANK_MAX_DOCUMENTS = 10_000;
 
 /** The request body this family sends: only the documented v2 fields (Cohere refuses unknown keys with 422). */
 export interface CohereRerankRequestBody {
+  /** The target's wire model name. */
   readonly model: string;
+  /** The query. */
   readonly query: string;
+  /** The documents, in task order (plain strings: v2 takes nothing else). */
   readonly documents: readonly string[];
   /** The result limit, clamped to the document count; absent when the task sets none (all documents come back). */
   readonly top_n?: number;
@@ -17,11 +20,13 @@ export interface CohereRerankRequestBody {
 
 /** A request ready for the transport, without the abort signal the adapter adds. */
 export interface CohereRerankEncodedRequest {
+  /** Always `POST`. */
   readonly method: 'POST';
   /** The configured path (default `/v2/rerank`). */
   readonly path: string;
   /** `accept` only: content type and credentials belong to the transport. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The JSON body. */
   readonly body: { readonly type: 'json'; readonly value: CohereRerankRequestBody };
 }
 

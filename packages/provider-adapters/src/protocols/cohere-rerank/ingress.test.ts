@@ -47,6 +47,6 @@ describe('cohere-rerank ingress', () => {
 
   it('refuses hostile bytes with the parser codes', () => {
     expect(failure('{"model":"m",')).toBe('malformed-json');
-    expect(failure('{"prototype":1,"model":"m","query":"q","documents":["a"]}')).toBe('forbidden-key');
+    expect(failure('{"__proto__":1,"model":"m","query":"q","documents":["a"]}')).toBe('forbidden-key');
   });
 });

@@ -21,7 +21,9 @@ const SAFE_PATH = /^(?:\/[A-Za-z0-9._~-]+)+$/;
 
 /** The options with their defaults filled in. */
 export interface ResolvedCohereRerankProtocolOptionsV1 {
+  /** The endpoint path. */
   readonly path: string;
+  /** The field that carries the result limit. */
   readonly topNField: 'top_n' | 'top_k';
 }
 

@@ -17,7 +17,9 @@ const MAX_COUNT = 2 ** 51;
 
 /** One ranked document as the server sent it. */
 export interface RerankWireResult {
+  /** Position of the document in the request. */
   readonly index: number;
+  /** The score (TEI's `score` is read into this field too). */
   readonly relevance_score: number;
 }
 
@@ -39,6 +41,7 @@ export interface RerankWireResponse {
   readonly shape: 'results' | 'data' | 'bare-array';
   /** The results in the order sent. */
   readonly results: readonly RerankWireResult[];
+  /** The usage figures found (empty when none). */
   readonly usage: RerankWireUsage;
 }
 

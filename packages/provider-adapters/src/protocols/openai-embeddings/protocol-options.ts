@@ -30,7 +30,9 @@ export const OPENAI_EMBEDDINGS_MAX_INPUTS = 2048;
 
 /** The options with their defaults filled in. */
 export interface ResolvedOpenAiEmbeddingsProtocolOptionsV1 {
+  /** The `encoding_format` to ask for. */
   readonly encodingFormat: 'base64' | 'float';
+  /** Longest single input in UTF-16 code units. */
   readonly maxInputCharacters: number;
 }
 

@@ -21,12 +21,15 @@ export interface OpenAiEmbeddingsWireItem {
 
 /** `usage`, the fields we read. */
 export interface OpenAiEmbeddingsWireUsage {
+  /** Every input token. */
   readonly prompt_tokens?: number;
+  /** The server's total (equal to `prompt_tokens` on OpenAI). */
   readonly total_tokens?: number;
 }
 
 /** A success body, as far as this family reads it. */
 export interface OpenAiEmbeddingsWireResponse {
+  /** One item per vector, in the order sent (not necessarily input order). */
   readonly data: readonly OpenAiEmbeddingsWireItem[];
   /** The model the server reported (absent when missing or empty). */
   readonly model?: string;

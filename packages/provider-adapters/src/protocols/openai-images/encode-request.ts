@@ -18,12 +18,19 @@ export const OPENAI_IMAGES_MAX_EDIT_IMAGES = 16;
 
 /** The JSON body of a generation (only the fields this family ever sets). */
 export interface OpenAiImagesGenerationBody {
+  /** The target's wire model name. */
   readonly model: string;
+  /** What to draw. */
   readonly prompt: string;
+  /** Number of images (the task's `count`). */
   readonly n?: number;
+  /** `WIDTHxHEIGHT` or `auto`. */
   readonly size?: string;
+  /** Quality tier, as the task names it. */
   readonly quality?: string;
+  /** `transparent`, `opaque` or `auto`. */
   readonly background?: string;
+  /** `png`, `jpeg` or `webp`. */
   readonly output_format?: string;
   /** Only for models that take it (not GPT image models), and only when the task chose a delivery. */
   readonly response_format?: 'url' | 'b64_json';
@@ -33,6 +40,7 @@ export interface OpenAiImagesGenerationBody {
 
 /** A request ready for the transport, without the abort signal the adapter adds. */
 export interface OpenAiImagesEncodedRequest {
+  /** Always `POST`. */
   readonly method: 'POST';
   /** {@link OPENAI_IMAGES_GENERATIONS_PATH} or {@link OPENAI_IMAGES_EDITS_PATH}. */
   readonly path: string;

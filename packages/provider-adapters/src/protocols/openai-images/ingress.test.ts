@@ -64,6 +64,6 @@ describe('openai-images ingress', () => {
     expect(failure({ model: 'm', prompt: 'p' }, '/v1/images/variations')).toBe('unsupported-feature path');
     expect(failure({ model: 'm', prompt: 'p' }, '/v1/chat/completions')).toBe('invalid-request path');
     expect(failure('{"model":"m","prompt":')).toBe('malformed-json');
-    expect(failure('{"constructor":{},"model":"m","prompt":"p"}')).toBe('forbidden-key');
+    expect(failure('{"a":{"__proto__":{}},"model":"m","prompt":"p"}')).toBe('forbidden-key');
   });
 });

@@ -20,16 +20,21 @@ export type OpenAiImagesWireImage =
 
 /** `usage` (GPT image models), the fields we read. */
 export interface OpenAiImagesWireUsage {
+  /** Text and image input tokens. */
   readonly input_tokens?: number;
+  /** Image (and text) output tokens. */
   readonly output_tokens?: number;
+  /** Their sum. */
   readonly total_tokens?: number;
 }
 
 /** A success body, as far as this family reads it. */
 export interface OpenAiImagesWireResponse {
+  /** The images, in order (at least one). */
   readonly data: readonly OpenAiImagesWireImage[];
   /** The echoed `output_format` when it is one this family knows (`png`, `jpeg`, `webp`). */
   readonly output_format?: 'png' | 'jpeg' | 'webp';
+  /** GPT image models only. */
   readonly usage?: OpenAiImagesWireUsage;
 }
 
