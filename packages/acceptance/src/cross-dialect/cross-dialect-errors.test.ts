@@ -1,8 +1,8 @@
-import Anthropic from '@anthropic-ai/sdk';
+import Anthropic, { APIError as AnthropicApiError } from '@anthropic-ai/sdk';
 import { ApiError } from '@google/genai';
 import type { ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
 import type { FixtureResponseV1 } from '@tokenforge/provider-adapters';
-import OpenAI from 'openai';
+import OpenAI, { APIError as OpenAiApiError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { CHAT_DIALECTS, CHUNK_FRAMING, DIALECT_NAME, type ChatDialect } from './test-support/dialects.js';
 import { expectedClientView } from './test-support/expected-client-view.js';
@@ -174,14 +174,17 @@ function header(headers: unknown, name: string): string | null | undefined {
 }
 
 /** The SDK error class a pre-byte HTTP error of `status` must raise. */
-function openAiClassFor(status: number): typeof OpenAI.APIError {
+/** Any error class, for `toBeInstanceOf`. */
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+function openAiClassFor(status: number): ErrorClass {
   if (status === 400) return OpenAI.BadRequestError;
   if (status === 429) return OpenAI.RateLimitError;
   if (status >= 500) return OpenAI.InternalServerError;
   return OpenAI.APIError;
 }
 
-function anthropicClassFor(status: number): typeof Anthropic.APIError {
+function anthropicClassFor(status: number): ErrorClass {
   if (status === 400) return Anthropic.BadRequestError;
   if (status === 402) return Anthropic.PaymentRequiredError;
   if (status === 429) return Anthropic.RateLimitError;
@@ -202,8 +205,8 @@ function expectClientError(dialect: ChatDialect, testCase: ErrorCase, error: unk
         if (dialect === 'openai-chat/v1') {
           // `data: {"error":…}`: the SDK's stream raises an APIError without status.
           expect(error).toBeInstanceOf(OpenAI.APIError);
-          expect((error as OpenAI.APIError).status).toBeUndefined();
-          expect((error as OpenAI.APIError).code).toBe(name);
+          expect((error as OpenAiApiError).status).toBeUndefined();
+          expect((error as OpenAiApiError).code).toBe(name);
         } else {
           // An `error` event: the SDK's ResponseStream rejects with the event itself, as for OpenAI's own streams.
           expect(error).toMatchObject({ type: 'error', code: name, param: null });
@@ -211,7 +214,7 @@ function expectClientError(dialect: ChatDialect, testCase: ErrorCase, error: unk
         return;
       }
       expect(error).toBeInstanceOf(openAiClassFor(status));
-      const apiError = error as OpenAI.APIError;
+      const apiError = error as OpenAiApiError;
       expect(apiError.status).toBe(status);
       expect(apiError.code).toBe(name);
       expect(header(apiError.headers, 'retry-after') ?? undefined).toBe(waitSeconds);
@@ -220,7 +223,7 @@ function expectClientError(dialect: ChatDialect, testCase: ErrorCase, error: unk
     }
     case 'anthropic-messages/v1': {
       expect(error).toBeInstanceOf(Anthropic.APIError);
-      const apiError = error as Anthropic.APIError;
+      const apiError = error as AnthropicApiError;
       expect(apiError.type).toBe(name);
       if (testCase.midStream) {
         expect(apiError.status).toBeUndefined();
