@@ -1,8 +1,11 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCertificationError } from '../certification-error.js';
+import { createSimulatorCertificate } from '../../simulator/simulator-certificate.js';
 import { certificationEvidenceV1Schema, type CertificationEvidenceV1 } from '../evidence/certification-evidence-v1.js';
 import { CANARY, startCertificationSimulator, type CertificationSimulator } from '../test-support/certification-simulator.js';
 import { REAL_PROVIDER_CALLS_ACK, runCertification } from './run-certification.js';
@@ -145,5 +148,40 @@ describe('runCertification refusals', () => {
   it('refuses the run when a resolver answer mixes a public and a private address', async () => {
     const network = { ...sim.network, resolveHostname: async () => ['127.0.0.1', '10.0.0.9'] };
     expect(await refusal({ network }, 'mixed')).toBe('ADDRESS_REFUSED');
+  });
+});
+
+describe('runCertification stops on a redirect', () => {
+  it('refuses a cross-origin redirect and writes incomplete, non-success evidence', async () => {
+    const certificate = await createSimulatorCertificate();
+    let hits = 0;
+    const server = createServer({ cert: certificate.cert, key: certificate.key }, (_request, response) => {
+      hits += 1;
+      response.writeHead(302, { location: 'https://elsewhere.example.com/v1/steal' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const manifest = { ...sim.manifest, cases: sim.manifest.cases.map((item) => ({ ...item, connection: { ...item.connection, origin: `https://localhost:${port}` } })) };
+      const output: string[] = [];
+      const result = await runCertification({
+        manifest,
+        env: sim.env,
+        acknowledgement: REAL_PROVIDER_CALLS_ACK,
+        evidencePath: join(directory, 'redirect.json'),
+        network: { ...sim.network, trustedCertificates: certificate.cert },
+        simulated: true,
+        log: (line) => output.push(line),
+      });
+      expect(result.ok).toBe(false);
+      expect(result.evidence).toMatchObject({ runStatus: 'incomplete', stopReason: 'network-policy' });
+      expect(result.evidence.cases[0]).toMatchObject({ outcome: expect.stringMatching(/^(failed|error)$/), error: { kind: 'transport', code: 'redirect-refused' } });
+      expect(result.evidence.cases.slice(1).map((item) => item.outcome)).toEqual(manifest.cases.slice(1).map(() => 'not-run'));
+      expect(hits).toBe(1);
+      expect(output.join('\n')).not.toContain('elsewhere');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
