@@ -44,9 +44,9 @@ const EXPECTED: Readonly<Record<ChatDialect, Readonly<Record<ChatDialect, unknow
   },
   'anthropic-messages/v1': {
     'openai-chat/v1': 'low',
-    'openai-responses/v1': { effort: 'low' },
+    'openai-responses/v1': { effort: 'low', summary: 'auto' },
     'anthropic-messages/v1': { type: 'enabled', budget_tokens: 2048 },
-    'gemini-generate-content/v1': { thinkingBudget: 2048 },
+    'gemini-generate-content/v1': { thinkingBudget: 2048, includeThoughts: true },
   },
   'gemini-generate-content/v1': {
     'openai-chat/v1': 'low',
@@ -74,11 +74,10 @@ describe.each(CHAT_DIALECTS.map((dialect) => [DIALECT_NAME[dialect], dialect] as
   });
 });
 
-describe('known translation gaps (codec bugs reported to the families)', () => {
-  // anthropic-messages ingress: `thinking: {type: "enabled"}` asks for visible thinking blocks, but the task gets no
-  // `reasoning.includeReasoning`, so a Gemini upstream is not asked for `includeThoughts` and a Responses upstream
-  // for no summary: the Anthropic client then receives no thinking text. Passes once the ingress sets it.
-  it.fails('BUG anthropic-messages ingress: thinking enabled should ask other upstreams for visible reasoning', async () => {
+describe('anthropic-messages ingress and visible reasoning', () => {
+  // `thinking: {type: "enabled"}` asks for visible thinking blocks, so the task carries `reasoning.includeReasoning`
+  // and other upstreams are asked for their visible reasoning (Gemini `includeThoughts`, Responses summaries).
+  it('thinking enabled asks other upstreams for visible reasoning', async () => {
     const body = await providerBody('anthropic-messages/v1', 'gemini-generate-content/v1');
     expect(reasoningSent('gemini-generate-content/v1', body)).toEqual({ thinkingBudget: 2048, includeThoughts: true });
   });

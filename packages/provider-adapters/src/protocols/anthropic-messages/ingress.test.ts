@@ -118,7 +118,7 @@ describe('anthropic-messages ingress', () => {
       sampling: { temperature: 1, topP: 0.95, topK: 20 },
       maxOutputTokens: 2048,
       stopSequences: ['END'],
-      reasoning: { budgetTokens: 1024 },
+      reasoning: { budgetTokens: 1024, includeReasoning: true },
       stream: true,
     });
     expect(chatTaskV2Schema.safeParse(decoded.task).success).toBe(true);

@@ -98,7 +98,8 @@ function readReasoning(body: JsonRecord): ReasoningControlV2 | undefined {
   }
   const effort = readEffort(body.output_config);
   if (budgetTokens === undefined && effort === undefined) return undefined;
-  return compact<ReasoningControlV2>({ budgetTokens, effort });
+  // Enabled thinking returns thinking blocks to the client, so the task asks for reasoning output too.
+  return compact<ReasoningControlV2>({ budgetTokens, effort, includeReasoning: budgetTokens === undefined ? undefined : true });
 }
 
 function readEffort(value: unknown): ReasoningControlV2['effort'] {
