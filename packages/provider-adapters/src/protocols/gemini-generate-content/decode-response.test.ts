@@ -15,7 +15,7 @@ describe('decodeGeminiResponse', () => {
         content: [
           {
             type: 'tool-call',
-            toolCallId: 'gemini-fc-JniLacKqGqH0xs0P0O776As-0',
+            toolCallId: 'gemini-fc-8c60967c-0',
             toolName: 'weather',
             argumentsText: '{"location":"San Francisco"}',
             signature: 'Eqo+Cqc+Ab4+9vtgONaaz6qwy6WXdp7gCd2w0X+Wz2gaBgY0Gv6A12JKo0y5vQwf9YQFyhMbKr1E9m17VT6HXd7jXzjaGYaE',
@@ -60,7 +60,7 @@ describe('decodeGeminiResponse', () => {
     expect(decoded.terminal).toMatchObject({
       result: {
         content: [
-          { type: 'tool-call', toolCallId: 'gemini-fc-resp-1-0', toolName: 'now', argumentsText: '{}', signature: 'c2lnMQ==' },
+          { type: 'tool-call', toolCallId: 'gemini-fc-73ce6f99-0', toolName: 'now', argumentsText: '{}', signature: 'c2lnMQ==' },
           { type: 'tool-call', toolCallId: 'call-7', toolName: 'weather', argumentsText: '{"city":"Paris","days":[1,2]}' },
         ],
       },

@@ -48,8 +48,8 @@ describe('gemini-generate-content stream properties', () => {
         content: [
           { type: 'reasoning', text: `think ${text}more`, signature: 'U0lH' },
           { type: 'text', text: `${text} end` },
-          { type: 'tool-call', toolCallId: 'gemini-fc-resp-1-0', toolName: 'f', argumentsText: JSON.stringify({ t: text }), signature: 'VA==' },
-          { type: 'tool-call', toolCallId: 'gemini-fc-resp-1-1', toolName: 'g', argumentsText: JSON.stringify({ s: `${text}!`, n: [1.5] }) },
+          { type: 'tool-call', toolCallId: 'gemini-fc-73ce6f99-0', toolName: 'f', argumentsText: JSON.stringify({ t: text }), signature: 'VA==' },
+          { type: 'tool-call', toolCallId: 'gemini-fc-73ce6f99-1', toolName: 'g', argumentsText: JSON.stringify({ s: `${text}!`, n: [1.5] }) },
           { type: 'reasoning', text: '', signature: 'RU5E' },
         ],
       },

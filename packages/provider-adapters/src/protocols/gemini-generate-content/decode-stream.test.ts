@@ -19,12 +19,12 @@ describe('createGeminiStreamMachine', () => {
       candidates: [{ content: { parts: [{ thoughtSignature: string }] } }];
     }).candidates[0].content.parts[0].thoughtSignature;
     expect(events).toEqual([
-      { type: 'tool-call-start', index: 0, toolCallId: 'gemini-fc-dqHOab6xGLzWodAPkPuViA4-0', toolName: 'getWeather' },
+      { type: 'tool-call-start', index: 0, toolCallId: 'gemini-fc-61660bc6-0', toolName: 'getWeather' },
       { type: 'tool-call-delta', index: 0, delta: '{"location":"Boston' },
       { type: 'tool-call-delta', index: 0, delta: '"' },
       { type: 'tool-call-delta', index: 0, delta: '}' },
       { type: 'tool-call-end', index: 0, argumentsText: '{"location":"Boston"}', signature },
-      { type: 'tool-call-start', index: 1, toolCallId: 'gemini-fc-dqHOab6xGLzWodAPkPuViA4-1', toolName: 'getWeather' },
+      { type: 'tool-call-start', index: 1, toolCallId: 'gemini-fc-61660bc6-1', toolName: 'getWeather' },
       { type: 'tool-call-delta', index: 1, delta: '{"location":"San Francisco' },
       { type: 'tool-call-delta', index: 1, delta: '"' },
       { type: 'tool-call-delta', index: 1, delta: '}' },
@@ -36,8 +36,8 @@ describe('createGeminiStreamMachine', () => {
       result: {
         kind: 'chat',
         content: [
-          { type: 'tool-call', toolCallId: 'gemini-fc-dqHOab6xGLzWodAPkPuViA4-0', toolName: 'getWeather', argumentsText: '{"location":"Boston"}', signature },
-          { type: 'tool-call', toolCallId: 'gemini-fc-dqHOab6xGLzWodAPkPuViA4-1', toolName: 'getWeather', argumentsText: '{"location":"San Francisco"}' },
+          { type: 'tool-call', toolCallId: 'gemini-fc-61660bc6-0', toolName: 'getWeather', argumentsText: '{"location":"Boston"}', signature },
+          { type: 'tool-call', toolCallId: 'gemini-fc-61660bc6-1', toolName: 'getWeather', argumentsText: '{"location":"San Francisco"}' },
         ],
       },
       finishReason: { unified: 'tool-calls', raw: 'STOP' },

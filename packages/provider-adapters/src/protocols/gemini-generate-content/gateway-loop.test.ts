@@ -85,8 +85,8 @@ describe('Gemini client through the engine to a Gemini provider', () => {
     expect(terminal.status).toBe('completed');
     // Everything survives except the derived call ids: the upstream sent none, so the client sees none and
     // derives its own from the host's response id.
-    const expected = JSON.parse(JSON.stringify(terminal).replaceAll('gemini-fc-dqHOab6xGLzWodAPkPuViA4-', 'gemini-fc-host-resp-1-')) as unknown;
-    expect(JSON.stringify(terminal)).toContain('gemini-fc-dqHOab6xGLzWodAPkPuViA4-1');
+    const expected = JSON.parse(JSON.stringify(terminal).replaceAll('gemini-fc-61660bc6-', 'gemini-fc-f248537a-')) as unknown;
+    expect(JSON.stringify(terminal)).toContain('gemini-fc-61660bc6-1');
     expect(replayed.terminal).toEqual(expected);
   });
 });
