@@ -8,7 +8,7 @@ import { isCertificationError } from '../certification-error.js';
 import { createSimulatorCertificate } from '../../simulator/simulator-certificate.js';
 import { certificationEvidenceV1Schema, type CertificationEvidenceV1 } from '../evidence/certification-evidence-v1.js';
 import { CANARY, startCertificationSimulator, type CertificationSimulator } from '../test-support/certification-simulator.js';
-import { REAL_PROVIDER_CALLS_ACK, runCertification } from './run-certification.js';
+import { abortableSleep, REAL_PROVIDER_CALLS_ACK, runCertification } from './run-certification.js';
 
 let sim: CertificationSimulator;
 let directory: string;
@@ -183,5 +183,29 @@ describe('runCertification stops on a redirect', () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('runCertification stops at the duration cap', () => {
+  it('aborts polling when the cap passes and writes incomplete evidence, never cancelling the job', async () => {
+    const cases = sim.manifest.cases
+      .filter((item) => item.target.capability.protocolFamily === 'dashscope-tasks/v1')
+      .map((item) => ({ ...item, target: { ...item.target, providerModel: 'job.60000.60000' }, async: { maxPolls: 5, pollIntervalMs: 100 } }));
+    const manifest = { ...sim.manifest, shard: { families: ['dashscope-tasks/v1'] }, caps: { maxRequests: 6, maxDurationMs: 1000 }, cases };
+    const before = sim.simulator.requests.length;
+    const result = await runCertification({
+      manifest,
+      env: sim.env,
+      acknowledgement: REAL_PROVIDER_CALLS_ACK,
+      evidencePath: join(directory, 'duration.json'),
+      network: sim.network,
+      simulated: true,
+      sleep: (_ms, signal) => abortableSleep(400, signal),
+    });
+    expect(result.ok).toBe(false);
+    expect(result.evidence).toMatchObject({ runStatus: 'incomplete', stopReason: 'duration-cap' });
+    expect(result.evidence.cases[0]?.job?.acceptance).toBe('accepted');
+    expect(result.evidence.cases[0]?.job?.polls).toBeLessThan(5);
+    expect(sim.simulator.requests.slice(before).filter((request) => request.method === 'DELETE' || request.path.includes('cancel'))).toEqual([]);
   });
 });
