@@ -21,7 +21,8 @@ import {
   type VideoGenerationTaskV2,
 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineTargetBindingV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
-import { expectThat, startGuideHost, type GuideTarget } from './support/simulator-host.js';
+import { expectThat } from './support/expect-that.js';
+import { startGuideHost, type GuideTarget } from './support/simulator-host.js';
 
 /** What the example observed. */
 export interface AsyncVideoJobSummary {

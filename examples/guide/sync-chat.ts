@@ -13,7 +13,8 @@
 import { pathToFileURL } from 'node:url';
 import type { AdapterTerminalOutcome, ChatTaskV2 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1 } from '@tokenforge/protocol-engine';
-import { expectThat, startGuideHost, type GuideTarget } from './support/simulator-host.js';
+import { expectThat } from './support/expect-that.js';
+import { startGuideHost, type GuideTarget } from './support/simulator-host.js';
 
 /** What the example observed (the guide's test reads the printed lines; a host would record these). */
 export interface SyncChatSummary {

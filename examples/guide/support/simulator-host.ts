@@ -107,8 +107,3 @@ export async function startGuideHost(options: StartGuideHostOptions = {}): Promi
     },
   };
 }
-
-/** Throws when an example's expectation does not hold, so a broken example exits non-zero. */
-export function expectThat(condition: boolean, what: string): asserts condition {
-  if (!condition) throw new Error(`unexpected: ${what}`);
-}

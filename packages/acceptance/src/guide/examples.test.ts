@@ -70,4 +70,19 @@ describe.concurrent('guide examples (spawned against the in-process provider sim
       '[async] example finished',
     ]);
   });
+
+  it('custom-family.ts: a new family added to the builtin suite runs through the unchanged engine', { timeout: 180_000 }, async () => {
+    const run = await runExample('custom-family.ts');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(lines(run)).toEqual([
+      '[family] invalid entry refused: direct-http-mismatch (entry 0)',
+      '[family] engine serves 10 families, including line-chat/v1',
+      '[family] sync: "Hello in lines." finish=stop (raw end)',
+      '[family] request sent: POST /v1/line-chat headers=accept,content-type',
+      '[family] stream: "Hello in lines." usage in=7 out=4',
+      '[family] 503: acceptance=unknown code=overloaded retryable=true',
+      '[family] example finished',
+    ]);
+  });
 });
