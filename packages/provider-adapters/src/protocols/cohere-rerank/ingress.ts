@@ -14,7 +14,7 @@ import {
   optionalClientNumber,
   requiredClientString,
   unsupportedClientField,
-} from '../openai-chat/client-json.js';
+} from '../openai-common/client-json.js';
 import { COHERE_RERANK_MAX_DOCUMENTS } from './encode-request.js';
 import { COHERE_RERANK_PROTOCOL_FAMILY } from './protocol-family.js';
 

@@ -13,7 +13,7 @@ import {
   optionalClientString,
   requiredClientString,
   unsupportedClientField,
-} from '../openai-chat/client-json.js';
+} from '../openai-common/client-json.js';
 import { OPENAI_EMBEDDINGS_MAX_INPUTS } from './protocol-options.js';
 import { OPENAI_EMBEDDINGS_PROTOCOL_FAMILY } from './protocol-family.js';
 
