@@ -9,7 +9,7 @@ import {
   requiredClientString,
   unsupportedClientField,
   type ClientJsonObject,
-} from './client-json.js';
+} from '../openai-common/client-json.js';
 import { parseBase64DataUrl } from './data-url.js';
 
 /** The system instructions and conversation of a client request. */

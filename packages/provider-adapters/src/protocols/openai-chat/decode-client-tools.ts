@@ -8,7 +8,7 @@ import {
   optionalClientString,
   requiredClientString,
   unsupportedClientField,
-} from './client-json.js';
+} from '../openai-common/client-json.js';
 
 /** Decodes function `tools`; a missing `parameters` means a tool without arguments. Other tool types are refused. */
 export function decodeOpenAiChatClientTools(value: readonly unknown[]): ToolDefinitionV2[] {

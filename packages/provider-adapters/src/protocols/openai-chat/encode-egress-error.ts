@@ -1,107 +1,26 @@
-import type { CodecErrorCodeV1, EgressFailureV1, EgressHttpResponseV1, ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
+import type { EgressFailureV1, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
+import { createOpenAiErrorEnvelope, type OpenAiErrorObject } from '../openai-common/openai-error-envelope.js';
 
 /** The OpenAI error object this family writes (`param` is always `null`: no client field is named). */
-export interface OpenAiChatEgressErrorObject {
-  readonly message: string;
-  readonly type: string;
-  readonly code: string;
-  readonly param: null;
-}
+export type OpenAiChatEgressErrorObject = OpenAiErrorObject;
 
-interface ErrorShape {
-  readonly status: number;
-  readonly type: string;
-  readonly code: string;
-  readonly message: string;
-}
-
-/**
- * Provider failures as a client of this dialect sees them. Failures of the upstream's credentials or
- * permissions are the host's, not the client's: they are reported as 502 so the client does not think its own
- * key was refused. Upstream breakage (network, protocol, truncation) is 502, timeouts 504.
- */
-const PROVIDER_ERRORS: Readonly<Record<ProviderFailureCodeV1, ErrorShape>> = {
-  'rate-limited': { status: 429, type: 'rate_limit_error', code: 'rate_limit_exceeded', message: 'The upstream rate limit was reached.' },
-  'quota-exceeded': { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message: 'The upstream quota is exhausted.' },
-  overloaded: { status: 503, type: 'server_error', code: 'overloaded', message: 'The upstream service is overloaded.' },
-  'context-length-exceeded': {
-    status: 400,
-    type: 'invalid_request_error',
-    code: 'context_length_exceeded',
-    message: 'The request exceeds the context length of the model.',
-  },
-  'content-filtered': { status: 400, type: 'invalid_request_error', code: 'content_filter', message: 'The request was blocked by a content filter.' },
-  'invalid-request': { status: 400, type: 'invalid_request_error', code: 'invalid_request', message: 'The upstream service refused the request as invalid.' },
-  authentication: { status: 502, type: 'upstream_error', code: 'upstream_authentication_failed', message: 'The upstream service refused the gateway credentials.' },
-  'permission-denied': { status: 502, type: 'upstream_error', code: 'upstream_permission_denied', message: 'The upstream service denied permission.' },
-  'not-found': { status: 404, type: 'invalid_request_error', code: 'model_not_found', message: 'The upstream service does not know the requested model or resource.' },
-  unsupported: { status: 400, type: 'invalid_request_error', code: 'unsupported_feature', message: 'The request uses a feature the selected model cannot serve.' },
-  conflict: { status: 409, type: 'invalid_request_error', code: 'conflict', message: 'The request conflicts with the upstream state.' },
-  timeout: { status: 504, type: 'server_error', code: 'timeout', message: 'The upstream service timed out.' },
-  network: { status: 502, type: 'server_error', code: 'upstream_unreachable', message: 'The upstream service could not be reached.' },
-  'provider-error': { status: 502, type: 'server_error', code: 'upstream_error', message: 'The upstream service failed.' },
-  'truncated-stream': { status: 502, type: 'server_error', code: 'upstream_stream_truncated', message: 'The upstream response ended early.' },
-  'protocol-violation': { status: 502, type: 'server_error', code: 'upstream_protocol_violation', message: 'The upstream response was malformed.' },
-};
-
-const INGRESS_STATUS: Readonly<Partial<Record<CodecErrorCodeV1, number>>> = { 'body-too-large': 413, 'frame-too-large': 413 };
-
-const ENGINE_ERRORS: Readonly<Record<string, ErrorShape>> = {
-  PROTOCOL_ENGINE_INPUT_INVALID: { status: 400, type: 'invalid_request_error', code: 'invalid_request', message: 'The request is invalid.' },
-  PROTOCOL_ENGINE_TARGET_TASK_MISMATCH: { status: 400, type: 'invalid_request_error', code: 'unsupported_task', message: 'The model does not serve this kind of request.' },
-  PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED: { status: 400, type: 'invalid_request_error', code: 'unsupported_feature', message: 'The request uses a feature the selected model cannot serve.' },
-  PROTOCOL_ENGINE_TRANSPORT_FAILED: { status: 502, type: 'server_error', code: 'upstream_unreachable', message: 'The upstream service could not be reached.' },
-  PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID: { status: 502, type: 'server_error', code: 'upstream_protocol_violation', message: 'The upstream response was malformed.' },
-  // 499 (client closed request) is the status gateways use for a cancelled request.
-  PROTOCOL_ENGINE_ABORTED: { status: 499, type: 'request_cancelled', code: 'request_cancelled', message: 'The request was cancelled.' },
-};
-
-const INTERNAL: ErrorShape = { status: 500, type: 'server_error', code: 'internal_error', message: 'The gateway failed to process the request.' };
-
-function shapeOf(failure: EgressFailureV1): ErrorShape {
-  switch (failure.source) {
-    case 'provider':
-      return PROVIDER_ERRORS[failure.failure.code] ?? INTERNAL;
-    case 'ingress':
-      return {
-        status: INGRESS_STATUS[failure.code] ?? 400,
-        type: 'invalid_request_error',
-        code: failure.code.replaceAll('-', '_'),
-        message: `The request could not be accepted (${failure.code}).`,
-      };
-    case 'engine':
-      return ENGINE_ERRORS[failure.code] ?? INTERNAL;
-    default: {
-      const unknownFailure: never = failure;
-      void unknownFailure;
-      return INTERNAL;
-    }
-  }
-}
+/** Chat Completions names the gateway's own failures with descriptive codes (`upstream_unreachable`, ...). */
+const envelope = createOpenAiErrorEnvelope({
+  overloaded: 'overloaded',
+  timeout: 'timeout',
+  unreachable: 'upstream_unreachable',
+  upstreamError: 'upstream_error',
+  streamTruncated: 'upstream_stream_truncated',
+  protocolViolation: 'upstream_protocol_violation',
+  internal: 'internal_error',
+});
 
 /** The OpenAI error object and HTTP status for a failure. Messages are fixed texts: no provider payload passes. */
 export function describeOpenAiChatEgressError(failure: EgressFailureV1): { status: number; error: OpenAiChatEgressErrorObject } {
-  const shape = shapeOf(failure);
-  return { status: shape.status, error: { message: shape.message, type: shape.type, code: shape.code, param: null } };
+  return envelope.describe(failure);
 }
 
-const encoder = new TextEncoder();
-
-/**
- * An error response in OpenAI's envelope `{error:{message,type,code,param:null}}`. For provider failures the
- * headers carry `retry-after` (whole seconds, rounded up) and `retry-after-ms` when the provider gave a wait, and
- * `x-should-retry` from `retryable` (the official SDK honours it before its own status rules).
- */
+/** An error response in OpenAI's envelope `{error:{message,type,code,param:null}}`, with the retry headers. */
 export function encodeOpenAiChatError(failure: EgressFailureV1): EgressHttpResponseV1 {
-  const { status, error } = describeOpenAiChatEgressError(failure);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (failure.source === 'provider') {
-    headers['x-should-retry'] = failure.failure.retryable ? 'true' : 'false';
-    const wait = failure.failure.retryAfterMs;
-    if (wait !== undefined) {
-      headers['retry-after'] = String(Math.ceil(wait / 1000));
-      headers['retry-after-ms'] = String(wait);
-    }
-  }
-  return { status, headers, body: encoder.encode(JSON.stringify({ error })) };
+  return envelope.encode(failure);
 }

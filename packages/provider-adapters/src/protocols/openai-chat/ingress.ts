@@ -19,7 +19,7 @@ import {
   requiredClientString,
   unsupportedClientField,
   type ClientJsonObject,
-} from './client-json.js';
+} from '../openai-common/client-json.js';
 import { decodeOpenAiChatClientMessages } from './decode-client-messages.js';
 import { decodeOpenAiChatClientToolChoice, decodeOpenAiChatClientTools } from './decode-client-tools.js';
 import { OPENAI_CHAT_PROTOCOL_FAMILY } from './protocol-family.js';

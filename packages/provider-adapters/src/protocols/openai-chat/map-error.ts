@@ -1,10 +1,6 @@
 import type { NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
-import {
-  boundProviderCode,
-  createHttpFailure,
-  mapHttpStatusToFailure,
-  type HttpStatusFailure,
-} from '../../codec-kit/http-failure.js';
+import type { HttpStatusFailure } from '../../codec-kit/http-failure.js';
+import { mapOpenAiHttpError, mapOpenAiInBandError, type OpenAiErrorMeanings, type OpenAiHttpErrorInput } from '../openai-common/map-openai-error.js';
 import type { OpenAiChatWireError } from './wire-schema.js';
 
 /**
@@ -12,7 +8,7 @@ import type { OpenAiChatWireError } from './wire-schema.js';
  * then by type. Values from the OpenAI API reference and the compatible servers of §1.8 / §1.10 of the fact
  * sheet; anything else keeps the status default.
  */
-const ERROR_MEANINGS: ReadonlyMap<string, HttpStatusFailure> = new Map([
+const ERROR_MEANINGS: OpenAiErrorMeanings = new Map<string, HttpStatusFailure>([
   ['context_length_exceeded', { code: 'context-length-exceeded', retryable: false }],
   ['insufficient_quota', { code: 'quota-exceeded', retryable: false }],
   ['billing_hard_limit_reached', { code: 'quota-exceeded', retryable: false }],
@@ -30,72 +26,29 @@ const ERROR_MEANINGS: ReadonlyMap<string, HttpStatusFailure> = new Map([
   ['insufficient_system_resource', { code: 'overloaded', retryable: true }],
 ]);
 
-function meaningOf(error: OpenAiChatWireError | undefined): HttpStatusFailure | undefined {
-  if (error === undefined) return undefined;
-  if (typeof error.code === 'string') {
-    const byCode = ERROR_MEANINGS.get(error.code);
-    if (byCode !== undefined) return byCode;
-  }
-  return error.type === undefined ? undefined : ERROR_MEANINGS.get(error.type);
-}
-
-function providerCodeOf(error: OpenAiChatWireError | undefined): string | undefined {
-  if (error === undefined) return undefined;
-  return boundProviderCode(error.code) ?? boundProviderCode(error.type);
-}
-
 /** Input of {@link mapOpenAiChatHttpError}. */
-export interface OpenAiChatHttpErrorInput {
-  /** The non-success HTTP status. */
-  readonly status: number;
-  /** Response headers, lower-case names. */
-  readonly headers: Readonly<Record<string, string>>;
+export interface OpenAiChatHttpErrorInput extends OpenAiHttpErrorInput {
   /** The `error` member of the body, when the body was a readable error envelope. */
   readonly error: OpenAiChatWireError | undefined;
-  /** Current time in epoch milliseconds (for an HTTP-date `Retry-After`), injected by the adapter. */
-  readonly nowMs: number;
 }
 
 /**
- * Maps an HTTP error response (`{error:{message,type,code,param}}`) to a normalized failure.
- *
- * - The status gives the default (the kit's table); a known `error.code` or `error.type` refines it, so a 429
- *   with `insufficient_quota` is a non-retryable `quota-exceeded` and a 400 with `context_length_exceeded` is
- *   `context-length-exceeded`.
- * - `x-should-retry: true|false` (sent by OpenAI and honoured by the official SDK) overrides `retryable`.
- * - `retryAfterMs` comes from `retry-after-ms` (OpenAI, milliseconds), else `Retry-After` (seconds or an
- *   HTTP-date). The `x-ratelimit-reset-*` headers are not read: they say when a quota window resets, not how
- *   long this request should wait, and their duration format is not specified for compatible servers.
- * - `providerCode` is `error.code` (a string, or a number as on OpenRouter) else `error.type`, bounded by the kit.
- *   The message is never kept.
+ * Maps an HTTP error response (`{error:{message,type,code,param}}`) to a normalized failure: the status gives the
+ * default and a known `error.code` or `error.type` refines it (a 400 with `context_length_exceeded` is
+ * `context-length-exceeded`); `x-should-retry` overrides `retryable`; `retryAfterMs` comes from `retry-after-ms`,
+ * else `Retry-After`. See {@link mapOpenAiHttpError}.
  */
 export function mapOpenAiChatHttpError(input: OpenAiChatHttpErrorInput): NormalizedProviderFailureV1 {
-  const meaning = meaningOf(input.error) ?? mapHttpStatusToFailure(input.status);
-  const shouldRetry = input.headers['x-should-retry'];
-  const override: HttpStatusFailure =
-    shouldRetry === 'true' || shouldRetry === 'false' ? { code: meaning.code, retryable: shouldRetry === 'true' } : meaning;
-  const providerCode = providerCodeOf(input.error);
-  return createHttpFailure({
-    status: input.status,
-    headers: input.headers,
-    nowMs: input.nowMs,
-    override,
-    ...(providerCode === undefined ? {} : { providerCode }),
-  });
+  return mapOpenAiHttpError(ERROR_MEANINGS, input);
 }
 
 /**
  * Maps an error that arrived after a 200 (a `data: {"error":…}` chunk, an SSE event named `error`, or an
- * `error` member in a 200 body). A known code or type decides; a numeric `code` in the HTTP range (OpenRouter
- * puts the status there) is read as that status; anything else is a non-retryable `provider-error`, since
- * nothing says sending the same request again would help.
+ * `error` member in a 200 body). A known code or type decides; a numeric `code` in the HTTP range is read as that
+ * status; anything else is a non-retryable `provider-error`.
  */
 export function mapOpenAiChatInBandError(error: OpenAiChatWireError): NormalizedProviderFailureV1 {
-  const numeric = typeof error.code === 'number' && error.code >= 400 && error.code <= 599 ? error.code : undefined;
-  const meaning: HttpStatusFailure = meaningOf(error) ??
-    (numeric === undefined ? undefined : mapHttpStatusToFailure(numeric)) ?? { code: 'provider-error', retryable: false };
-  const providerCode = providerCodeOf(error);
-  return { code: meaning.code, retryable: meaning.retryable, ...(providerCode === undefined ? {} : { providerCode }) };
+  return mapOpenAiInBandError(ERROR_MEANINGS, error);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   requiredClientString,
   unsupportedClientField,
   type ClientJsonObject,
-} from './client-json.js';
+} from '../openai-common/client-json.js';
 import { parseBase64DataUrl } from './data-url.js';
 import { OPENAI_RESPONSES_REASONING_PART_SEPARATOR } from './reasoning-text.js';
 

@@ -21,7 +21,7 @@ import {
   requiredClientString,
   unsupportedClientField,
   type ClientJsonObject,
-} from './client-json.js';
+} from '../openai-common/client-json.js';
 import { decodeOpenAiResponsesClientInput } from './decode-client-input.js';
 import { OPENAI_RESPONSES_PROTOCOL_FAMILY } from './protocol-family.js';
 

@@ -1,10 +1,6 @@
 import type { NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
-import {
-  boundProviderCode,
-  createHttpFailure,
-  mapHttpStatusToFailure,
-  type HttpStatusFailure,
-} from '../../codec-kit/http-failure.js';
+import type { HttpStatusFailure } from '../../codec-kit/http-failure.js';
+import { mapOpenAiHttpError, mapOpenAiInBandError, type OpenAiErrorMeanings, type OpenAiHttpErrorInput } from '../openai-common/map-openai-error.js';
 import type { OpenAiResponsesWireError } from './wire-schema.js';
 
 const NOT_RETRYABLE_INVALID: HttpStatusFailure = { code: 'invalid-request', retryable: false };
@@ -16,7 +12,7 @@ const NOT_RETRYABLE_INVALID: HttpStatusFailure = { code: 'invalid-request', retr
  * observed `insufficient_quota` (§2.5, §2.9). Anything else keeps the status default (HTTP) or is a non-retryable
  * `provider-error` (in band).
  */
-const ERROR_MEANINGS: ReadonlyMap<string, HttpStatusFailure> = new Map([
+const ERROR_MEANINGS: OpenAiErrorMeanings = new Map<string, HttpStatusFailure>([
   ['rate_limit_exceeded', { code: 'rate-limited', retryable: true }],
   ['insufficient_quota', { code: 'quota-exceeded', retryable: false }],
   ['billing_hard_limit_reached', { code: 'quota-exceeded', retryable: false }],
@@ -48,52 +44,20 @@ const ERROR_MEANINGS: ReadonlyMap<string, HttpStatusFailure> = new Map([
   ['model_not_found', { code: 'not-found', retryable: false }],
 ]);
 
-function meaningOf(error: OpenAiResponsesWireError | undefined): HttpStatusFailure | undefined {
-  if (error === undefined) return undefined;
-  if (typeof error.code === 'string') {
-    const byCode = ERROR_MEANINGS.get(error.code);
-    if (byCode !== undefined) return byCode;
-  }
-  return error.type === undefined ? undefined : ERROR_MEANINGS.get(error.type);
-}
-
-function providerCodeOf(error: OpenAiResponsesWireError | undefined): string | undefined {
-  if (error === undefined) return undefined;
-  return boundProviderCode(error.code) ?? boundProviderCode(error.type);
-}
-
 /** Input of {@link mapOpenAiResponsesHttpError}. */
-export interface OpenAiResponsesHttpErrorInput {
-  /** The non-success HTTP status. */
-  readonly status: number;
-  /** Response headers, lower-case names. */
-  readonly headers: Readonly<Record<string, string>>;
+export interface OpenAiResponsesHttpErrorInput extends OpenAiHttpErrorInput {
   /** The `error` member of the body, when the body was a readable error envelope. */
   readonly error: OpenAiResponsesWireError | undefined;
-  /** Current time in epoch milliseconds (for an HTTP-date `Retry-After`), injected by the adapter. */
-  readonly nowMs: number;
 }
 
 /**
  * Maps an HTTP error response (`{error:{message,type,code,param}}`, §2.9) to a normalized failure: the status gives
- * the default (the kit's table) and a known `code` or `type` refines it (a 429 `insufficient_quota` is a
- * non-retryable `quota-exceeded`); `x-should-retry: true|false` (honoured by the official SDK) overrides
- * `retryable`; `retryAfterMs` comes from `retry-after-ms`, else `Retry-After`; `providerCode` is `code`, else `type`.
- * The message is never kept.
+ * the default and a known `code` or `type` refines it (a 429 `insufficient_quota` is a non-retryable
+ * `quota-exceeded`); `x-should-retry` overrides `retryable`; `retryAfterMs` comes from `retry-after-ms`, else
+ * `Retry-After`. See {@link mapOpenAiHttpError}.
  */
 export function mapOpenAiResponsesHttpError(input: OpenAiResponsesHttpErrorInput): NormalizedProviderFailureV1 {
-  const meaning = meaningOf(input.error) ?? mapHttpStatusToFailure(input.status);
-  const shouldRetry = input.headers['x-should-retry'];
-  const override: HttpStatusFailure =
-    shouldRetry === 'true' || shouldRetry === 'false' ? { code: meaning.code, retryable: shouldRetry === 'true' } : meaning;
-  const providerCode = providerCodeOf(input.error);
-  return createHttpFailure({
-    status: input.status,
-    headers: input.headers,
-    nowMs: input.nowMs,
-    override,
-    ...(providerCode === undefined ? {} : { providerCode }),
-  });
+  return mapOpenAiHttpError(ERROR_MEANINGS, input);
 }
 
 /**
@@ -102,9 +66,5 @@ export function mapOpenAiResponsesHttpError(input: OpenAiResponsesHttpErrorInput
  * status; anything else is a non-retryable `provider-error`, since nothing says a resend would help.
  */
 export function mapOpenAiResponsesFailure(error: OpenAiResponsesWireError | undefined): NormalizedProviderFailureV1 {
-  const numeric = typeof error?.code === 'number' && error.code >= 400 && error.code <= 599 ? error.code : undefined;
-  const meaning: HttpStatusFailure = meaningOf(error) ??
-    (numeric === undefined ? undefined : mapHttpStatusToFailure(numeric)) ?? { code: 'provider-error', retryable: false };
-  const providerCode = providerCodeOf(error);
-  return { code: meaning.code, retryable: meaning.retryable, ...(providerCode === undefined ? {} : { providerCode }) };
+  return mapOpenAiInBandError(ERROR_MEANINGS, error);
 }

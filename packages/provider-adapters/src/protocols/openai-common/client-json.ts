@@ -18,7 +18,7 @@ export function isClientObject(value: unknown): value is ClientJsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `null` and absent both mean "not set" in Responses requests. */
+/** `null` and absent both mean "not set" in OpenAI requests (Chat Completions and Responses alike). */
 export function isUnset(value: unknown): value is null | undefined {
   return value === undefined || value === null;
 }
