@@ -1,3 +1,5 @@
+import { cpSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
   AdapterStreamPartV1,
@@ -11,11 +13,20 @@ import type {
   TaskEnvelopeV2,
 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1, isProtocolEngineErrorV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { scanRawForwarding, scanRawForwardingSource } from './no-raw-forwarding-scan.js';
-import { kernelGateDirectory, repositoryRoot } from './test-support/repository.js';
+import { kernelGateDirectory, listFiles, repositoryRoot } from './test-support/repository.js';
 
-const fixture = join(kernelGateDirectory, 'fixtures', 'violations', 'no-raw-forwarding', 'packages');
+/** Copies the planted tree to a temporary folder with the `.planted` suffixes dropped; returns its `packages/`. */
+function materializeFixture(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'tokenforge-raw-forwarding-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  cpSync(join(kernelGateDirectory, 'no-raw-forwarding-fixture'), folder, { recursive: true });
+  for (const file of listFiles(folder)) if (file.endsWith('.ts.planted')) renameSync(join(folder, file), join(folder, file.slice(0, -'.planted'.length)));
+  return join(folder, 'packages');
+}
+
+const fixture = materializeFixture();
 
 describe('no raw forwarding: static rule', () => {
   it('finds no raw response, body or chunk leaving any adapter function, and no engine code that sends or names raw bytes', () => {
