@@ -59,6 +59,15 @@ describe('cohere-rerank adapter', () => {
     expect(isProviderTransportFailureV1(rejection)).toBe(true);
   });
 
+  it('ends as cancelled and releases the body when aborted while reading', async () => {
+    const controller = new AbortController();
+    const transport = createFixtureTransportV1({ responses: [{ body: { type: 'text', text: COHERE_RERANKING_JSON }, readSize: 8, readDelayMs: 20 }] });
+    const pending = createCohereRerankAdapterFactory().createAdapter().execute({ task: rerank, target, transport, signal: controller.signal });
+    setTimeout(() => controller.abort(), 30);
+    expect(await pending).toMatchObject({ terminal: { status: 'cancelled' } });
+    expect(transport.bodyStates()[0]).not.toBe('reading');
+  });
+
   it('serves a Cohere client end to end: ingress, engine, adapter on recorded traffic, egress', async () => {
     const clientBody = { model: 'client-rerank', query: 'talk about rain', documents: ['sunny', 'rainy'], top_n: 2, max_tokens_per_doc: 512 };
     const decoded = createCohereRerankIngressCodec().decodeRequest({ path: '/v2/rerank', body: new TextEncoder().encode(JSON.stringify(clientBody)) });

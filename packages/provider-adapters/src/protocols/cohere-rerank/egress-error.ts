@@ -36,6 +36,7 @@ const ENGINE_ERRORS: Readonly<Record<string, ErrorShape>> = {
   PROTOCOL_ENGINE_TARGET_TASK_MISMATCH: { status: 400, message: 'The model does not serve this kind of request.' },
   PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED: { status: 400, message: 'The request uses a feature the selected model cannot serve.' },
   PROTOCOL_ENGINE_TRANSPORT_FAILED: { status: 502, message: 'The upstream service could not be reached.' },
+  PROTOCOL_ENGINE_PROVIDER_FAILED: { status: 502, message: 'The upstream service failed.' },
   PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID: { status: 502, message: 'The upstream response was malformed.' },
   // Cohere's own status for a request the client cancelled.
   PROTOCOL_ENGINE_ABORTED: { status: 499, message: 'The request was cancelled.' },

@@ -33,6 +33,8 @@ describe('cohere-rerank egress', () => {
     expect(egress.encodeError({ source: 'ingress', code: 'unsupported-feature' }, context).status).toBe(422);
     expect(egress.encodeError({ source: 'ingress', code: 'malformed-json' }, context).status).toBe(400);
     expect(egress.encodeError({ source: 'engine', code: 'PROTOCOL_ENGINE_TRANSPORT_FAILED' }, context).status).toBe(502);
+    expect(egress.encodeError({ source: 'engine', code: 'PROTOCOL_ENGINE_PROVIDER_FAILED' }, context).status).toBe(502);
+    expect(egress.encodeError({ source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' }, context).status).toBe(499);
     expect(egress.encodeError({ source: 'engine', code: 'SOMETHING_NEW' }, context).status).toBe(500);
   });
 });
