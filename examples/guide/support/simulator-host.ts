@@ -18,7 +18,7 @@ import {
 } from '@tokenforge/protocol-engine';
 import { createBuiltinTokenForgeProtocolSuiteV1, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 // The simulator is test tooling of the private acceptance package, not a published API.
-import { startProviderSimulator, type ProviderSimulator } from '../../../packages/acceptance/src/simulator/index.js';
+import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/acceptance';
 
 /** What a host's catalogue resolves for one request: the dispatch facts of the chosen target. */
 export interface GuideTarget {
