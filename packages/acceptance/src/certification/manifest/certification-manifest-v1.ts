@@ -25,6 +25,7 @@ export const secretEnvNameSchema = z.string().regex(ENV_NAME, 'an environment va
 export const providerOriginSchema = z
   .string()
   .max(300)
+  .regex(/^https:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?$/, 'an https origin such as https://api.example.com')
   .refine((value) => {
     let url: URL;
     try {
