@@ -58,3 +58,7 @@ export type { AdapterStreamMachine, AdapterStreamStep, CreateAdapterStreamPartsO
 
 export { DEFAULT_MAX_ERROR_BODY_BYTES, readJsonResponse } from './json-response.js';
 export type { JsonResponseOutcome, ReadJsonResponseOptions } from './json-response.js';
+
+export { classifyAsyncStartError } from './classify-async-start-error.js';
+
+export { isHttpsMediaUrl } from './https-media-url.js';

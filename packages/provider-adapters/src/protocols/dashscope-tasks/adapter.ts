@@ -12,8 +12,7 @@ import {
   type ProviderTransport,
   type ProviderTransportResponse,
 } from '@tokenforge/model-protocol';
-import { isProtocolViolationError, readJsonResponse, type JsonResponseOutcome } from '../../codec-kit/index.js';
-import { classifyStartError } from './classify-start-error.js';
+import { classifyAsyncStartError, isProtocolViolationError, readJsonResponse, type JsonResponseOutcome } from '../../codec-kit/index.js';
 import { decodeDashScopeCreateResponse } from './decode-create-response.js';
 import { decodeDashScopeJobList } from './decode-job-list.js';
 import { decodeDashScopeJobSnapshot } from './decode-job-snapshot.js';
@@ -64,7 +63,7 @@ async function start(input: ProviderAsyncJobStartInputV1, options: DashScopeTask
   try {
     response = await input.transport.send({ ...request, signal: input.signal });
   } catch (error) {
-    const outcome = classifyStartError(error, {});
+    const outcome = classifyAsyncStartError(error, {});
     if (outcome === undefined) throw error;
     return outcome;
   }
@@ -72,7 +71,7 @@ async function start(input: ProviderAsyncJobStartInputV1, options: DashScopeTask
   try {
     outcome = await readJsonResponse(response, readOptions(options));
   } catch (error) {
-    const classified = classifyStartError(error, {});
+    const classified = classifyAsyncStartError(error, {});
     if (classified === undefined) throw error;
     return classified;
   }

@@ -1,10 +1,9 @@
 import type { JobMediaV2, ProviderAsyncJobSnapshotV2 } from '@tokenforge/model-protocol';
-import { ProtocolViolationError } from '../../codec-kit/index.js';
+import { ProtocolViolationError, isHttpsMediaUrl } from '../../codec-kit/index.js';
 import { convertDashScopeNaiveTime } from './convert-timestamps.js';
 import { convertDashScopeUsage } from './convert-usage.js';
 import { mapDashScopeError } from './map-error.js';
 import { mapDashScopeJobState } from './map-job-state.js';
-import { isSafeMediaUrl } from './media-url.js';
 import type { DashScopeWireTask } from './wire-schema.js';
 
 const RAW_STATE = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -15,7 +14,7 @@ function violation(path: string, rule: string): ProtocolViolationError {
 }
 
 function checkedUrl(url: string, path: string): string {
-  if (!isSafeMediaUrl(url)) throw violation(path, 'must be an https URL without user information');
+  if (!isHttpsMediaUrl(url)) throw violation(path, 'must be an https URL without user information');
   return url;
 }
 

@@ -12,8 +12,7 @@ import {
   type ProviderTransport,
   type ProviderTransportResponse,
 } from '@tokenforge/model-protocol';
-import { isProtocolViolationError, readJsonResponse, type JsonResponseOutcome } from '../../codec-kit/index.js';
-import { classifyStartError } from './classify-start-error.js';
+import { classifyAsyncStartError, isProtocolViolationError, readJsonResponse, type JsonResponseOutcome } from '../../codec-kit/index.js';
 import { decodeKlingCreateResponse } from './decode-create-response.js';
 import { decodeKlingJobList, type KlingListSliceAnswer } from './decode-job-list.js';
 import { decodeKlingJobSnapshot } from './decode-job-snapshot.js';
@@ -60,7 +59,7 @@ async function start(input: ProviderAsyncJobStartInputV1, options: KlingVideoAda
   try {
     response = await input.transport.send({ ...wire, signal: input.signal });
   } catch (error) {
-    const outcome = classifyStartError(error, {});
+    const outcome = classifyAsyncStartError(error, {});
     if (outcome === undefined) throw error;
     return outcome;
   }
@@ -68,7 +67,7 @@ async function start(input: ProviderAsyncJobStartInputV1, options: KlingVideoAda
   try {
     outcome = await readJsonResponse(response, { nowMs: now(options), maxBytes: maxBytes(options) });
   } catch (error) {
-    const classified = classifyStartError(error, {});
+    const classified = classifyAsyncStartError(error, {});
     if (classified === undefined) throw error;
     return classified;
   }

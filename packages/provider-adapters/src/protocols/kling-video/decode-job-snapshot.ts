@@ -1,11 +1,10 @@
 import type { JobMediaV2, ProviderAsyncJobSnapshotV2 } from '@tokenforge/model-protocol';
-import { ProtocolViolationError } from '../../codec-kit/index.js';
+import { ProtocolViolationError, isHttpsMediaUrl } from '../../codec-kit/index.js';
 import { convertKlingEpochMs } from './convert-timestamps.js';
 import { convertKlingUsage } from './convert-usage.js';
 import { encodeKlingJobId, isKlingTaskId } from './job-id.js';
 import type { KlingVideoEndpoint } from './kling-endpoint.js';
 import { mapKlingJobState } from './map-job-state.js';
-import { isSafeMediaUrl } from './media-url.js';
 import type { KlingWireTask } from './wire-schema.js';
 
 const RAW_STATE = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -41,7 +40,7 @@ export function decodeKlingJobSnapshot(task: KlingWireTask, endpoint: KlingVideo
   const media: JobMediaV2[] = [];
   if (state === 'succeeded') {
     videos.forEach((video, index) => {
-      if (!isSafeMediaUrl(video.url)) throw violation(`${path}.task_result.videos[${index}].url`, 'must be an https URL without user information');
+      if (!isHttpsMediaUrl(video.url)) throw violation(`${path}.task_result.videos[${index}].url`, 'must be an https URL without user information');
       media.push({ type: 'video', url: video.url, ...(video.durationSeconds === undefined ? {} : { durationSeconds: video.durationSeconds }) });
     });
   }

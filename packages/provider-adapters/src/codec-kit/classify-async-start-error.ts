@@ -4,10 +4,10 @@ import {
   type ProviderAsyncJobStartOutcomeV1,
   type ProviderResponseMetadata,
 } from '@tokenforge/model-protocol';
-import { isProtocolViolationError } from '../../codec-kit/index.js';
+import { isProtocolViolationError } from './protocol-violation-error.js';
 
 /**
- * The start outcome an error thrown while sending a create request or reading its answer stands for, or
+ * The async start outcome an error thrown while sending a create request or reading its answer stands for, or
  * `undefined` for an error of no known kind (a defect, which the caller lets propagate):
  *
  * - a transport failure at stage `before-send`: nothing reached the provider, `not-accepted`, failure `timeout`
@@ -17,7 +17,7 @@ import { isProtocolViolationError } from '../../codec-kit/index.js';
  * - a codec error or protocol violation while reading a 2xx answer (too large, not JSON): `unknown`,
  *   `protocol-violation`.
  */
-export function classifyStartError(error: unknown, responseMetadata: ProviderResponseMetadata): ProviderAsyncJobStartOutcomeV1 | undefined {
+export function classifyAsyncStartError(error: unknown, responseMetadata: ProviderResponseMetadata): ProviderAsyncJobStartOutcomeV1 | undefined {
   if (isProviderTransportFailureV1(error)) {
     const code = error.reason === 'timeout' ? 'timeout' : 'network';
     return error.stage === 'before-send'

@@ -1,5 +1,5 @@
-/** Whether a media URL is `https:` without user information (what the job contract accepts). */
-export function isSafeMediaUrl(value: string): boolean {
+/** Whether a media URL is `https:` without user information (what the job contract accepts), at most 8192 chars. */
+export function isHttpsMediaUrl(value: string): boolean {
   if (value.length > 8192) return false;
   let url: URL;
   try {
