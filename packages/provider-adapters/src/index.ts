@@ -170,3 +170,16 @@ export {
   DASHSCOPE_TASKS_TRANSPORT_METADATA,
 } from './protocols/dashscope-tasks/index.js';
 export type { DashScopeTasksAdapterOptionsV1 } from './protocols/dashscope-tasks/index.js';
+export {
+  COHERE_RERANK_PROTOCOL_FAMILY,
+  createCohereRerankAdapterFactory,
+  createCohereRerankIngressCodec,
+  createCohereRerankEgressCodec,
+  createCohereRerankSuiteEntryV1,
+  COHERE_RERANK_TRANSPORT_METADATA,
+} from './protocols/cohere-rerank/index.js';
+export type {
+  CohereRerankAdapterOptionsV1,
+  CohereRerankProtocolOptionsV1,
+  CohereRerankIngressOptionsV1,
+} from './protocols/cohere-rerank/index.js';
