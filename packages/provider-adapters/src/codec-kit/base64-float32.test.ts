@@ -68,3 +68,28 @@ describe('decodeBase64Float32', () => {
     expect(decodeBase64Float32(toBase64(new Float32Array(4)), { maxBytes: 16 })).toHaveLength(4);
   });
 });
+
+describe('decodeBase64Float32 validation without a regex pass', () => {
+  // The previous implementation validated with this pattern; atob plus the exact length must accept exactly the same texts.
+  const CANONICAL = /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+  const characters = 'AQgw+/=-_ \n\t.é'.split('');
+
+  it('accepts exactly the texts the canonical pattern accepts (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...characters), { minLength: 8, maxLength: 24 }), (chars) => {
+        const text = chars.slice(0, chars.length - (chars.length % 8)).join('');
+        let accepted: boolean;
+        try {
+          decodeBase64Float32(text, { rejectNonFinite: false });
+          accepted = true;
+        } catch (error) {
+          expect(isCodecErrorV1(error)).toBe(true);
+          accepted = false;
+        }
+        if (accepted) expect(CANONICAL.test(text)).toBe(true);
+        if (!CANONICAL.test(text)) expect(accepted).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
