@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchReport, ReportMetric } from './bench-report.js';
+import { formatWithSpread, renderBenchmarksMarkdown } from './render-markdown.js';
+
+function metric(id: string, value: number, extra: Partial<ReportMetric> = {}): ReportMetric {
+  return {
+    id,
+    benchmark: id.split('.')[0] as string,
+    label: id,
+    unit: 'ratio',
+    better: 'lower',
+    value,
+    spread: { median: value, p25: value * 0.9, p75: value * 1.1, min: value * 0.8, max: value * 1.2, count: 10 },
+    processMedians: [value * 0.95, value * 1.05],
+    ...extra,
+  };
+}
+
+function report(load: number): BenchReport {
+  return {
+    report: 'tokenforge-bench-report',
+    version: 1,
+    recordedAt: '2026-11-30T00:00:00.000Z',
+    machine: { node: '20.20.2', v8: '11.3', platform: 'linux', arch: 'x64', os: 'Linux 6', cpuModel: 'Test CPU', cpuCount: 2, totalMemoryMiB: 1024 },
+    loadAverage: { start: load, end: load },
+    processesPerBenchmark: 3,
+    durationSeconds: 300,
+    quick: false,
+    peerVersions: { openai: '5.23.2' },
+    benchmarks: [
+      { name: 'engine', status: 'ran', processes: 3 },
+      { name: 'http', status: 'not-run', reason: 'tools/bench/http.bench.ts is not in this checkout', processes: 0 },
+      { name: 'peers', status: 'ran', processes: 3 },
+    ],
+    workloads: [
+      {
+        id: 'openai-chat-1400',
+        title: 'chat stream',
+        operation: 'stream',
+        cases: [
+          { id: 'floor', label: 'floor', role: 'floor', medianNs: 10_000_000 },
+          { id: 'tokenforge', label: 'TokenForge', role: 'ours', medianNs: 14_000_000 },
+          { id: 'ai-sdk', label: 'AI SDK', role: 'peer', medianNs: 70_000_000 },
+        ],
+      },
+    ],
+    metrics: [
+      metric('peers.openai-chat-1400.tokenforge-vs-floor', 1.4, { target: { comparison: 'at-most', value: 1.5, gated: true }, met: true }),
+      metric('peers.openai-chat-1400.ai-sdk-vs-floor', 7),
+      metric('peers.openai-chat-1400.speedup-vs-ai-sdk', 5, { better: 'higher', target: { comparison: 'at-least', value: 5, gated: false }, met: true }),
+      metric('engine.engineOwnPerEventVsJsonParse', 0.3, { target: { comparison: 'at-most', value: 0.25, gated: true }, met: false }),
+    ],
+  };
+}
+
+describe('renderBenchmarksMarkdown', () => {
+  it('shows the machine, the targets with verdicts, the workload table and the benchmarks not run', () => {
+    const markdown = renderBenchmarksMarkdown(report(0.5));
+    expect(markdown).toContain('| CPU | Test CPU, 2 cores |');
+    expect(markdown).toContain('| Node | 20.20.2 (V8 11.3) |');
+    expect(markdown).toContain('| peers.openai-chat-1400.tokenforge-vs-floor | 1.40× (IQR 1.26×–1.54×) | ≤ 1.50×: **met** |');
+    expect(markdown).toContain('≥ 5.00× (reported, not gated): **met**');
+    expect(markdown).toContain('| engine.engineOwnPerEventVsJsonParse | 0.30× (IQR 0.27×–0.33×) | ≤ 0.25×: **not met** |');
+    expect(markdown).toContain('| **TokenForge** | ours | 14.0 ms | 1.40× (IQR 1.26×–1.54×) |  |');
+    expect(markdown).toContain('| AI SDK | peer | 70.0 ms | 7.00× (IQR 6.30×–7.70×) | 5.00× (IQR 4.50×–5.50×) |');
+    expect(markdown).toContain('| http | not-run: tools/bench/http.bench.ts is not in this checkout | 0 |');
+    expect(markdown).toContain('`pnpm bench:check`');
+    expect(markdown).not.toContain('Noisy run');
+    expect(markdown).not.toMatch(/\n\n\n/);
+  });
+
+  it('warns when the machine was loaded beyond its cores', () => {
+    expect(renderBenchmarksMarkdown(report(9.5))).toContain('> **Noisy run.** The load average (9.5) exceeded the core count (2)');
+  });
+});
+
+describe('formatWithSpread', () => {
+  it('omits the range for a single sample', () => {
+    expect(formatWithSpread({ ...metric('x.y', 2), spread: { median: 2, p25: 2, p75: 2, min: 2, max: 2, count: 1 } })).toBe('2.00×');
+  });
+});

@@ -1,0 +1,248 @@
+/**
+ * Renders `docs/benchmarks.md` from a {@link BenchReport}: the machine, the targets, one table per workload
+ * (floor, ours, peers; ratios with their spread), the component benchmarks, how it was measured and how to
+ * check a change. Everything below the title is generated; edit this file, not the document.
+ */
+import type { BenchReport, ReportMetric, ReportWorkload } from './bench-report.js';
+import { DEFAULT_TOLERANCE } from './compare-reports.js';
+
+function formatDuration(nanoseconds: number): string {
+  if (!Number.isFinite(nanoseconds)) return 'n/a';
+  if (nanoseconds >= 1e9) return `${(nanoseconds / 1e9).toFixed(2)} s`;
+  if (nanoseconds >= 1e6) return `${(nanoseconds / 1e6).toFixed(1)} ms`;
+  if (nanoseconds >= 1e3) return `${(nanoseconds / 1e3).toFixed(1)} µs`;
+  return `${nanoseconds.toFixed(0)} ns`;
+}
+
+function formatNumber(value: number, unit: ReportMetric['unit']): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  switch (unit) {
+    case 'ratio':
+      return `${value.toFixed(2)}×`;
+    case 'exponent':
+      return value.toFixed(2);
+    case 'nanoseconds':
+      return formatDuration(value);
+    case 'microseconds':
+      return formatDuration(value * 1000);
+    case 'bytes':
+      return `${Math.round(value).toLocaleString('en-US')} B`;
+    default: {
+      const exhausted: never = unit;
+      return String(exhausted);
+    }
+  }
+}
+
+/** `2.91× (IQR 2.60–3.30)`: the median with the interquartile range of the pooled samples. */
+export function formatWithSpread(metric: ReportMetric): string {
+  const value = formatNumber(metric.value, metric.unit);
+  if (metric.spread.count < 2) return value;
+  return `${value} (IQR ${formatNumber(metric.spread.p25, metric.unit)}–${formatNumber(metric.spread.p75, metric.unit)})`;
+}
+
+function formatTarget(metric: ReportMetric): string {
+  if (metric.target === undefined) return '';
+  const sign = metric.target.comparison === 'at-most' ? '≤' : '≥';
+  const verdict = metric.met === true ? 'met' : 'not met';
+  return `${sign} ${formatNumber(metric.target.value, metric.unit)}${metric.target.gated ? '' : ' (reported, not gated)'}: **${verdict}**`;
+}
+
+function escapeCell(text: string): string {
+  return text.replaceAll('|', '\\|');
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`, ...rows.map((row) => `| ${row.map(escapeCell).join(' | ')} |`)];
+}
+
+function workloadTable(workload: ReportWorkload, metrics: ReadonlyMap<string, ReportMetric>): string[] {
+  const rows = workload.cases.map((workloadCase) => {
+    const vsFloor = metrics.get(`peers.${workload.id}.${workloadCase.id}-vs-floor`);
+    const speedup = metrics.get(`peers.${workload.id}.speedup-vs-${workloadCase.id}`);
+    const name = workloadCase.role === 'ours' ? `**${workloadCase.label}**` : workloadCase.label;
+    return [
+      name,
+      workloadCase.role,
+      formatDuration(workloadCase.medianNs),
+      workloadCase.role === 'floor' ? '1×' : vsFloor === undefined ? '' : formatWithSpread(vsFloor),
+      speedup === undefined ? '' : formatWithSpread(speedup),
+    ];
+  });
+  return [`### ${workload.title}`, '', ...table(['path', 'role', `time per ${workload.operation}`, 'vs floor', 'ours faster by'], rows), ''];
+}
+
+function scalingSection(report: BenchReport, metrics: ReadonlyMap<string, ReportMetric>): string[] {
+  const workload = report.workloads.find((candidate) => candidate.id === 'tool-arguments');
+  if (workload === undefined) return [];
+  const paths = new Map<string, { label: string; cells: string[] }>();
+  const sizes: string[] = [];
+  for (const workloadCase of workload.cases) {
+    const [pathId, size] = [workloadCase.id.slice(0, workloadCase.id.lastIndexOf('-')), workloadCase.id.slice(workloadCase.id.lastIndexOf('-') + 1)];
+    if (!sizes.includes(size)) sizes.push(size);
+    const entry = paths.get(pathId) ?? { label: workloadCase.label.replace(/, \d+ deltas$/, ''), cells: [] };
+    entry.cells.push(formatDuration(workloadCase.medianNs));
+    paths.set(pathId, entry);
+  }
+  const rows = [...paths].map(([pathId, entry]) => {
+    const exponent = metrics.get(`peers.tool-arguments.${pathId}-exponent`);
+    return [entry.label, ...entry.cells, exponent === undefined ? '' : formatWithSpread(exponent)];
+  });
+  return [
+    `### ${workload.title}`,
+    '',
+    'Time per stream; the exponent is the slope of log(time) over log(deltas), fitted per round (1 is linear, 2 quadratic).',
+    '',
+    ...table(['path', ...sizes.map((size) => `${size} deltas`), 'scaling exponent'], rows),
+    '',
+  ];
+}
+
+function syncSection(report: BenchReport, metrics: ReadonlyMap<string, ReportMetric>): string[] {
+  const workload = report.workloads.find((candidate) => candidate.id === 'sync-chat');
+  if (workload === undefined) return [];
+  const p50 = metrics.get('peers.sync-chat.tokenforge-p50');
+  const p99 = metrics.get('peers.sync-chat.tokenforge-p99');
+  const rows = workload.cases.map((workloadCase) => {
+    const speedup = metrics.get(`peers.sync-chat.p50-speedup-vs-${workloadCase.id}`);
+    return [workloadCase.role === 'ours' ? `**${workloadCase.label}**` : workloadCase.label, workloadCase.role, formatDuration(workloadCase.medianNs), speedup === undefined ? '' : formatWithSpread(speedup)];
+  });
+  return [
+    `### ${workload.title}`,
+    '',
+    ...(p50 !== undefined && p99 !== undefined
+      ? [`Through the engine: p50 **${formatWithSpread(p50)}**, p99 **${formatWithSpread(p99)}** (per process, median over processes).`, '']
+      : []),
+    ...table(['path', 'role', 'p50 per call', 'ours faster by (p50)'], rows),
+    '',
+  ];
+}
+
+/** The whole document. */
+export function renderBenchmarksMarkdown(report: BenchReport): string {
+  const metrics = new Map(report.metrics.map((metric) => [metric.id, metric]));
+  const machine = report.machine;
+  const lines: string[] = [
+    '# Benchmarks',
+    '',
+    '<!-- Generated by `pnpm bench` (tools/bench/run-all.ts and tools/bench/report/render-markdown.ts). Do not edit by hand. -->',
+    '',
+    'How fast TokenForge turns provider bytes into validated events, next to the cheapest possible parse of the same',
+    'bytes (the floor) and next to the client libraries an application would otherwise use. Absolute times depend on',
+    'the machine; the ratios measured in the same process, round by round, are the figures to compare.',
+    '',
+    '## Latest run',
+    '',
+    ...table(
+      ['fact', 'value'],
+      [
+        ['recorded', report.recordedAt],
+        ['CPU', `${machine.cpuModel}, ${machine.cpuCount} cores`],
+        ['memory', `${machine.totalMemoryMiB} MiB`],
+        ['Node', `${machine.node} (V8 ${machine.v8})`],
+        ['OS', `${machine.os} (${machine.platform} ${machine.arch})`],
+        ['load average (1 min) at start / end', `${report.loadAverage.start.toFixed(1)} / ${report.loadAverage.end.toFixed(1)}`],
+        ['processes per benchmark', `${report.processesPerBenchmark}${report.quick ? ' (quick run)' : ''}`],
+        ['duration', `${Math.round(report.durationSeconds)} s`],
+        ['peers', Object.entries(report.peerVersions).map(([name, version]) => `${name} ${version}`).join(', ') || 'not run'],
+      ],
+    ),
+    '',
+    ...(report.loadAverage.start > machine.cpuCount
+      ? [
+          `> **Noisy run.** The load average (${report.loadAverage.start.toFixed(1)}) exceeded the core count (${machine.cpuCount}) while this was measured:`,
+          '> other processes shared the CPU, so absolute times are inflated and the ratios have wide spreads. A run on a',
+          '> quiet machine will replace these figures.',
+          '',
+        ]
+      : []),
+    '## Targets',
+    '',
+    ...table(
+      ['figure', 'measured', 'target'],
+      report.metrics.filter((metric) => metric.target !== undefined).map((metric) => [metric.label, formatWithSpread(metric), formatTarget(metric)]),
+    ),
+    '',
+    '## Benchmarks run',
+    '',
+    ...table(
+      ['benchmark', 'status', 'processes'],
+      report.benchmarks.map((benchmark) => [benchmark.name, benchmark.status === 'ran' ? 'ran' : `${benchmark.status}${benchmark.reason === undefined ? '' : `: ${benchmark.reason}`}`, String(benchmark.processes)]),
+    ),
+    '',
+    '## Workloads: floor, TokenForge and peers on the same bytes',
+    '',
+    '"vs floor" is each path\'s time over the floor\'s in the same round; "ours faster by" is the peer\'s time over',
+    "TokenForge's in the same round (above 1: TokenForge is faster). Each shows the median over all rounds of all",
+    'processes, with the interquartile range (IQR).',
+    '',
+  ];
+  for (const workload of report.workloads) {
+    if (workload.id === 'tool-arguments' || workload.id === 'sync-chat') continue;
+    lines.push(...workloadTable(workload, metrics));
+  }
+  lines.push(...scalingSection(report, metrics), ...syncSection(report, metrics));
+  const heap = metrics.get('peers.heap.retained-after-100-streams');
+  if (heap !== undefined) {
+    lines.push('### Memory', '', `${heap.label}: **${formatWithSpread(heap)}** per process (${formatTarget(heap)}).`, '');
+  }
+  if (report.workloads.length === 0) lines.push('The peers benchmark did not run.', '');
+
+  lines.push('## Component benchmarks', '', 'Ratios each component benchmark reports, median over processes (range over processes).', '');
+  for (const benchmark of report.benchmarks.filter((candidate) => candidate.name !== 'peers')) {
+    const own = report.metrics.filter((metric) => metric.benchmark === benchmark.name);
+    lines.push(`### ${benchmark.name}`, '');
+    if (benchmark.status !== 'ran' || own.length === 0) {
+      lines.push(`Not run${benchmark.reason === undefined ? '' : `: ${benchmark.reason}`}.`, '');
+      continue;
+    }
+    lines.push(
+      ...table(
+        ['figure', 'median', 'range over processes', 'target'],
+        own.map((metric) => [
+          metric.label,
+          formatNumber(metric.value, metric.unit),
+          `${formatNumber(Math.min(...metric.processMedians), metric.unit)}–${formatNumber(Math.max(...metric.processMedians), metric.unit)}`,
+          formatTarget(metric),
+        ]),
+      ),
+      '',
+    );
+  }
+
+  lines.push(
+    '## How measured',
+    '',
+    '- Every path reads the same pre-split bytes. The peers get them from a custom `fetch` that answers with a',
+    '  `Response` over a `ReadableStream` of the reads; TokenForge gets the same `ReadableStream` from an in-memory',
+    '  `ProviderTransport`; the floor iterates the same stream and does only UTF-8 decoding, line splitting and',
+    '  `JSON.parse` of each `data:` line. No sockets are involved (the http benchmark measures those).',
+    '- TokenForge\'s figure is `engine.execute` with the family adapter and full validation, every event iterated',
+    '  and the terminal awaited. Peers are used the way their documentation shows: `@ai-sdk/openai` through the',
+    '  provider model (`doStream`, `doGenerate`, `doEmbed`) and through `streamText` from `ai`; `openai` and',
+    '  `@anthropic-ai/sdk` through their stream iterators and `create` calls, with retries off.',
+    '- The cases of a workload run interleaved, their order reversed every other round, after warm-up rounds;',
+    '  ratios are taken per round (so load that comes and goes hits both sides) and the median is reported with its',
+    '  interquartile range. `pnpm bench` runs every benchmark in several fresh processes and pools their rounds.',
+    '- Sync latency times each call on its own (5,000 calls per path, in alternating blocks of 500). The heap figure',
+    '  is `heapUsed` after forced collections, after 100 streams, minus the same before them.',
+    '- The machine these figures come from was shared with other work (see the load average above): expect wide',
+    '  spreads and inflated absolute times. Compare ratios, not times, and re-run on a quiet machine before drawing',
+    '  conclusions from a small difference.',
+    '',
+    '## Running and checking',
+    '',
+    '- `pnpm bench` runs every benchmark (engine, codecs, http, peers) in fresh processes, then writes',
+    '  `tools/bench/results/bench-report.json` and this page. A component benchmark whose file is not there is listed',
+    '  as not run. `pnpm bench -- --processes=1 --quick` gives a fast smoke run.',
+    '- `pnpm bench:engine`, `pnpm bench:codecs`, `pnpm bench:http` and `pnpm bench:peers` run one benchmark once.',
+    `- \`pnpm bench:check\` measures again (or reads a report given with \`--report=<file>\`) and compares every ratio and`,
+    `  scaling exponent with the committed \`tools/bench/results/bench-report.json\`; it fails when one is more than`,
+    `  ${Math.round(DEFAULT_TOLERANCE * 100)}% worse (a cost ratio ${Math.round(DEFAULT_TOLERANCE * 100)}% higher, or a speedup that much lower). Absolute times are not`,
+    '  compared. Run it before and after a change to a hot path, on a quiet machine; it is not part of CI because',
+    '  shared CI machines are too noisy for a 25% rule. Commit a refreshed report when a change moves the figures on',
+    '  purpose.',
+    '',
+  );
+  return `${lines.join('\n')}\n`.replace(/\n{3,}/g, '\n\n');
+}
