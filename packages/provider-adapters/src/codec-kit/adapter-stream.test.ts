@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createAdapterStreamParts, type AdapterStreamMachine } from './adapter-stream.js';
 import { ProtocolViolationError } from './protocol-violation-error.js';
 import { decodeSseStream, type SseItem } from './sse-decoder.js';
-import { bytesOf, collect, trackedBody, type TrackedBodyOptions } from './test-support/byte-streams.js';
+import { bytesOf, collect, splitAt, trackedBody, type TrackedBodyOptions } from './test-support/byte-streams.js';
 
 const COMPLETED: AdapterTerminalOutcome = {
   status: 'completed',
@@ -234,5 +234,68 @@ describe('createAdapterStreamParts', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('gives the same parts reading the kit SSE decoder in batches as through its async iterator, for any script and split', async () => {
+    const frame = fc.constantFrom('t:x', 't:yz', 'u:1', 'u:2', 'end', 'bad', 'noise');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(frame, { maxLength: 10 }),
+        fc.array(fc.nat({ max: 200 }), { maxLength: 6 }),
+        fc.constantFrom('end', 'fail', 'nul', 'bare'),
+        async (script, cuts, ending) => {
+          const wire = script.map((data) => `data: ${data}\n\n`).join('') + (ending === 'nul' ? 'data: \u0000\n\n' : ending === 'bare' ? 'data: t:tail' : '');
+          const chunks = splitAt(bytesOf(wire), cuts);
+          const bodyOptions = ending === 'fail' ? { failWith: new ProviderTransportFailureV1('after-send', 'connection-lost') } : {};
+          const batched = trackedBody(chunks, bodyOptions);
+          const iterated = trackedBody(chunks, bodyOptions);
+          const signal = new AbortController().signal;
+          const viaBatches = await collect(
+            createAdapterStreamParts({ body: batched, decodeFrames: (source) => decodeSseStream(source), machine: toyMachine(), signal }),
+          );
+          const viaIterator = await collect(
+            createAdapterStreamParts({
+              body: iterated,
+              // Wrapping the decoder hides it from the batch path: each item then takes an await.
+              decodeFrames: async function* (source) {
+                yield* decodeSseStream(source);
+              },
+              machine: toyMachine(),
+              signal,
+            }),
+          );
+          expect(viaBatches).toEqual(viaIterator);
+          expect(batched.pulls).toBeLessThanOrEqual(iterated.pulls);
+          expect(batched.released).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('serves pulls made before earlier ones settled in order', async () => {
+    const { body, parts } = run([bytesOf('data: t:a\n\ndata: t:b\n\n'), ...sse('t:c', 'end')]);
+    const iterator = parts[Symbol.asyncIterator]();
+    const pulls = [iterator.next(), iterator.next(), iterator.next(), iterator.next(), iterator.next(), iterator.next()];
+    expect(await Promise.all(pulls)).toEqual([
+      { done: false, value: { type: 'text-delta', index: 0, delta: 'a' } },
+      { done: false, value: { type: 'text-delta', index: 0, delta: 'b' } },
+      { done: false, value: { type: 'text-delta', index: 0, delta: 'c' } },
+      { done: false, value: { type: 'text-end', index: 0 } },
+      { done: false, value: { type: 'terminal', outcome: COMPLETED } },
+      { done: true, value: undefined },
+    ]);
+    expect(body.returnCalls).toBe(1);
+  });
+
+  it('ends a pull still waiting for a read as done when the consumer returns, and releases the body', async () => {
+    const { body, parts } = run(sse('t:a'), toyMachine(), { stallAtEnd: true });
+    const iterator = parts[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ type: 'text-delta', index: 0, delta: 'a' });
+    const waiting = iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await iterator.return?.()).toEqual({ done: true, value: undefined });
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(body.returnCalls).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import type { AdapterStreamPartV1, AdapterTerminalOutcome, NormalizedStreamEventV1, UsageV1 } from '@tokenforge/model-protocol';
 import { releaseBody } from './read-body.js';
+import { takeSseBatchSource, type SseParser } from './sse-decoder.js';
 import { terminalForError } from './terminal-for-error.js';
 
 /** What a family's state machine makes of one frame. */
@@ -53,85 +54,282 @@ export interface CreateAdapterStreamPartsOptions<TFrame> {
 export function createAdapterStreamParts<TFrame>(
   options: CreateAdapterStreamPartsOptions<TFrame>,
 ): AsyncIterable<AdapterStreamPartV1> {
-  return runAdapterStream(options);
+  return new AdapterStreamRun(options);
 }
 
-const CANCELLED: AdapterStreamPartV1 = { type: 'terminal', outcome: { status: 'cancelled' } };
-const ABORTED = Symbol('aborted');
+type Part = AdapterStreamPartV1;
+type Step = IteratorResult<Part, undefined>;
 
-async function* runAdapterStream<TFrame>(
-  options: CreateAdapterStreamPartsOptions<TFrame>,
-): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
-  const { machine, signal } = options;
-  const body = new OwnedBody(options.body);
-  const abort = new AbortWatch(signal);
-  let frames: AsyncIterator<TFrame> | undefined;
-  const failed = (error: unknown, fromBody: boolean): AdapterStreamPartV1 => {
-    const usage = machine.usageSoFar?.();
-    const context = usage === undefined ? { signal } : { signal, usage };
-    const outcome = terminalForError(error, context);
+interface Waiter {
+  readonly resolve: (step: Step) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const CANCELLED: Part = { type: 'terminal', outcome: { status: 'cancelled' } };
+const DONE: Step = { done: true, value: undefined };
+
+/**
+ * One stream run, as a hand-written async iterator. The parts of a step are buffered and handed out in already
+ * settled promises, without another read (an async generator spends several microtask turns per part). With
+ * the kit's SSE decoder the run pushes each read into the parser itself and feeds the machine the items of that
+ * read one by one, with no await per item. A pull that must wait for the body is settled from callbacks bound
+ * once per run, and one abort listener serves the whole run, so nothing is allocated per event beyond the
+ * parts and their promises.
+ */
+class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
+  private readonly options: CreateAdapterStreamPartsOptions<TFrame>;
+  private readonly machine: AdapterStreamMachine<TFrame>;
+  private readonly signal: AbortSignal;
+  private readonly body: OwnedBody;
+  private frames: AsyncIterator<TFrame> | undefined;
+  /** The SSE parser when the frames are the kit's SSE items, read in batches. */
+  private parser: SseParser | undefined;
+  private items: readonly TFrame[] = [];
+  private itemIndex = 0;
+  private bodyEnded = false;
+  /** Parts ready to hand out; a terminal is always the last. */
+  private parts: Part[] = [];
+  private partIndex = 0;
+  private started = false;
+  private finished = false;
+  private closing: Promise<void> | undefined;
+  /** The consumer's pending pull (while a read is in flight), and pulls made meanwhile, served in order. */
+  private waiter: Waiter | undefined;
+  private readonly queued: Waiter[] = [];
+
+  constructor(options: CreateAdapterStreamPartsOptions<TFrame>) {
+    this.options = options;
+    this.machine = options.machine;
+    this.signal = options.signal;
+    this.body = new OwnedBody(options.body);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<Step> {
+    if (this.waiter !== undefined) return new Promise<Step>((resolve, reject) => this.queued.push({ resolve, reject }));
+    try {
+      if (this.fillFromBuffer()) return Promise.resolve(this.handOut());
+    } catch (error) {
+      this.finish();
+      return this.afterClose().then(() => Promise.reject(error));
+    }
+    if (this.finished) return this.afterClose().then(() => DONE);
+    const pending = new Promise<Step>(this.capture);
+    this.pump();
+    return pending;
+  }
+
+  async return(): Promise<Step> {
+    this.finish();
+    // A pull still waiting for a read ends as done; the read's result is dropped.
+    if (this.waiter !== undefined) this.settleAfterClose(DONE, undefined);
+    await this.afterClose();
+    return DONE;
+  }
+
+  private readonly capture = (resolve: (step: Step) => void, reject: (error: unknown) => void): void => {
+    this.waiter = { resolve, reject };
+  };
+
+  /**
+   * Serves the pending pull: maps buffered frames until a part is ready, or starts one read (or frame pull) whose
+   * callback continues here. Never awaits.
+   */
+  private pump(): void {
+    try {
+      for (;;) {
+        if (this.fillFromBuffer()) {
+          this.settle(this.handOut());
+          return;
+        }
+        if (this.finished) {
+          this.settleAfterClose(DONE, undefined);
+          return;
+        }
+        if (!this.started) {
+          this.start();
+          continue;
+        }
+        // Checked before a read starts: a read left pending on a stalled body would hold up its release.
+        if (this.signal.aborted) {
+          this.parts.push(CANCELLED);
+          continue;
+        }
+        if (this.parser === undefined) {
+          (this.frames as AsyncIterator<TFrame>).next().then(this.onFrame, this.onReadFailure);
+          return;
+        }
+        if (this.bodyEnded) {
+          this.apply(undefined, true);
+          continue;
+        }
+        this.body.read().then(this.onRead, this.onReadFailure);
+        return;
+      }
+    } catch (error) {
+      // A defect (an error that is no provider failure): release the body, then let it propagate.
+      this.finish();
+      this.settleAfterClose(undefined, error);
+    }
+  }
+
+  private readonly onRead = (read: IteratorResult<Uint8Array>): void => {
+    if (this.finished) return;
+    try {
+      this.items = (read.done === true ? (this.parser as SseParser).finish() : (this.parser as SseParser).push(read.value)) as readonly TFrame[];
+      this.itemIndex = 0;
+      if (read.done === true) this.bodyEnded = true;
+    } catch (error) {
+      if (!this.bufferFailure(error, false)) return;
+    }
+    this.pump();
+  };
+
+  private readonly onFrame = (next: IteratorResult<TFrame>): void => {
+    if (this.finished) return;
+    try {
+      this.apply(next.done === true ? undefined : next.value, next.done === true);
+    } catch (error) {
+      this.finish();
+      this.settleAfterClose(undefined, error);
+      return;
+    }
+    this.pump();
+  };
+
+  private readonly onReadFailure = (error: unknown): void => {
+    if (this.finished) return;
+    if (this.bufferFailure(error, this.body.failedWith(error))) this.pump();
+  };
+
+  /** Settles a pending pull as `cancelled` at once when the signal aborts during a read. */
+  private readonly onAbort = (): void => {
+    if (this.waiter === undefined || this.finished) return;
+    this.parts = [CANCELLED];
+    this.partIndex = 0;
+    this.settle(this.handOut());
+  };
+
+  /** Buffers the terminal for a failure; false (after settling the pull) when the failure is a defect. */
+  private bufferFailure(error: unknown, fromBody: boolean): boolean {
+    try {
+      this.parts.push(this.failed(error, fromBody));
+      return true;
+    } catch (defect) {
+      this.finish();
+      this.settleAfterClose(undefined, defect);
+      return false;
+    }
+  }
+
+  /** Opens the frames, unless the signal had already aborted: then the run is cancelled without a read. */
+  private start(): void {
+    this.started = true;
+    if (this.signal.aborted) {
+      this.parts.push(CANCELLED);
+      return;
+    }
+    this.signal.addEventListener('abort', this.onAbort, { once: true });
+    const frames = this.options.decodeFrames(this.body);
+    this.parser = takeSseBatchSource(frames, this.body);
+    this.frames = frames[Symbol.asyncIterator]();
+  }
+
+  /** Whether a part is ready, mapping frames already decoded (the rest of the current read) until one yields a part. */
+  private fillFromBuffer(): boolean {
+    if (this.partIndex < this.parts.length) return true;
+    if (this.parts.length > 0) {
+      this.parts = [];
+      this.partIndex = 0;
+    }
+    if (this.finished) return false;
+    while (this.itemIndex < this.items.length) {
+      const item = this.items[this.itemIndex] as TFrame;
+      this.itemIndex += 1;
+      this.apply(item, false);
+      if (this.parts.length > 0) return true;
+    }
+    return false;
+  }
+
+  /** The next buffered part; an abort turns it into `cancelled`, and a terminal ends the run. */
+  private handOut(): Step {
+    let part = this.parts[this.partIndex] as Part;
+    this.partIndex += 1;
+    if (this.signal.aborted) part = CANCELLED;
+    if (part.type === 'terminal') this.finish();
+    return { done: false, value: part };
+  }
+
+  /** Resolves the pending pull, then serves the next queued one. */
+  private settle(step: Step): void {
+    const waiter = this.waiter as Waiter;
+    this.waiter = undefined;
+    waiter.resolve(step);
+    const next = this.queued.shift();
+    if (next === undefined) return;
+    this.waiter = next;
+    this.pump();
+  }
+
+  /** Settles the pending pull (and any queued) once the body is released (at once after an abort). */
+  private settleAfterClose(step: Step | undefined, error: unknown): void {
+    const waiters = this.waiter === undefined ? [] : [this.waiter];
+    waiters.push(...this.queued.splice(0));
+    this.waiter = undefined;
+    void this.afterClose().then(() => {
+      for (const [position, waiter] of waiters.entries()) {
+        if (position === 0 && step === undefined) waiter.reject(error);
+        else waiter.resolve(DONE);
+      }
+    });
+  }
+
+  /** Runs the machine on one frame (or the end of the frames) and buffers its events and terminal. */
+  private apply(frame: TFrame | undefined, ended: boolean): void {
+    let step: AdapterStreamStep | undefined;
+    try {
+      step = ended ? this.machine.onEnd?.() : this.machine.onFrame(frame as TFrame);
+    } catch (error) {
+      this.parts.push(this.failed(error, false));
+      return;
+    }
+    if (step?.events !== undefined) for (const event of step.events) this.parts.push(event);
+    if (step?.terminal !== undefined) this.parts.push({ type: 'terminal', outcome: step.terminal });
+    else if (ended) this.parts.push(failedPart('truncated-stream', this.machine.usageSoFar?.()));
+  }
+
+  private failed(error: unknown, fromBody: boolean): Part {
+    const usage = this.machine.usageSoFar?.();
+    const outcome = terminalForError(error, usage === undefined ? { signal: this.signal } : { signal: this.signal, usage });
     if (outcome !== undefined) return { type: 'terminal', outcome };
     if (!fromBody) throw error;
     // A host transport that fails a read without a typed failure still failed to deliver the stream.
     return failedPart('network', usage);
-  };
-  try {
-    if (signal.aborted) {
-      yield CANCELLED;
-      return;
-    }
-    frames = options.decodeFrames(body)[Symbol.asyncIterator]();
-    for (;;) {
-      let next: IteratorResult<TFrame> | typeof ABORTED;
-      try {
-        next = await abort.race(frames.next());
-      } catch (error) {
-        yield failed(error, body.failedWith(error));
-        return;
-      }
-      if (next === ABORTED) {
-        yield CANCELLED;
-        return;
-      }
-      let step: AdapterStreamStep | undefined;
-      try {
-        step = next.done === true ? machine.onEnd?.() : machine.onFrame(next.value);
-      } catch (error) {
-        yield failed(error, false);
-        return;
-      }
-      if (step?.events !== undefined) {
-        for (const event of step.events) {
-          if (signal.aborted) {
-            yield CANCELLED;
-            return;
-          }
-          yield event;
-        }
-      }
-      if (signal.aborted) {
-        yield CANCELLED;
-        return;
-      }
-      if (step?.terminal !== undefined) {
-        yield { type: 'terminal', outcome: step.terminal };
-        return;
-      }
-      if (next.done === true) {
-        yield failedPart('truncated-stream', machine.usageSoFar?.());
-        return;
-      }
-    }
-  } finally {
-    abort.dispose();
-    // The body is released directly, not only through the decoder: after an abort a pull may still be pending,
+  }
+
+  /** Ends the run and starts releasing the body (once); pulls still waiting end as done. */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.parts = [];
+    this.partIndex = 0;
+    this.items = [];
+    if (this.started) this.signal.removeEventListener('abort', this.onAbort);
+    // The body is released directly, not only through the decoder: after an abort a read may still be pending,
     // and a generator's return() waits behind it. For the same reason an aborted stream does not wait.
-    const closing = Promise.all([closeIterator(frames), body.release()]);
-    if (!signal.aborted) await closing;
+    this.closing = Promise.all([closeIterator(this.frames), this.body.release()]).then(() => undefined);
+  }
+
+  private afterClose(): Promise<void> {
+    return this.closing !== undefined && !this.signal.aborted ? this.closing : Promise.resolve();
   }
 }
 
-function failedPart(code: 'network' | 'truncated-stream', usage: UsageV1 | undefined): AdapterStreamPartV1 {
+function failedPart(code: 'network' | 'truncated-stream', usage: UsageV1 | undefined): Part {
   const failure = { code, retryable: true };
   const outcome: AdapterTerminalOutcome = usage === undefined ? { status: 'failed', failure } : { status: 'failed', failure, usage };
   return { type: 'terminal', outcome };
@@ -157,25 +355,27 @@ class OwnedBody implements AsyncIterable<Uint8Array> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    const iterator = this.open();
     return {
-      next: async () => {
-        if (this.settled || this.readError !== undefined) return { done: true, value: undefined };
-        try {
-          const step = await iterator.next();
-          if (step.done === true) this.settled = true;
-          return step;
-        } catch (error) {
-          // Not settled: a failed body is still asked to close, like one abandoned mid-way.
-          this.readError = { error };
-          throw error;
-        }
-      },
+      next: () => this.read(),
       return: async () => {
         await this.release();
         return { done: true, value: undefined };
       },
     };
+  }
+
+  /** One read of the transport body; done once it ended, failed or was released. */
+  async read(): Promise<IteratorResult<Uint8Array>> {
+    if (this.settled || this.readError !== undefined) return { done: true, value: undefined };
+    try {
+      const step = await this.open().next();
+      if (step.done === true) this.settled = true;
+      return step;
+    } catch (error) {
+      // Not settled: a failed body is still asked to close, like one abandoned mid-way.
+      this.readError = { error };
+      throw error;
+    }
   }
 
   /** Whether `error` is what a body read threw (a transport failure, not a decoder's). */
@@ -193,32 +393,5 @@ class OwnedBody implements AsyncIterable<Uint8Array> {
   private open(): AsyncIterator<Uint8Array> {
     this.iterator ??= this.source[Symbol.asyncIterator]();
     return this.iterator;
-  }
-}
-
-/** One abort listener for the whole stream, raced against each pull. */
-class AbortWatch {
-  private readonly signal: AbortSignal;
-  private readonly aborted: Promise<typeof ABORTED>;
-  private listener: (() => void) | undefined;
-
-  constructor(signal: AbortSignal) {
-    this.signal = signal;
-    this.aborted = new Promise((resolve) => {
-      this.listener = () => resolve(ABORTED);
-      signal.addEventListener('abort', this.listener, { once: true });
-    });
-  }
-
-  race<T>(pull: Promise<T>): Promise<T | typeof ABORTED> {
-    if (this.signal.aborted) {
-      pull.catch(() => undefined);
-      return Promise.resolve(ABORTED);
-    }
-    return Promise.race([pull, this.aborted]);
-  }
-
-  dispose(): void {
-    if (this.listener !== undefined) this.signal.removeEventListener('abort', this.listener);
   }
 }

@@ -269,9 +269,18 @@ class BareJsonScanner {
  * Decodes a transport body as server-sent events, pulling one chunk at a time (backpressure). The body is
  * released when the stream ends, fails, or the consumer stops early (`return()`).
  */
-export async function* decodeSseStream(
+export function decodeSseStream(
   body: AsyncIterable<Uint8Array>,
   options?: SseDecoderOptions,
+): AsyncGenerator<SseItem, void, undefined> {
+  const items = decodeSseItems(body, options);
+  batchSources.set(items, { body, options });
+  return items;
+}
+
+async function* decodeSseItems(
+  body: AsyncIterable<Uint8Array>,
+  options: SseDecoderOptions | undefined,
 ): AsyncGenerator<SseItem, void, undefined> {
   const parser = createSseParser(options);
   // for-await closes the body when this generator throws or its consumer returns early.
@@ -279,4 +288,20 @@ export async function* decodeSseStream(
     for (const item of parser.push(chunk)) yield item;
   }
   for (const item of parser.finish()) yield item;
+}
+
+/** The body and options behind each stream {@link decodeSseStream} returned, for {@link takeSseBatchSource}. */
+const batchSources = new WeakMap<object, { readonly body: AsyncIterable<Uint8Array>; readonly options: SseDecoderOptions | undefined }>();
+
+/**
+ * For the kit's stream driver (not exported from the kit): when `frames` is an unstarted stream that
+ * {@link decodeSseStream} made over `body`, returns a parser with the same options, so the driver can push each
+ * read itself and take the items of one read at once (the same items, in the same order, without an await per
+ * item). The stream must then not be iterated; closing it is harmless.
+ */
+export function takeSseBatchSource(frames: object, body: AsyncIterable<Uint8Array>): SseParser | undefined {
+  const source = batchSources.get(frames);
+  if (source === undefined || source.body !== body) return undefined;
+  batchSources.delete(frames);
+  return createSseParser(source.options);
 }
