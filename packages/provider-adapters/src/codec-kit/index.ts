@@ -62,3 +62,5 @@ export type { JsonResponseOutcome, ReadJsonResponseOptions } from './json-respon
 export { classifyAsyncStartError } from './classify-async-start-error.js';
 
 export { isHttpsMediaUrl } from './https-media-url.js';
+
+export { finishedExecution } from './finished-execution.js';

@@ -1,7 +1,5 @@
 import {
   isCodecErrorV1,
-  type AdapterStreamPartV1,
-  type AdapterTerminalOutcome,
   type ProviderAcceptanceFacts,
   type ProviderAdapterExecuteInputV1,
   type ProviderAdapterExecutionV1,
@@ -9,7 +7,7 @@ import {
   type ProviderResponseMetadata,
   type ProviderTransportResponse,
 } from '@tokenforge/model-protocol';
-import { readJsonResponse, terminalForError } from '../../codec-kit/index.js';
+import { finishedExecution, readJsonResponse, terminalForError } from '../../codec-kit/index.js';
 import { decodeAnthropicMessagesResponse } from './decode-response.js';
 import { decodeAnthropicMessagesStream } from './decode-stream.js';
 import { encodeAnthropicMessagesRequest } from './encode-request.js';
@@ -42,21 +40,6 @@ function responseMetadata(response: ProviderTransportResponse, providerModel?: s
   };
 }
 
-async function* onlyTerminal(outcome: AdapterTerminalOutcome): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
-  yield { type: 'terminal', outcome };
-}
-
-function finished(
-  stream: boolean,
-  acceptance: ProviderAcceptanceFacts,
-  metadata: ProviderResponseMetadata,
-  terminal: AdapterTerminalOutcome,
-): ProviderAdapterExecutionV1 {
-  return stream
-    ? { kind: 'stream', acceptance, responseMetadata: metadata, parts: onlyTerminal(terminal) }
-    : { kind: 'response', acceptance, responseMetadata: metadata, terminal };
-}
-
 async function execute(
   input: ProviderAdapterExecuteInputV1,
   options: AnthropicMessagesAdapterOptionsV1 | undefined,
@@ -64,7 +47,7 @@ async function execute(
   const task = input.task;
   const stream = task.kind === 'chat' && task.stream;
   if (task.kind !== 'chat') {
-    return finished(false, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code: 'unsupported', retryable: false } });
+    return finishedExecution(false, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code: 'unsupported', retryable: false } });
   }
   let body: AnthropicMessagesRequestBody;
   try {
@@ -76,7 +59,7 @@ async function execute(
     if (!isCodecErrorV1(error)) throw error;
     // Nothing was sent: the task asks for something this dialect cannot express faithfully.
     const code = error.code === 'unsupported-feature' ? 'unsupported' : 'invalid-request';
-    return finished(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
+    return finishedExecution(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
   }
   const response = await input.transport.send({
     method: 'POST',
@@ -100,16 +83,16 @@ async function execute(
   } catch (error) {
     const terminal = terminalForError(error, { signal: input.signal });
     if (terminal === undefined) throw error;
-    return finished(stream, { state: 'unknown' }, responseMetadata(response), terminal);
+    return finishedExecution(stream, { state: 'unknown' }, responseMetadata(response), terminal);
   }
   if (outcome.ok) {
     try {
       const decoded = decodeAnthropicMessagesResponse({ body: outcome.value, headers: response.headers, status: outcome.status, nowMs });
-      return finished(stream, { state: 'accepted' }, responseMetadata(response, decoded.providerModel), decoded.terminal);
+      return finishedExecution(stream, { state: 'accepted' }, responseMetadata(response, decoded.providerModel), decoded.terminal);
     } catch (error) {
       const terminal = terminalForError(error, { signal: input.signal });
       if (terminal === undefined) throw error;
-      return finished(stream, { state: 'unknown' }, responseMetadata(response), terminal);
+      return finishedExecution(stream, { state: 'unknown' }, responseMetadata(response), terminal);
     }
   }
   const failure = mapAnthropicError({
@@ -120,7 +103,7 @@ async function execute(
   });
   // A 5xx (or 529) may have been processed before the server failed; any other refusal was definitive.
   const acceptance: ProviderAcceptanceFacts = { state: outcome.status >= 500 ? 'unknown' : 'not-accepted' };
-  return finished(stream, acceptance, responseMetadata(response), { status: 'failed', failure });
+  return finishedExecution(stream, acceptance, responseMetadata(response), { status: 'failed', failure });
 }
 
 /**

@@ -1,40 +1,27 @@
 import {
   isCodecErrorV1,
-  type AdapterStreamPartV1,
-  type AdapterTerminalOutcome,
   type ProviderAcceptanceFacts,
   type ProviderAdapterExecuteInputV1,
   type ProviderAdapterExecutionV1,
   type ProviderAdapterFactory,
-  type ProviderResponseMetadata,
 } from '@tokenforge/model-protocol';
-import { createAdapterStreamParts, decodeSseStream, readJsonResponse, terminalForError } from '../../codec-kit/index.js';
+import {
+  createAdapterStreamParts,
+  decodeSseStream,
+  finishedExecution,
+  readJsonResponse,
+  terminalForError,
+} from '../../codec-kit/index.js';
 import { decodeGeminiResponse } from './decode-response.js';
 import { createGeminiStreamMachine, GEMINI_SSE_DECODER_OPTIONS } from './decode-stream.js';
 import { encodeGeminiRequest, type GeminiEncodedRequest, type GeminiEncodeOptions } from './encode-request.js';
 import { mapGeminiHttpError } from './map-error.js';
 import { GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY } from './protocol-family.js';
 
-
 /** Options of {@link createGeminiGenerateContentAdapterFactory}: protocol options plus a clock. */
 export interface GeminiGenerateContentAdapterOptionsV1 extends GeminiEncodeOptions {
   /** Clock for HTTP-date `retry-after` hints, in epoch milliseconds (default `Date.now`). */
   readonly now?: () => number;
-}
-
-async function* onlyTerminal(outcome: AdapterTerminalOutcome): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
-  yield { type: 'terminal', outcome };
-}
-
-function finished(
-  stream: boolean,
-  acceptance: ProviderAcceptanceFacts,
-  metadata: ProviderResponseMetadata,
-  terminal: AdapterTerminalOutcome,
-): ProviderAdapterExecutionV1 {
-  return stream
-    ? { kind: 'stream', acceptance, responseMetadata: metadata, parts: onlyTerminal(terminal) }
-    : { kind: 'response', acceptance, responseMetadata: metadata, terminal };
 }
 
 async function execute(
@@ -49,7 +36,7 @@ async function execute(
     if (!isCodecErrorV1(error)) throw error;
     // Nothing was sent: the task (or the model name) cannot be expressed faithfully in this dialect.
     const code = error.code === 'unsupported-feature' ? 'unsupported' : 'invalid-request';
-    return finished(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
+    return finishedExecution(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
   }
   const response = await input.transport.send({ ...request, signal: input.signal });
   const nowMs = (options?.now ?? Date.now)();
@@ -72,23 +59,23 @@ async function execute(
   } catch (error) {
     const terminal = terminalForError(error, { signal: input.signal });
     if (terminal === undefined) throw error;
-    return finished(stream, { state: 'unknown' }, {}, terminal);
+    return finishedExecution(stream, { state: 'unknown' }, {}, terminal);
   }
   if (outcome.ok) {
     try {
       const decoded = decodeGeminiResponse(outcome.value);
       const metadata = decoded.providerModel === undefined ? {} : { providerModel: decoded.providerModel };
-      return finished(stream, { state: 'accepted' }, metadata, decoded.terminal);
+      return finishedExecution(stream, { state: 'accepted' }, metadata, decoded.terminal);
     } catch (error) {
       const terminal = terminalForError(error, { signal: input.signal });
       if (terminal === undefined) throw error;
-      return finished(stream, { state: 'unknown' }, {}, terminal);
+      return finishedExecution(stream, { state: 'unknown' }, {}, terminal);
     }
   }
   const failure = mapGeminiHttpError({ status: outcome.status, headers: response.headers, body: outcome.errorBody, nowMs });
   // A 5xx may have been processed (and billed) before the server failed; any other refusal was definitive.
   const acceptance: ProviderAcceptanceFacts = { state: outcome.status >= 500 ? 'unknown' : 'not-accepted' };
-  return finished(stream, acceptance, {}, { status: 'failed', failure });
+  return finishedExecution(stream, acceptance, {}, { status: 'failed', failure });
 }
 
 /**

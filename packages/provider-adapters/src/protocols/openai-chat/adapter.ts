@@ -1,7 +1,5 @@
 import {
   isCodecErrorV1,
-  type AdapterStreamPartV1,
-  type AdapterTerminalOutcome,
   type ProviderAcceptanceFacts,
   type ProviderAdapterExecuteInputV1,
   type ProviderAdapterExecutionV1,
@@ -12,6 +10,7 @@ import {
 import {
   createAdapterStreamParts,
   decodeSseStream,
+  finishedExecution,
   readJsonResponse,
   terminalForError,
 } from '../../codec-kit/index.js';
@@ -22,7 +21,6 @@ import { mapOpenAiChatHttpError } from './map-error.js';
 import { OPENAI_CHAT_PROTOCOL_FAMILY } from './protocol-family.js';
 import type { OpenAiChatProtocolOptionsV1 } from './protocol-options.js';
 import { readOpenAiChatError } from './wire-schema.js';
-
 
 /** Options of {@link createOpenAiChatAdapterFactory}. */
 export interface OpenAiChatAdapterOptionsV1 extends OpenAiChatProtocolOptionsV1 {
@@ -45,21 +43,6 @@ function responseMetadata(response: ProviderTransportResponse, providerModel?: s
   };
 }
 
-async function* onlyTerminal(outcome: AdapterTerminalOutcome): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
-  yield { type: 'terminal', outcome };
-}
-
-function finished(
-  stream: boolean,
-  acceptance: ProviderAcceptanceFacts,
-  metadata: ProviderResponseMetadata,
-  terminal: AdapterTerminalOutcome,
-): ProviderAdapterExecutionV1 {
-  return stream
-    ? { kind: 'stream', acceptance, responseMetadata: metadata, parts: onlyTerminal(terminal) }
-    : { kind: 'response', acceptance, responseMetadata: metadata, terminal };
-}
-
 async function execute(input: ProviderAdapterExecuteInputV1, options: OpenAiChatAdapterOptionsV1 | undefined): Promise<ProviderAdapterExecutionV1> {
   const stream = input.task.kind === 'chat' && input.task.stream;
   let request: OpenAiChatEncodedRequest;
@@ -69,7 +52,7 @@ async function execute(input: ProviderAdapterExecuteInputV1, options: OpenAiChat
     if (!isCodecErrorV1(error)) throw error;
     // Nothing was sent: the task asks for something this dialect cannot express faithfully.
     const code = error.code === 'unsupported-feature' ? 'unsupported' : 'invalid-request';
-    return finished(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
+    return finishedExecution(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
   }
   const response = await input.transport.send({ ...request, signal: input.signal });
   const nowMs = (options?.now ?? Date.now)();
@@ -93,11 +76,11 @@ async function execute(input: ProviderAdapterExecuteInputV1, options: OpenAiChat
   } catch (error) {
     const terminal = terminalForError(error, { signal: input.signal });
     if (terminal === undefined) throw error;
-    return finished(stream, { state: 'unknown' }, responseMetadata(response), terminal);
+    return finishedExecution(stream, { state: 'unknown' }, responseMetadata(response), terminal);
   }
   if (outcome.ok) {
     const decoded = decodeOpenAiChatResponse(outcome.value);
-    return finished(stream, { state: 'accepted' }, responseMetadata(response, decoded.providerModel), decoded.terminal);
+    return finishedExecution(stream, { state: 'accepted' }, responseMetadata(response, decoded.providerModel), decoded.terminal);
   }
   let wireError;
   try {
@@ -109,7 +92,7 @@ async function execute(input: ProviderAdapterExecuteInputV1, options: OpenAiChat
   const failure = mapOpenAiChatHttpError({ status: outcome.status, headers: response.headers, error: wireError, nowMs });
   // A 5xx may have been processed (and billed) before the server failed; any other refusal was definitive.
   const acceptance: ProviderAcceptanceFacts = { state: outcome.status >= 500 ? 'unknown' : 'not-accepted' };
-  return finished(stream, acceptance, responseMetadata(response), { status: 'failed', failure });
+  return finishedExecution(stream, acceptance, responseMetadata(response), { status: 'failed', failure });
 }
 
 /**

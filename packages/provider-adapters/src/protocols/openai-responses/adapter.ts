@@ -1,7 +1,5 @@
 import {
   isCodecErrorV1,
-  type AdapterStreamPartV1,
-  type AdapterTerminalOutcome,
   type ProviderAcceptanceFacts,
   type ProviderAdapterExecuteInputV1,
   type ProviderAdapterExecutionV1,
@@ -9,7 +7,13 @@ import {
   type ProviderResponseMetadata,
   type ProviderTransportResponse,
 } from '@tokenforge/model-protocol';
-import { createAdapterStreamParts, decodeSseStream, readJsonResponse, terminalForError } from '../../codec-kit/index.js';
+import {
+  createAdapterStreamParts,
+  decodeSseStream,
+  finishedExecution,
+  readJsonResponse,
+  terminalForError,
+} from '../../codec-kit/index.js';
 import { decodeOpenAiResponsesResponse } from './decode-response.js';
 import { createOpenAiResponsesStreamMachine } from './decode-stream.js';
 import { encodeOpenAiResponsesRequest, type OpenAiResponsesEncodedRequest } from './encode-request.js';
@@ -39,21 +43,6 @@ function responseMetadata(response: ProviderTransportResponse, providerModel?: s
   };
 }
 
-async function* onlyTerminal(outcome: AdapterTerminalOutcome): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
-  yield { type: 'terminal', outcome };
-}
-
-function finished(
-  stream: boolean,
-  acceptance: ProviderAcceptanceFacts,
-  metadata: ProviderResponseMetadata,
-  terminal: AdapterTerminalOutcome,
-): ProviderAdapterExecutionV1 {
-  return stream
-    ? { kind: 'stream', acceptance, responseMetadata: metadata, parts: onlyTerminal(terminal) }
-    : { kind: 'response', acceptance, responseMetadata: metadata, terminal };
-}
-
 function wireErrorOf(body: unknown): OpenAiResponsesWireError | undefined {
   try {
     return isWireRecord(body) ? readOpenAiResponsesError(body.error, 'error') : undefined;
@@ -73,7 +62,7 @@ async function execute(input: ProviderAdapterExecuteInputV1, options: OpenAiResp
     if (!isCodecErrorV1(error)) throw error;
     // Nothing was sent: the task asks for something this dialect cannot express faithfully.
     const code = error.code === 'unsupported-feature' ? 'unsupported' : 'invalid-request';
-    return finished(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
+    return finishedExecution(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
   }
   const response = await input.transport.send({ ...request, signal: input.signal });
   const nowMs = (options?.now ?? Date.now)();
@@ -97,16 +86,16 @@ async function execute(input: ProviderAdapterExecuteInputV1, options: OpenAiResp
   } catch (error) {
     const terminal = terminalForError(error, { signal: input.signal });
     if (terminal === undefined) throw error;
-    return finished(stream, { state: 'unknown' }, responseMetadata(response), terminal);
+    return finishedExecution(stream, { state: 'unknown' }, responseMetadata(response), terminal);
   }
   if (outcome.ok) {
     const decoded = decodeOpenAiResponsesResponse(outcome.value);
-    return finished(stream, { state: 'accepted' }, responseMetadata(response, decoded.providerModel), decoded.terminal);
+    return finishedExecution(stream, { state: 'accepted' }, responseMetadata(response, decoded.providerModel), decoded.terminal);
   }
   const failure = mapOpenAiResponsesHttpError({ status: outcome.status, headers: response.headers, error: wireErrorOf(outcome.errorBody), nowMs });
   // A 5xx may have been processed (and billed) before the server failed; any other refusal was definitive.
   const acceptance: ProviderAcceptanceFacts = { state: outcome.status >= 500 ? 'unknown' : 'not-accepted' };
-  return finished(stream, acceptance, responseMetadata(response), { status: 'failed', failure });
+  return finishedExecution(stream, acceptance, responseMetadata(response), { status: 'failed', failure });
 }
 
 /**

@@ -1,0 +1,26 @@
+import type {
+  AdapterStreamPartV1,
+  AdapterTerminalOutcome,
+  ProviderAcceptanceFacts,
+  ProviderAdapterExecutionV1,
+  ProviderResponseMetadata,
+} from '@tokenforge/model-protocol';
+
+async function* onlyTerminal(outcome: AdapterTerminalOutcome): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
+  yield { type: 'terminal', outcome };
+}
+
+/**
+ * An execution that is already over (a failure before any stream, or a whole sync body): a `response` for a sync
+ * task, or a `stream` whose only part is the terminal for a stream task, so a stream task always gets a stream.
+ */
+export function finishedExecution(
+  stream: boolean,
+  acceptance: ProviderAcceptanceFacts,
+  metadata: ProviderResponseMetadata,
+  terminal: AdapterTerminalOutcome,
+): ProviderAdapterExecutionV1 {
+  return stream
+    ? { kind: 'stream', acceptance, responseMetadata: metadata, parts: onlyTerminal(terminal) }
+    : { kind: 'response', acceptance, responseMetadata: metadata, terminal };
+}
