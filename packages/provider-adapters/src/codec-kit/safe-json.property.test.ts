@@ -136,4 +136,17 @@ describe('parseSafeJson fast path', () => {
     // Sixty-four opening brackets, all shallow: the fast path (and the scan) accept it.
     expect(parseSafeJson(`[${'[],'.repeat(63)}1]`)).toHaveLength(64);
   });
+
+  it('measures the depth of a parsed document with many brackets and no key hazard, as the scan would', () => {
+    const rows = JSON.stringify({ data: Array.from({ length: 200 }, (_, index) => ({ index, embedding: [index, 0.5, [1, { a: [] }]] })) });
+    expect(parseSafeJson(rows)).toEqual(JSON.parse(rows));
+    for (const maxDepth of [5, 6, 7, 8]) {
+      expect(outcomeOf(() => parseSafeJson(rows, { maxDepth }))).toEqual(outcomeOf(() => parseSafeJsonScanned(rows, { maxDepth })));
+    }
+    expect(outcomeOf(() => parseSafeJson(rows, { maxDepth: 6 }))).toEqual({ code: 'nesting-too-deep' });
+    expect(parseSafeJson(rows, { maxDepth: 7 })).toEqual(JSON.parse(rows));
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    expect(outcomeOf(() => parseSafeJson(deep))).toEqual({ code: 'nesting-too-deep' });
+    expect(outcomeOf(() => parseSafeJson(`${'['.repeat(10_000)}${']'.repeat(9_999)}`))).toEqual({ code: 'nesting-too-deep' });
+  });
 });

@@ -20,14 +20,16 @@ const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Parses JSON text the only way provider and client bytes may be parsed: with a size limit, a nesting limit
- * checked before parsing (iteratively, so hostile depth never overflows the stack), and no prototype keys: no
+ * (checked iteratively, so hostile depth never overflows the stack), and no prototype keys: no
  * `__proto__` object key at any depth, and no `prototype` key in an object that is the value of a `constructor`
  * key (other `constructor` and `prototype` keys are ordinary data, such as a tool argument `{"constructor":"Ada"}`).
  * A leading byte-order mark is ignored.
  *
  * Most texts are checked without a pass of their own: a text that contains neither `proto` nor a `\u` escape
  * cannot spell a forbidden key, and one with at most `maxDepth` opening brackets cannot nest too deep, both
- * found by native substring search. Only other texts are scanned character by character before parsing.
+ * found by native substring search. A text with more brackets but no key hazard is parsed and the depth of the
+ * value measured; only a text that may spell a forbidden key (or does not parse) is scanned character by
+ * character before parsing.
  *
  * @throws {CodecErrorV1} `body-too-large`, `nesting-too-deep`, `forbidden-key` or `malformed-json`. Messages
  * name the rule, never the input.
@@ -72,7 +74,26 @@ export function parseSafeJsonScanned(text: string, limits?: SafeJsonLimits): unk
 
 function parseCheckedText(text: string, maxDepth: number, alwaysScan: boolean): unknown {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (alwaysScan || mayBreakRules(source, maxDepth)) scanStructure(source, maxDepth);
+  if (alwaysScan || mayHoldForbiddenKey(source)) {
+    scanStructure(source, maxDepth);
+    return parse(source);
+  }
+  if (!hasMoreOpeningBrackets(source, maxDepth)) return parse(source);
+  // Many brackets but no key hazard (a large body, typically): the engine's parser is iterative, so parse first
+  // and measure the depth of the value, which is cheaper than a character scan. Text that does not parse gets
+  // the scan, so a cut-off deep input still ends in nesting-too-deep.
+  let value: unknown;
+  try {
+    value = JSON.parse(source) as unknown;
+  } catch {
+    scanStructure(source, maxDepth);
+    throw malformed();
+  }
+  if (isDeeperThan(value, maxDepth)) throw tooDeep(maxDepth);
+  return value;
+}
+
+function parse(source: string): unknown {
   try {
     return JSON.parse(source) as unknown;
   } catch {
@@ -82,14 +103,16 @@ function parseCheckedText(text: string, maxDepth: number, alwaysScan: boolean): 
 }
 
 /**
- * False only when the text provably keeps both rules. A forbidden key is spelled `__proto__` or `prototype` in
- * the raw text unless a `\u` escape writes some of its letters (no other escape yields a letter or `_`). Nesting
- * deeper than `maxDepth` needs more than `maxDepth` opening brackets (counting those inside strings only
- * over-counts).
+ * False only when the text cannot spell a forbidden key: one is written `__proto__` or `prototype` in the raw
+ * text unless a `\u` escape writes some of its letters (no other escape yields a letter or `_`).
  */
-function mayBreakRules(text: string, maxDepth: number): boolean {
+function mayHoldForbiddenKey(text: string): boolean {
   if (text.indexOf('\\u') >= 0) return true;
-  if (text.indexOf('proto') >= 0 && (text.indexOf('__proto__') >= 0 || text.indexOf('prototype') >= 0)) return true;
+  return text.indexOf('proto') >= 0 && (text.indexOf('__proto__') >= 0 || text.indexOf('prototype') >= 0);
+}
+
+/** Whether the text has more than `maxDepth` opening brackets (those inside strings count too, which only over-counts). */
+function hasMoreOpeningBrackets(text: string, maxDepth: number): boolean {
   let opening = 0;
   for (let index = text.indexOf('{'); index >= 0; index = text.indexOf('{', index + 1)) {
     opening += 1;
@@ -98,6 +121,32 @@ function mayBreakRules(text: string, maxDepth: number): boolean {
   for (let index = text.indexOf('['); index >= 0; index = text.indexOf('[', index + 1)) {
     opening += 1;
     if (opening > maxDepth) return true;
+  }
+  return false;
+}
+
+/** Whether a parsed value nests objects and arrays more than `maxDepth` levels; iterative, stops at the first too deep. */
+function isDeeperThan(value: unknown, maxDepth: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (maxDepth < 1) return true;
+  const levels: unknown[][] = [Array.isArray(value) ? value : Object.values(value)];
+  const positions: number[] = [0];
+  while (levels.length > 0) {
+    const top = levels.length - 1;
+    const items = levels[top] as unknown[];
+    const position = positions[top] as number;
+    if (position >= items.length) {
+      levels.pop();
+      positions.pop();
+      continue;
+    }
+    positions[top] = position + 1;
+    const item = items[position];
+    if (typeof item === 'object' && item !== null) {
+      if (levels.length >= maxDepth) return true;
+      levels.push(Array.isArray(item) ? item : Object.values(item));
+      positions.push(0);
+    }
   }
   return false;
 }
@@ -149,9 +198,7 @@ function scanStructure(text: string, maxDepth: number): void {
       case 0x7b:
       case 0x5b:
         depth += 1;
-        if (depth > maxDepth) {
-          throw new CodecErrorV1('nesting-too-deep', `JSON nesting exceeds ${maxDepth} levels`);
-        }
+        if (depth > maxDepth) throw tooDeep(maxDepth);
         constructorValue[depth] = code === 0x7b && afterConstructorKey;
         break;
       case 0x7d:
@@ -223,6 +270,10 @@ function utf8ByteLength(text: string): number {
 
 function tooLarge(maxBytes: number): CodecErrorV1 {
   return new CodecErrorV1('body-too-large', `JSON input exceeds ${maxBytes} bytes`);
+}
+
+function tooDeep(maxDepth: number): CodecErrorV1 {
+  return new CodecErrorV1('nesting-too-deep', `JSON nesting exceeds ${maxDepth} levels`);
 }
 
 function malformed(): CodecErrorV1 {
