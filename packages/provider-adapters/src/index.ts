@@ -57,6 +57,10 @@ export type { AdapterStreamMachine, AdapterStreamStep, CreateAdapterStreamPartsO
 export { DEFAULT_MAX_ERROR_BODY_BYTES, readJsonResponse } from './codec-kit/json-response.js';
 export type { JsonResponseOutcome, ReadJsonResponseOptions } from './codec-kit/json-response.js';
 
+export { classifyAsyncStartError } from './codec-kit/classify-async-start-error.js';
+export { isHttpsMediaUrl } from './codec-kit/https-media-url.js';
+export { finishedExecution } from './codec-kit/finished-execution.js';
+
 // Suites.
 export { createTokenForgeProtocolSuiteV1 } from './suite/create-protocol-suite-v1.js';
 export type {
