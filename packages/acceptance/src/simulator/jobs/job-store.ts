@@ -75,6 +75,8 @@ export class SimJobStore {
   private readonly jobs = new Map<string, SimJob>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly pending = new Set<Promise<void>>();
+  /** The last delivery of each job: a job's callbacks are sent one after another, in phase order. */
+  private readonly lastDelivery = new Map<string, Promise<void>>();
   /** Every callback attempt, in order. */
   readonly deliveries: SimCallbackDelivery[] = [];
   private closed = false;
@@ -126,7 +128,8 @@ export class SimJobStore {
     const payload = Buffer.from(JSON.stringify(this.callbackBody(job)));
     const target = new URL(url);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const delivery = new Promise<void>((resolve) => {
+    const previous = this.lastDelivery.get(job.id) ?? Promise.resolve();
+    const delivery = previous.then(() => new Promise<void>((resolve) => {
       const request = send(
         target,
         {
@@ -150,7 +153,8 @@ export class SimJobStore {
         resolve();
       });
       request.end(payload);
-    });
+    }));
+    this.lastDelivery.set(job.id, delivery);
     this.pending.add(delivery);
     void delivery.then(() => this.pending.delete(delivery));
   }
