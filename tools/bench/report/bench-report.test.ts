@@ -55,6 +55,21 @@ describe('metricsOf', () => {
   });
 });
 
+describe('metricsFromHttp', () => {
+  it('turns the http latencies into engine-over-bare ratios and added microseconds with the 0.3 ms target', () => {
+    const results = {
+      syncConcurrency1: { bare: { p50Ms: 0.5 }, engine: { p50Ms: 0.75 }, addedP50Ms: 0.25, addedP99Ms: 2 },
+      stream2000Chunks: { bareMsPerStream: 20, engineMsPerStream: 30 },
+    };
+    expect(metricsOf(results)).toEqual([
+      { id: 'sync-c1.engine-vs-bare-p50', label: expect.any(String), unit: 'ratio', better: 'lower', samples: [1.5] },
+      { id: 'sync-c1.added-p50', label: expect.any(String), unit: 'microseconds', better: 'lower', samples: [250], target: { comparison: 'at-most', value: 300, gated: true } },
+      { id: 'sync-c1.added-p99', label: expect.any(String), unit: 'microseconds', better: 'lower', samples: [2000] },
+      { id: 'stream-2000.engine-vs-bare', label: expect.any(String), unit: 'ratio', better: 'lower', samples: [1.5] },
+    ]);
+  });
+});
+
 describe('poolMetrics', () => {
   it('pools samples of every process, keeps each process median and judges the target on the pooled median', () => {
     const process = (samples: number[]): BenchMetric[] => [

@@ -138,11 +138,50 @@ export function metricsFromRatios(results: JsonObject): BenchMetric[] {
   });
 }
 
-/** The metrics of one process of any benchmark: its `metrics` list when it has one, else its flattened `ratios`. */
+function numberAt(value: unknown, ...path: string[]): number | undefined {
+  let node = value;
+  for (const key of path) node = isObject(node) ? node[key] : undefined;
+  return typeof node === 'number' && Number.isFinite(node) ? node : undefined;
+}
+
+/**
+ * The metrics of one process of the http benchmark, which reports latencies rather than `ratios`: the engine's
+ * time over bare undici's (sync p50 at concurrency 1 and 32, one stream), and the added p50/p99 per sync call
+ * (its target: at most 0.3 ms added at concurrency 1).
+ */
+export function metricsFromHttp(results: JsonObject): BenchMetric[] {
+  const metrics: BenchMetric[] = [];
+  const ratio = (id: string, label: string, top: number | undefined, bottom: number | undefined): void => {
+    if (top !== undefined && bottom !== undefined && bottom > 0) metrics.push({ id, label, unit: 'ratio', better: 'lower', samples: [round3(top / bottom)] });
+  };
+  const added = (id: string, label: string, milliseconds: number | undefined, target?: BenchMetricTarget): void => {
+    if (milliseconds !== undefined) {
+      metrics.push({ id, label, unit: 'microseconds', better: 'lower', samples: [round3(milliseconds * 1000)], ...(target === undefined ? {} : { target }) });
+    }
+  };
+  for (const [key, concurrency] of [['syncConcurrency1', 1], ['syncConcurrency32', 32]] as const) {
+    ratio(`sync-c${concurrency}.engine-vs-bare-p50`, `sync chat at concurrency ${concurrency}: engine + http-transport p50 / bare undici p50`, numberAt(results, key, 'engine', 'p50Ms'), numberAt(results, key, 'bare', 'p50Ms'));
+    added(
+      `sync-c${concurrency}.added-p50`,
+      `sync chat at concurrency ${concurrency}: p50 added by engine + http-transport`,
+      numberAt(results, key, 'addedP50Ms'),
+      concurrency === 1 ? { comparison: 'at-most', value: 300, gated: true } : undefined,
+    );
+    added(`sync-c${concurrency}.added-p99`, `sync chat at concurrency ${concurrency}: p99 added by engine + http-transport`, numberAt(results, key, 'addedP99Ms'));
+  }
+  ratio('stream-2000.engine-vs-bare', '2,000-chunk stream over HTTP: engine draining events / bare undici reading bytes', numberAt(results, 'stream2000Chunks', 'engineMsPerStream'), numberAt(results, 'stream2000Chunks', 'bareMsPerStream'));
+  return metrics;
+}
+
+/**
+ * The metrics of one process of any benchmark: its `metrics` list when it has one, the http benchmark's
+ * latencies, else its flattened `ratios`.
+ */
 export function metricsOf(results: JsonObject): BenchMetric[] {
   if (Array.isArray(results.metrics) && results.metrics.every((metric) => isObject(metric) && Array.isArray(metric.samples))) {
     return results.metrics as BenchMetric[];
   }
+  if (results.ratios === undefined && isObject(results.syncConcurrency1)) return metricsFromHttp(results);
   return metricsFromRatios(results);
 }
 

@@ -58,15 +58,38 @@ describe('renderBenchmarksMarkdown', () => {
     const markdown = renderBenchmarksMarkdown(report(0.5));
     expect(markdown).toContain('| CPU | Test CPU, 2 cores |');
     expect(markdown).toContain('| Node | 20.20.2 (V8 11.3) |');
-    expect(markdown).toContain('| peers.openai-chat-1400.tokenforge-vs-floor | 1.40× (IQR 1.26×–1.54×) | ≤ 1.50×: **met** |');
+    expect(markdown).toContain('| peers: peers.openai-chat-1400.tokenforge-vs-floor | 1.40× (IQR 1.26×–1.54×) | ≤ 1.50×: **met** |');
     expect(markdown).toContain('≥ 5.00× (reported, not gated): **met**');
-    expect(markdown).toContain('| engine.engineOwnPerEventVsJsonParse | 0.30× (IQR 0.27×–0.33×) | ≤ 0.25×: **not met** |');
+    expect(markdown).toContain('| engine: engine.engineOwnPerEventVsJsonParse | 0.30× (IQR 0.27×–0.33×) | ≤ 0.25×: **not met** |');
     expect(markdown).toContain('| **TokenForge** | ours | 14.0 ms | 1.40× (IQR 1.26×–1.54×) |  |');
     expect(markdown).toContain('| AI SDK | peer | 70.0 ms | 7.00× (IQR 6.30×–7.70×) | 5.00× (IQR 4.50×–5.50×) |');
     expect(markdown).toContain('| http | not-run: tools/bench/http.bench.ts is not in this checkout | 0 |');
     expect(markdown).toContain('`pnpm bench:check`');
     expect(markdown).not.toContain('Noisy run');
     expect(markdown).not.toMatch(/\n\n\n/);
+  });
+
+  it('renders a growth workload as one row per path with its exponent, and explains an untimed slow peer', () => {
+    const base = report(0.5);
+    const markdown = renderBenchmarksMarkdown({
+      ...base,
+      workloads: [
+        { id: 'base64-event-4mb', title: 'big event', operation: 'stream', cases: [{ id: 'tokenforge', label: 'TokenForge', role: 'ours', medianNs: 1e6 }] },
+        {
+          id: 'tool-arguments',
+          title: 'tool arguments',
+          operation: 'stream',
+          cases: [
+            { id: 'tokenforge-1000', label: 'TokenForge, 1000 deltas', role: 'ours', medianNs: 1e6 },
+            { id: 'tokenforge-4000', label: 'TokenForge, 4000 deltas', role: 'ours', medianNs: 4e6 },
+          ],
+        },
+      ],
+      metrics: [metric('peers.tool-arguments.tokenforge-exponent', 1, { unit: 'exponent' })],
+    });
+    expect(markdown).toContain('| path | 1000 deltas | 4000 deltas | exponent |');
+    expect(markdown).toContain('| TokenForge | 1.0 ms | 4.0 ms | 1.00 (IQR 0.90–1.10) |');
+    expect(markdown).toContain('The openai SDK is not timed on this workload by default');
   });
 
   it('warns when the machine was loaded beyond its cores', () => {

@@ -72,31 +72,32 @@ function workloadTable(workload: ReportWorkload, metrics: ReadonlyMap<string, Re
   return [`### ${workload.title}`, '', ...table(['path', 'role', `time per ${workload.operation}`, 'vs floor', 'ours faster by'], rows), ''];
 }
 
-function scalingSection(report: BenchReport, metrics: ReadonlyMap<string, ReportMetric>): string[] {
-  const workload = report.workloads.find((candidate) => candidate.id === 'tool-arguments');
+/** A table of one path per row and one size per column, with the path's fitted exponent. */
+function growthSection(workload: ReportWorkload | undefined, metrics: ReadonlyMap<string, ReportMetric>, sizeUnit: string, note: string): string[] {
   if (workload === undefined) return [];
   const paths = new Map<string, { label: string; cells: string[] }>();
   const sizes: string[] = [];
   for (const workloadCase of workload.cases) {
-    const [pathId, size] = [workloadCase.id.slice(0, workloadCase.id.lastIndexOf('-')), workloadCase.id.slice(workloadCase.id.lastIndexOf('-') + 1)];
+    const cut = workloadCase.id.lastIndexOf('-');
+    const [pathId, size] = [workloadCase.id.slice(0, cut), workloadCase.id.slice(cut + 1)];
     if (!sizes.includes(size)) sizes.push(size);
-    const entry = paths.get(pathId) ?? { label: workloadCase.label.replace(/, \d+ deltas$/, ''), cells: [] };
+    const entry = paths.get(pathId) ?? { label: workloadCase.label.replace(/, \d+ (deltas|KB event)$/, ''), cells: [] };
     entry.cells.push(formatDuration(workloadCase.medianNs));
     paths.set(pathId, entry);
   }
   const rows = [...paths].map(([pathId, entry]) => {
-    const exponent = metrics.get(`peers.tool-arguments.${pathId}-exponent`);
+    const exponent = metrics.get(`peers.${workload.id}.${pathId}-exponent`);
     return [entry.label, ...entry.cells, exponent === undefined ? '' : formatWithSpread(exponent)];
   });
-  return [
-    `### ${workload.title}`,
-    '',
-    'Time per stream; the exponent is the slope of log(time) over log(deltas), fitted per round (1 is linear, 2 quadratic).',
-    '',
-    ...table(['path', ...sizes.map((size) => `${size} deltas`), 'scaling exponent'], rows),
-    '',
-  ];
+  return [`### ${workload.title}`, '', note, '', ...table(['path', ...sizes.map((size) => `${size} ${sizeUnit}`), 'exponent'], rows), ''];
 }
+
+const SLOW_OPENAI_SDK_NOTE = [
+  'The openai SDK is not timed on this workload by default: its SSE line decoder copies its whole buffer and scans',
+  'it again from the start on every read, so one event of n bytes in 1 KB reads costs time in proportion to n²',
+  '(see the next table). A single 4 MB pass took 193 s on this machine while it was loaded.',
+  '`pnpm bench:peers -- --with-slow-peers` times it anyway.',
+].join('\n');
 
 function syncSection(report: BenchReport, metrics: ReadonlyMap<string, ReportMetric>): string[] {
   const workload = report.workloads.find((candidate) => candidate.id === 'sync-chat');
@@ -160,7 +161,7 @@ export function renderBenchmarksMarkdown(report: BenchReport): string {
     '',
     ...table(
       ['figure', 'measured', 'target'],
-      report.metrics.filter((metric) => metric.target !== undefined).map((metric) => [metric.label, formatWithSpread(metric), formatTarget(metric)]),
+      report.metrics.filter((metric) => metric.target !== undefined).map((metric) => [`${metric.benchmark}: ${metric.label}`, formatWithSpread(metric), formatTarget(metric)]),
     ),
     '',
     '## Benchmarks run',
@@ -177,11 +178,22 @@ export function renderBenchmarksMarkdown(report: BenchReport): string {
     'processes, with the interquartile range (IQR).',
     '',
   ];
+  const workloadById = (id: string): ReportWorkload | undefined => report.workloads.find((candidate) => candidate.id === id);
   for (const workload of report.workloads) {
-    if (workload.id === 'tool-arguments' || workload.id === 'sync-chat') continue;
+    if (['tool-arguments', 'sync-chat', 'base64-event-growth'].includes(workload.id)) continue;
     lines.push(...workloadTable(workload, metrics));
+    if (workload.id === 'base64-event-4mb' && !workload.cases.some((workloadCase) => workloadCase.id === 'openai-sdk')) lines.push(SLOW_OPENAI_SDK_NOTE, '');
   }
-  lines.push(...scalingSection(report, metrics), ...syncSection(report, metrics));
+  lines.push(
+    ...growthSection(workloadById('base64-event-growth'), metrics, 'KB', 'One pass per size and process; the exponent is the slope of log(time) over log(event size) (1 is linear, 2 quadratic).'),
+    ...growthSection(
+      workloadById('tool-arguments'),
+      metrics,
+      'deltas',
+      'Time per stream; the exponent is the slope of log(time) over log(deltas), fitted per round (1 is linear, 2 quadratic).',
+    ),
+    ...syncSection(report, metrics),
+  );
   const heap = metrics.get('peers.heap.retained-after-100-streams');
   if (heap !== undefined) {
     lines.push('### Memory', '', `${heap.label}: **${formatWithSpread(heap)}** per process (${formatTarget(heap)}).`, '');
@@ -226,6 +238,9 @@ export function renderBenchmarksMarkdown(report: BenchReport): string {
     '  interquartile range. `pnpm bench` runs every benchmark in several fresh processes and pools their rounds.',
     '- Sync latency times each call on its own (5,000 calls per path, in alternating blocks of 500). The heap figure',
     '  is `heapUsed` after forced collections, after 100 streams, minus the same before them.',
+    '- The codecs benchmark measures the same openai-chat stream against a floor that reads an async generator of',
+    '  the reads; the floor here reads a `ReadableStream`, which costs more per read. The same TokenForge time is',
+    '  therefore a larger multiple of the codecs floor than of this one; both are reported as measured.',
     '- The machine these figures come from was shared with other work (see the load average above): expect wide',
     '  spreads and inflated absolute times. Compare ratios, not times, and re-run on a quiet machine before drawing',
     '  conclusions from a small difference.',
