@@ -11,14 +11,18 @@ export default defineConfig({
   resolve: { conditions: ['@tokenforge/source', 'import', 'module', 'default'] },
   ssr: { resolve: { conditions: ['@tokenforge/source', 'import', 'module', 'node', 'default'] } },
   test: {
-    projects: packages.map((name) => ({
-      extends: true,
-      test: {
-        name,
-        root: `packages/${name}`,
-        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-        testTimeout: 30_000,
-      },
-    })),
+    projects: [
+      ...packages.map((name) => ({
+        extends: true,
+        test: {
+          name,
+          root: `packages/${name}`,
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      })),
+      // Tests of the repository tools (benchmark report, support matrix), outside any package.
+      { extends: true, test: { name: 'tools', root: 'tools', include: ['**/*.test.ts'], testTimeout: 30_000 } },
+    ],
   },
 });
