@@ -7,7 +7,7 @@
  * the system's temporary folder (tokenforge-bench-report.check.json), never over the committed report.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ function committedReport(): BenchReport {
   try {
     return JSON.parse(execFileSync('git', ['show', `HEAD:${path}`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as BenchReport;
   } catch {
+    if (!existsSync(REPORT_PATH)) throw new Error(`no committed report to compare with: run \`pnpm bench\` and commit ${path}`);
     return JSON.parse(readFileSync(REPORT_PATH, 'utf8')) as BenchReport;
   }
 }

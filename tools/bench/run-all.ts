@@ -5,7 +5,7 @@
  * A benchmark whose file is absent is reported as not run; one that exits non-zero is reported as failed (and
  * the command then exits 1 after writing the report). Options: `--processes=N` (default 3), `--quick` (passed to
  * the benchmarks that support it), `--full` (no pooled shortening), `--only=engine,peers`, `--no-docs` (write the
- * JSON only), `--out=<path>`.
+ * JSON only), `--out=<path>`; `--from=<report.json>` only renders docs/benchmarks.md from a report.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -146,6 +146,13 @@ export function runAllOptions(argv: readonly string[] = process.argv): RunAllOpt
 }
 
 async function main(): Promise<void> {
+  const from = option('from');
+  if (from !== undefined) {
+    // Re-render the page from a report already measured (after a change to the renderer).
+    writeFileSync(DOCS_PATH, renderBenchmarksMarkdown(JSON.parse(readFileSync(from, 'utf8')) as BenchReport));
+    console.log(`docs written to ${relative(ROOT, DOCS_PATH)} from ${from}`);
+    return;
+  }
   const report = await runAllBenchmarks(runAllOptions());
   const out = option('out') ?? REPORT_PATH;
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);

@@ -66,6 +66,7 @@ describe('renderBenchmarksMarkdown', () => {
     expect(markdown).toContain('| http | not-run: tools/bench/http.bench.ts is not in this checkout | 0 |');
     expect(markdown).toContain('`pnpm bench:check`');
     expect(markdown).not.toContain('Noisy run');
+    expect(markdown).toContain('Its load stayed below its core count');
     expect(markdown).not.toMatch(/\n\n\n/);
   });
 
@@ -93,7 +94,9 @@ describe('renderBenchmarksMarkdown', () => {
   });
 
   it('warns when the machine was loaded beyond its cores', () => {
-    expect(renderBenchmarksMarkdown(report(9.5))).toContain('> **Noisy run.** The load average (9.5) exceeded the core count (2)');
+    const markdown = renderBenchmarksMarkdown(report(9.5));
+    expect(markdown).toContain('> **Noisy run.** The load average (9.5) exceeded the core count (2)');
+    expect(markdown).toContain('was loaded by other work while they were measured');
   });
 });
 

@@ -241,9 +241,17 @@ export function renderBenchmarksMarkdown(report: BenchReport): string {
     '- The codecs benchmark measures the same openai-chat stream against a floor that reads an async generator of',
     '  the reads; the floor here reads a `ReadableStream`, which costs more per read. The same TokenForge time is',
     '  therefore a larger multiple of the codecs floor than of this one; both are reported as measured.',
-    '- The machine these figures come from was shared with other work (see the load average above): expect wide',
-    '  spreads and inflated absolute times. Compare ratios, not times, and re-run on a quiet machine before drawing',
-    '  conclusions from a small difference.',
+    ...(report.loadAverage.start > machine.cpuCount || report.loadAverage.end > machine.cpuCount
+      ? [
+          '- The machine these figures come from was loaded by other work while they were measured (see the load',
+          '  average above): expect wide spreads and inflated absolute times. Compare ratios, not times, and re-run on',
+          '  a quiet machine before drawing conclusions from a small difference.',
+        ]
+      : [
+          '- The machine these figures come from is shared with other work. Its load stayed below its core count at the',
+          '  start and end of this run (see above), but load that came and went in between is not recorded: the',
+          '  interquartile ranges show how steady each ratio was. Compare ratios, not times.',
+        ]),
     '',
     '## Running and checking',
     '',
