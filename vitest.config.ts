@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     projects: [
       ...packages.map((name) => ({
-        extends: true,
+        extends: true as const,
         test: {
           name,
           root: `packages/${name}`,
@@ -22,7 +22,7 @@ export default defineConfig({
         },
       })),
       // Tests of the repository tools (benchmark report, support matrix), outside any package.
-      { extends: true, test: { name: 'tools', root: 'tools', include: ['**/*.test.ts'], testTimeout: 30_000 } },
+      { extends: true as const, test: { name: 'tools', root: 'tools', include: ['**/*.test.ts'], testTimeout: 30_000 } },
     ],
   },
 });
