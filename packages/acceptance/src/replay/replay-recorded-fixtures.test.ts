@@ -10,6 +10,12 @@ const protocolsRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..
 const suite = createBuiltinTokenForgeProtocolSuiteV1();
 const registered = new Set(suite.registry.listProtocolFamilies());
 
+/** The accepted create response replayed before each fixture of an async family. */
+const ASYNC_CREATE_FIXTURES: Readonly<Record<string, string>> = {
+  'dashscope-tasks': 'cnblogs-dashscope-sdk__image-synthesis-nosse.response.body.txt',
+  'kling-video': 'constructed__create-text2video-submitted.json',
+};
+
 const CHAT_FAMILIES = new Set(['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini-generate-content']);
 
 interface FixtureCase {
@@ -85,7 +91,7 @@ function taskFor(fixture: FixtureCase): { task: unknown; extra: string[] } {
 
 const cases = fixtureCases();
 
-describe('pnpm replay on every fixture of every builtin family', () => {
+describe('pnpm replay on every fixture of every builtin family (async: create, then get or list)', () => {
   it('finds fixtures of every registered family that ships them', () => {
     const families = new Set(cases.map((fixture) => `${fixture.family}/v1`));
     for (const family of families) expect(registered.has(family as never), `${family} has fixtures but is not registered`).toBe(true);
@@ -100,8 +106,14 @@ describe('pnpm replay on every fixture of every builtin family', () => {
       const stdout: string[] = [];
       const stderr: string[] = [];
       const decoder = new TextDecoder();
+      // Async families: a create that the provider accepted, then the fixture as the get (or list) response.
+      const createFixture = ASYNC_CREATE_FIXTURES[fixture.family];
+      const responses =
+        createFixture === undefined
+          ? ['--response', fixture.path]
+          : ['--response', join(protocolsRoot, fixture.family, '__fixtures__', createFixture), '--response', fixture.path, '--job-operation', fixture.file.includes('list') ? 'list' : 'get'];
       const exit = await runReplayV1({
-        argv: ['--family', `${fixture.family}/v1`, '--response', fixture.path, '--task', taskPath, ...extra],
+        argv: ['--family', `${fixture.family}/v1`, ...responses, '--task', taskPath, ...extra],
         suite,
         readFile: async (path) => (path === taskPath ? new TextEncoder().encode(JSON.stringify(task)) : new Uint8Array(await readFile(path))),
         stdout: (chunk) => stdout.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk)),
