@@ -140,11 +140,12 @@ export type {
 export { providerAuthSchemeV1Schema, providerTransportMetadataV1Schema } from './transport/v1/provider-transport-metadata.js';
 export type { ProviderAuthSchemeV1, ProviderTransportMetadataV1 } from './transport/v1/provider-transport-metadata.js';
 
-export { ASYNC_JOB_OPERATIONS_V1 } from './adapter/v1/provider-adapter-factory.js';
+export { ADAPTER_STREAM_TAKE_BUFFERED_V1, ASYNC_JOB_OPERATIONS_V1 } from './adapter/v1/provider-adapter-factory.js';
 export type {
   ProviderAdapterTargetV1,
   ProviderAdapterExecuteInputV1,
   AdapterStreamPartV1,
+  AdapterStreamTakeBufferedV1,
   ProviderAdapterExecutionV1,
   ProviderAdapterV1,
   ProviderAdapterFactory,

@@ -40,6 +40,23 @@ export type AdapterStreamPartV1 =
   | NormalizedStreamEventV1
   | { readonly type: 'terminal'; readonly outcome: AdapterTerminalOutcome };
 
+/**
+ * Optional fast path of a stream's parts iterator, under this registered symbol (the same in every realm and
+ * package copy). `iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()` returns the next part when the adapter already
+ * holds it (decoded from bytes that have arrived), without a pull: the part `next()` would have resolved with,
+ * consumed as if `next()` had been called. It returns `undefined`, consuming nothing, when the next part needs
+ * a read; the caller then calls `next()`. Throwing is a failed pull, as a rejected `next()` would be. An
+ * adapter without it is served by `next()` alone; the engine's behaviour is the same either way, only cheaper
+ * per event.
+ */
+export const ADAPTER_STREAM_TAKE_BUFFERED_V1: unique symbol = Symbol.for('tokenforge.adapter-stream.take-buffered.v1');
+
+/** The optional method behind {@link ADAPTER_STREAM_TAKE_BUFFERED_V1}, on an adapter stream's parts iterator. */
+export interface AdapterStreamTakeBufferedV1 {
+  /** The next part if the adapter already holds it, else `undefined` (nothing consumed). */
+  [ADAPTER_STREAM_TAKE_BUFFERED_V1]?(): AdapterStreamPartV1 | undefined;
+}
+
 /** What a sync or stream execution produced, before the engine validates it. */
 export type ProviderAdapterExecutionV1 =
   | {
