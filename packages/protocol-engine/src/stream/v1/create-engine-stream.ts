@@ -1,4 +1,5 @@
 import {
+  ADAPTER_STREAM_TAKE_BUFFERED_V1,
   isProviderTransportFailureV1,
   type AdapterTerminalOutcome,
   type NormalizedStreamEventV1,
@@ -16,6 +17,7 @@ import {
 } from '../../error/v1/protocol-engine-error-v1.js';
 import { checkTerminal, outputInvalid } from '../../validation/v1/check-adapter-output.js';
 import { checkStreamEvent } from '../../validation/v1/check-stream-event.js';
+import { onceAborted } from './shared-abort-listener.js';
 import { StreamLifecycle } from './stream-lifecycle.js';
 
 /** Everything a validated stream execution needs. */
@@ -77,13 +79,15 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
   // A host that only iterates must not see an unhandled rejection for the terminal it never awaited.
   terminal.catch(noop);
 
-  const onHostAbort = (): void => cancel(hostSignal.reason);
+  let unlinkHost: () => void = noop;
   if (hostSignal.aborted) queueMicrotask(() => cancel(hostSignal.reason));
-  else hostSignal.addEventListener('abort', onHostAbort, { once: true });
+  else unlinkHost = onceAborted(hostSignal, () => cancel(hostSignal.reason));
 
-  function settle(): void {
+  /** Marks the stream settled; an abort reaches the adapter's signal before the signal links are dropped. */
+  function settle(abort?: { readonly reason: unknown }): void {
     settled = true;
-    hostSignal.removeEventListener('abort', onHostAbort);
+    if (abort !== undefined) controller.abort(abort.reason);
+    unlinkHost();
     input.dispose();
   }
 
@@ -115,8 +119,7 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
 
   function cancel(reason: unknown): void {
     if (settled) return;
-    settle();
-    controller.abort(reason);
+    settle({ reason });
     releaseIterator();
     resolveTerminal(CANCELLED);
     flushWaiters();
@@ -124,8 +127,7 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
 
   function fail(error: ProtocolEngineErrorV1): ProtocolEngineErrorV1 {
     if (!settled) {
-      settle();
-      controller.abort(error);
+      settle({ reason: error });
       releaseIterator();
       rejectTerminal(error);
     }
@@ -143,6 +145,11 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
     if (typeof step !== 'object' || step === null) throw fail(outputInvalid('the parts iterator returned a non-object step'));
     const { done, value } = step as IteratorResult<unknown>;
     if (done === true) throw fail(outputInvalid('the stream ended without a terminal part'));
+    return handlePart(value);
+  }
+
+  /** Validates one part: an event is handed on, the terminal settles the stream. */
+  function handlePart(value: unknown): IteratorResult<NormalizedStreamEventV1> {
     if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'terminal') {
       for (const key in value) {
         if (key !== 'type' && key !== 'outcome') throw fail(outputInvalid('the terminal part has an undeclared field'));
@@ -190,6 +197,13 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
     if (headResolve !== undefined) pump();
   }
 
+  /** The engine error for a pull (or take) that threw: the transport's failure, or the adapter's. */
+  function pullFailure(error: unknown): ProtocolEngineErrorV1 {
+    return isProviderTransportFailureV1(error)
+      ? engineError(CODES.TRANSPORT_FAILED, 'the provider transport failed during the stream', error)
+      : engineError(CODES.ADAPTER_FAILED, 'the adapter failed during the stream', error);
+  }
+
   function onPullError(error: unknown): void {
     pulling = false;
     if (settled || controller.signal.aborted || hostSignal.aborted) {
@@ -197,10 +211,7 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
       flushWaiters();
       return;
     }
-    const engineFailure = isProviderTransportFailureV1(error)
-      ? engineError(CODES.TRANSPORT_FAILED, 'the provider transport failed during the stream', error)
-      : engineError(CODES.ADAPTER_FAILED, 'the adapter failed during the stream', error);
-    fail(engineFailure);
+    const engineFailure = fail(pullFailure(error));
     const reject = headReject;
     advance();
     reject?.(engineFailure);
@@ -228,9 +239,37 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
     }
   }
 
+  const takeBuffered = (iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
+  const canTake = typeof takeBuffered === 'function';
+
+  /** The fast path: a part the adapter already holds, validated without a pull. `undefined` when none is ready. */
+  function nextBuffered(): Promise<IteratorResult<NormalizedStreamEventV1>> | undefined {
+    let part: unknown;
+    try {
+      part = (takeBuffered as () => unknown).call(iterator);
+    } catch (error) {
+      if (controller.signal.aborted || hostSignal.aborted) {
+        cancel(hostSignal.aborted ? hostSignal.reason : undefined);
+        return DONE_PROMISE;
+      }
+      return Promise.reject(fail(pullFailure(error)));
+    }
+    if (part === undefined) return undefined;
+    try {
+      return Promise.resolve(handlePart(part));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   const eventIterator: AsyncIterator<NormalizedStreamEventV1> = {
     next: () => {
       if (settled) return DONE_PROMISE;
+      if (canTake && headResolve === undefined) {
+        const ready = nextBuffered();
+        if (ready !== undefined) return ready;
+        if (settled) return DONE_PROMISE;
+      }
       if (headResolve !== undefined) {
         return new Promise<IteratorResult<NormalizedStreamEventV1>>((resolve, reject) => overflow.push({ resolve, reject }));
       }
