@@ -1,4 +1,11 @@
-import { CodecErrorV1, ProviderTransportFailureV1, type AdapterStreamPartV1, type AdapterTerminalOutcome } from '@tokenforge/model-protocol';
+import {
+  ADAPTER_STREAM_TAKE_BUFFERED_V1,
+  CodecErrorV1,
+  ProviderTransportFailureV1,
+  type AdapterStreamPartV1,
+  type AdapterStreamTakeBufferedV1,
+  type AdapterTerminalOutcome,
+} from '@tokenforge/model-protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAdapterStreamParts, type AdapterStreamMachine } from './adapter-stream.js';
@@ -297,5 +304,123 @@ describe('createAdapterStreamParts', () => {
     expect(await iterator.return?.()).toEqual({ done: true, value: undefined });
     expect(await waiting).toEqual({ done: true, value: undefined });
     expect(body.returnCalls).toBe(1);
+  });
+});
+
+type TakingIterator = AsyncIterator<AdapterStreamPartV1> & Required<AdapterStreamTakeBufferedV1>;
+
+function takingIterator(parts: AsyncIterable<AdapterStreamPartV1>): TakingIterator {
+  const iterator = parts[Symbol.asyncIterator]() as TakingIterator;
+  expect(typeof iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]).toBe('function');
+  return iterator;
+}
+
+/** Drains like the engine does: take while a part is ready, else pull; also counts the pulls. */
+async function drainTaking(iterator: TakingIterator): Promise<{ parts: AdapterStreamPartV1[]; pulls: number; error?: unknown }> {
+  const parts: AdapterStreamPartV1[] = [];
+  let pulls = 0;
+  try {
+    for (;;) {
+      const ready = iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]();
+      if (ready !== undefined) {
+        parts.push(ready);
+        if (ready.type === 'terminal') return { parts, pulls };
+        continue;
+      }
+      pulls += 1;
+      const step = await iterator.next();
+      if (step.done === true) return { parts, pulls };
+      parts.push(step.value);
+      if (step.value.type === 'terminal') return { parts, pulls };
+    }
+  } catch (error) {
+    return { parts, pulls, error };
+  }
+}
+
+describe('createAdapterStreamParts: taking buffered parts synchronously', () => {
+  it('takes nothing before the first read, then the rest of each read without a pull', async () => {
+    const { body, parts } = run([bytesOf('data: t:a\n\ndata: t:b\n\ndata: t:c\n\n'), ...sse('end')]);
+    const iterator = takingIterator(parts);
+    expect(iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()).toBeUndefined();
+    expect((await iterator.next()).value).toEqual({ type: 'text-delta', index: 0, delta: 'a' });
+    expect(iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()).toEqual({ type: 'text-delta', index: 0, delta: 'b' });
+    expect(iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()).toEqual({ type: 'text-delta', index: 0, delta: 'c' });
+    expect(iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()).toBeUndefined();
+    expect(body.pulls).toBe(1);
+    expect((await iterator.next()).value).toEqual({ type: 'text-end', index: 0 });
+    expect(iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()).toEqual({ type: 'terminal', outcome: COMPLETED });
+    expect(iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()).toBeUndefined();
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(body.released).toBe(true);
+  });
+
+  it('takes nothing while a pull is waiting for a read', async () => {
+    const { parts } = run(sse('t:a'), toyMachine(), { stallAtEnd: true });
+    const iterator = takingIterator(parts);
+    expect((await iterator.next()).value).toEqual({ type: 'text-delta', index: 0, delta: 'a' });
+    const waiting = iterator.next();
+    expect(iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()).toBeUndefined();
+    await iterator.return?.();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+  });
+
+  it('turns a taken part into cancelled once the signal aborted', async () => {
+    const controller = new AbortController();
+    const { body, parts } = run([bytesOf('data: t:a\n\ndata: t:b\n\n'), ...sse('end')], toyMachine(), {}, controller.signal);
+    const iterator = takingIterator(parts);
+    await iterator.next();
+    controller.abort();
+    expect(iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()).toEqual({ type: 'terminal', outcome: { status: 'cancelled' } });
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(body.returnCalls).toBe(1);
+  });
+
+  it('leaves a defect met while taking to the next pull, which rejects once the body is released', async () => {
+    const { body, parts } = run([bytesOf('data: t:a\n\ndata: bug\n\n'), ...sse('end')]);
+    const iterator = takingIterator(parts);
+    await iterator.next();
+    expect(iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()).toBeUndefined();
+    await expect(iterator.next()).rejects.toThrow(TypeError);
+    expect(body.released).toBe(true);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('gives the same parts and the same ending taking as pulling, for any script and split, with no more reads', async () => {
+    const frame = fc.constantFrom('t:x', 't:yz', 'u:1', 'u:2', 'end', 'bad', 'bug', 'noise');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(frame, { maxLength: 10 }),
+        fc.array(fc.nat({ max: 120 }), { maxLength: 6 }),
+        fc.constantFrom('end', 'fail', 'bare'),
+        async (script, cuts, ending) => {
+          const wire = script.map((data) => `data: ${data}\n\n`).join('') + (ending === 'bare' ? 'data: t:tail' : '');
+          const chunks = splitAt(bytesOf(wire), cuts);
+          const bodyOptions = ending === 'fail' ? { failWith: new ProviderTransportFailureV1('after-send', 'connection-lost') } : {};
+          const taken = trackedBody(chunks, bodyOptions);
+          const pulled = trackedBody(chunks, bodyOptions);
+          const signal = new AbortController().signal;
+          const open = (body: AsyncIterable<Uint8Array>) =>
+            createAdapterStreamParts({ body, decodeFrames: (source) => decodeSseStream(source), machine: toyMachine(), signal });
+          const viaTake = await drainTaking(takingIterator(open(taken)));
+          const viaNext: AdapterStreamPartV1[] = [];
+          let nextError: unknown;
+          try {
+            for await (const part of open(pulled)) viaNext.push(part);
+          } catch (error) {
+            nextError = error;
+          }
+          expect(viaTake.parts).toEqual(viaNext);
+          expect(viaTake.error === undefined).toBe(nextError === undefined);
+          if (nextError !== undefined) expect(viaTake.error).toBeInstanceOf((nextError as Error).constructor);
+          expect(taken.pulls).toBeLessThanOrEqual(pulled.pulls);
+          expect(viaTake.pulls).toBeLessThanOrEqual(viaNext.length + 1);
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          expect(taken.released).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

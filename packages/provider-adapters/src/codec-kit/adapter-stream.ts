@@ -1,4 +1,10 @@
-import type { AdapterStreamPartV1, AdapterTerminalOutcome, NormalizedStreamEventV1, UsageV1 } from '@tokenforge/model-protocol';
+import {
+  ADAPTER_STREAM_TAKE_BUFFERED_V1,
+  type AdapterStreamPartV1,
+  type AdapterTerminalOutcome,
+  type NormalizedStreamEventV1,
+  type UsageV1,
+} from '@tokenforge/model-protocol';
 import { releaseBody } from './read-body.js';
 import { takeSseBatchSource, type SseParser } from './sse-decoder.js';
 import { terminalForError } from './terminal-for-error.js';
@@ -50,6 +56,9 @@ export interface CreateAdapterStreamPartsOptions<TFrame> {
  * the machine, a failed `protocol-violation` (not retryable); a failed body read, a failed `truncated-stream`,
  * `timeout` or `network` (retryable); an aborted signal, `cancelled` (checked before each pull and while one is
  * pending). The body is released on each of them and when the consumer calls `return()`.
+ *
+ * The iterator also offers {@link ADAPTER_STREAM_TAKE_BUFFERED_V1}: a caller that can take a part synchronously
+ * when one is already decoded (the engine does) skips a promise per event.
  */
 export function createAdapterStreamParts<TFrame>(
   options: CreateAdapterStreamPartsOptions<TFrame>,
@@ -91,11 +100,15 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
   private parts: Part[] = [];
   private partIndex = 0;
   private started = false;
+  /** Set by the abort listener, which is registered when the run starts (reading the signal costs more per part). */
+  private aborted = false;
   private finished = false;
   private closing: Promise<void> | undefined;
   /** The consumer's pending pull (while a read is in flight), and pulls made meanwhile, served in order. */
   private waiter: Waiter | undefined;
   private readonly queued: Waiter[] = [];
+  /** A defect met while taking a part synchronously, rejected by the next pull once the body is released. */
+  private defect: { readonly error: unknown } | undefined;
 
   constructor(options: CreateAdapterStreamPartsOptions<TFrame>) {
     this.options = options;
@@ -110,6 +123,11 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
 
   next(): Promise<Step> {
     if (this.waiter !== undefined) return new Promise<Step>((resolve, reject) => this.queued.push({ resolve, reject }));
+    if (this.defect !== undefined) {
+      const { error } = this.defect;
+      this.defect = undefined;
+      return this.afterClose().then(() => Promise.reject(error));
+    }
     try {
       if (this.fillFromBuffer()) return Promise.resolve(this.handOut());
     } catch (error) {
@@ -120,6 +138,19 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
     const pending = new Promise<Step>(this.capture);
     this.pump();
     return pending;
+  }
+
+  /** The part `next()` would resolve with when it is already decoded, else `undefined` (nothing consumed). */
+  [ADAPTER_STREAM_TAKE_BUFFERED_V1](): Part | undefined {
+    if (this.waiter !== undefined || this.defect !== undefined) return undefined;
+    try {
+      return this.fillFromBuffer() ? this.handOut().value : undefined;
+    } catch (error) {
+      // As in next(): the body is released first, and the pull that follows rejects with the defect.
+      this.finish();
+      this.defect = { error };
+      return undefined;
+    }
   }
 
   async return(): Promise<Step> {
@@ -154,7 +185,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
           continue;
         }
         // Checked before a read starts: a read left pending on a stalled body would hold up its release.
-        if (this.signal.aborted) {
+        if (this.aborted) {
           this.parts.push(CANCELLED);
           continue;
         }
@@ -207,6 +238,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
 
   /** Settles a pending pull as `cancelled` at once when the signal aborts during a read. */
   private readonly onAbort = (): void => {
+    this.aborted = true;
     if (this.waiter === undefined || this.finished) return;
     this.parts = [CANCELLED];
     this.partIndex = 0;
@@ -229,6 +261,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
   private start(): void {
     this.started = true;
     if (this.signal.aborted) {
+      this.aborted = true;
       this.parts.push(CANCELLED);
       return;
     }
@@ -259,7 +292,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
   private handOut(): Step {
     let part = this.parts[this.partIndex] as Part;
     this.partIndex += 1;
-    if (this.signal.aborted) part = CANCELLED;
+    if (this.aborted || (!this.started && this.signal.aborted)) part = CANCELLED;
     if (part.type === 'terminal') this.finish();
     return { done: false, value: part };
   }

@@ -86,7 +86,8 @@ export class Utf8LineSplitter {
 
   /** `text` is all of `bytes`, valid and complete: lines are cut on the text. */
   private pushValid(bytes: Uint8Array, text: string, sink: LineSink): void {
-    if (!this.replace && hasZeroByte(bytes)) throw this.nulByte();
+    // The text is the bytes' exact decoding, so it holds U+0000 exactly where the bytes hold 0x00.
+    if (!this.replace && text.indexOf('\u0000') >= 0) throw this.nulByte();
     if (this.pendingRaw.length > 0) {
       // This read starts on a sequence boundary, so the raw bytes before it decode on their own.
       const raw = this.decodeChecked(joinBytes(this.pendingRaw, this.pendingBytesRaw()));

@@ -33,6 +33,8 @@ import {
  */
 export const OPENAI_CHAT_KNOWN_SSE_EVENT_NAMES: readonly string[] = Object.freeze(['message', 'error']);
 
+const OPEN_BRACE = 0x7b;
+
 type TextKind = 'reasoning' | 'text' | 'refusal';
 
 const TEXT_EVENT_TYPES = {
@@ -192,7 +194,7 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
     appendText('reasoning', delta.reasoning_content ?? delta.reasoning, events);
     appendText('text', delta.content, events);
     appendText('refusal', delta.refusal, events);
-    for (const fragment of delta.tool_calls ?? []) appendTool(fragment, events);
+    if (delta.tool_calls !== undefined) for (const fragment of delta.tool_calls) appendTool(fragment, events);
     if (delta.function_call !== undefined) {
       appendTool({ index: Number.MAX_SAFE_INTEGER, ...delta.function_call }, events);
     }
@@ -306,7 +308,8 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
         const envelope = typeof payload === 'object' && payload !== null && 'error' in payload ? (payload as { error: unknown }).error : payload;
         return failed(mapOpenAiChatInBandError(readOpenAiChatError(envelope) ?? {}));
       }
-      if (item.data.trim() === SSE_DONE_DATA) return completed();
+      // A JSON chunk starts with `{`; only other data can be the end marker.
+      if (item.data.charCodeAt(0) !== OPEN_BRACE && item.data.trim() === SSE_DONE_DATA) return completed();
       return onData(item.data);
     },
     onEnd() {

@@ -43,24 +43,27 @@ export interface OpenAiChatWireFunctionCall {
   readonly arguments?: string;
 }
 
-/** `choices[].message` of a sync body, or `choices[].delta` of a chunk (every field optional in a delta). */
+/**
+ * `choices[].message` of a sync body, or `choices[].delta` of a chunk (every field optional in a delta). Every key
+ * is present, `undefined` when the server left it out or sent `null`: one object shape for every chunk.
+ */
 export interface OpenAiChatWireMessage {
-  readonly role?: string;
-  readonly content?: string;
-  readonly refusal?: string;
+  readonly role: string | undefined;
+  readonly content: string | undefined;
+  readonly refusal: string | undefined;
   /** DeepSeek / Qwen / xAI reasoning text. */
-  readonly reasoning_content?: string;
+  readonly reasoning_content: string | undefined;
   /** OpenRouter and some gpt-oss hosts' reasoning text. */
-  readonly reasoning?: string;
-  readonly tool_calls?: readonly OpenAiChatWireToolCall[];
-  readonly function_call?: OpenAiChatWireFunctionCall;
+  readonly reasoning: string | undefined;
+  readonly tool_calls: readonly OpenAiChatWireToolCall[] | undefined;
+  readonly function_call: OpenAiChatWireFunctionCall | undefined;
 }
 
 /** One `choices[]` element. */
 export interface OpenAiChatWireChoice {
   readonly index: number;
   readonly message: OpenAiChatWireMessage;
-  readonly finish_reason?: string;
+  readonly finish_reason: string | undefined;
 }
 
 /** An `error` object (HTTP error envelope, mid-stream error chunk, or an error inside a 200 body). */
@@ -71,12 +74,12 @@ export interface OpenAiChatWireError {
   readonly param?: string;
 }
 
-/** A sync body or one stream chunk. */
+/** A sync body or one stream chunk (every key present, `undefined` when absent). */
 export interface OpenAiChatWireCompletion {
-  readonly model?: string;
+  readonly model: string | undefined;
   readonly choices: readonly OpenAiChatWireChoice[];
-  readonly usage?: OpenAiChatWireUsage;
-  readonly error?: OpenAiChatWireError;
+  readonly usage: OpenAiChatWireUsage | undefined;
+  readonly error: OpenAiChatWireError | undefined;
 }
 
 type JsonRecord = Record<string, unknown>;
@@ -89,15 +92,18 @@ function violation(path: string, rule: string): ProtocolViolationError {
   return new ProtocolViolationError('invalid-event', `openai-chat ${path} ${rule}`);
 }
 
-function optionalString(record: JsonRecord, key: string, path: string): string | undefined {
-  const value = record[key];
+/*
+ * The checks take the value already read (a named property read at the call site stays monomorphic) and the
+ * field's path in pieces, joined only when the check fails: nothing is allocated for a well-formed chunk.
+ */
+
+function optionalString(value: unknown, path: string, key: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw violation(`${path}.${key}`, 'must be a string');
   return value;
 }
 
-function optionalCount(record: JsonRecord, key: string, path: string, max = MAX_COUNT): number | undefined {
-  const value = record[key];
+function optionalCount(value: unknown, path: string, key: string, max = MAX_COUNT): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
     throw violation(`${path}.${key}`, 'must be a non-negative integer in range');
@@ -105,8 +111,7 @@ function optionalCount(record: JsonRecord, key: string, path: string, max = MAX_
   return value;
 }
 
-function optionalRecord(record: JsonRecord, key: string, path: string): JsonRecord | undefined {
-  const value = record[key];
+function optionalRecord(value: unknown, path: string, key: string): JsonRecord | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isRecord(value)) throw violation(`${path}.${key}`, 'must be an object');
   return value;
@@ -116,24 +121,25 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function readUsage(value: JsonRecord, path: string): OpenAiChatWireUsage {
   const usage: Mutable<OpenAiChatWireUsage> = {};
-  const promptTokens = optionalCount(value, 'prompt_tokens', path);
+  const promptTokens = optionalCount(value.prompt_tokens, path, 'prompt_tokens');
   if (promptTokens !== undefined) usage.prompt_tokens = promptTokens;
-  const completionTokens = optionalCount(value, 'completion_tokens', path);
+  const completionTokens = optionalCount(value.completion_tokens, path, 'completion_tokens');
   if (completionTokens !== undefined) usage.completion_tokens = completionTokens;
-  const totalTokens = optionalCount(value, 'total_tokens', path);
+  const totalTokens = optionalCount(value.total_tokens, path, 'total_tokens');
   if (totalTokens !== undefined) usage.total_tokens = totalTokens;
-  const hitTokens = optionalCount(value, 'prompt_cache_hit_tokens', path);
+  const hitTokens = optionalCount(value.prompt_cache_hit_tokens, path, 'prompt_cache_hit_tokens');
   if (hitTokens !== undefined) usage.prompt_cache_hit_tokens = hitTokens;
-  const promptDetails = optionalRecord(value, 'prompt_tokens_details', path);
+  const promptDetails = optionalRecord(value.prompt_tokens_details, path, 'prompt_tokens_details');
   if (promptDetails !== undefined) {
-    const cached = optionalCount(promptDetails, 'cached_tokens', `${path}.prompt_tokens_details`);
+    const detailsPath = `${path}.prompt_tokens_details`;
+    const cached = optionalCount(promptDetails.cached_tokens, detailsPath, 'cached_tokens');
     if (cached !== undefined) usage.cached_tokens = cached;
-    const cacheWrite = optionalCount(promptDetails, 'cache_write_tokens', `${path}.prompt_tokens_details`);
+    const cacheWrite = optionalCount(promptDetails.cache_write_tokens, detailsPath, 'cache_write_tokens');
     if (cacheWrite !== undefined) usage.cache_write_tokens = cacheWrite;
   }
-  const completionDetails = optionalRecord(value, 'completion_tokens_details', path);
+  const completionDetails = optionalRecord(value.completion_tokens_details, path, 'completion_tokens_details');
   if (completionDetails !== undefined) {
-    const reasoning = optionalCount(completionDetails, 'reasoning_tokens', `${path}.completion_tokens_details`);
+    const reasoning = optionalCount(completionDetails.reasoning_tokens, `${path}.completion_tokens_details`, 'reasoning_tokens');
     if (reasoning !== undefined) usage.reasoning_tokens = reasoning;
   }
   return usage;
@@ -143,25 +149,25 @@ function readToolCall(value: unknown, path: string, fragment: boolean): OpenAiCh
   if (!isRecord(value)) throw violation(path, 'must be an object');
   if (value.custom !== undefined && value.custom !== null) throw violation(`${path}.custom`, 'custom tool calls are not supported');
   const call: Mutable<OpenAiChatWireToolCall> = {};
-  const index = optionalCount(value, 'index', path, OPENAI_CHAT_MAX_WIRE_INDEX);
+  const index = optionalCount(value.index, path, 'index', OPENAI_CHAT_MAX_WIRE_INDEX);
   if (index !== undefined) call.index = index;
-  const id = optionalString(value, 'id', path);
+  const id = optionalString(value.id, path, 'id');
   if (id !== undefined) call.id = id;
-  const type = optionalString(value, 'type', path);
+  const type = optionalString(value.type, path, 'type');
   if (type !== undefined) {
     if (type !== 'function' && type !== '') throw violation(`${path}.type`, 'must be "function"');
     call.type = type;
   }
-  const fn = optionalRecord(value, 'function', path);
+  const fn = optionalRecord(value.function, path, 'function');
   if (fn !== undefined) {
-    const name = optionalString(fn, 'name', `${path}.function`);
+    const name = optionalString(fn.name, `${path}.function`, 'name');
     if (name !== undefined) call.name = name;
-    const argumentsText = optionalString(fn, 'arguments', `${path}.function`);
+    const argumentsText = optionalString(fn.arguments, `${path}.function`, 'arguments');
     if (argumentsText !== undefined) call.arguments = argumentsText;
   }
-  const extra = optionalRecord(value, 'extra_content', path);
-  const google = extra === undefined ? undefined : optionalRecord(extra, 'google', `${path}.extra_content`);
-  const signature = google === undefined ? undefined : optionalString(google, 'thought_signature', `${path}.extra_content.google`);
+  const extra = optionalRecord(value.extra_content, path, 'extra_content');
+  const google = extra === undefined ? undefined : optionalRecord(extra.google, `${path}.extra_content`, 'google');
+  const signature = google === undefined ? undefined : optionalString(google.thought_signature, `${path}.extra_content.google`, 'thought_signature');
   if (signature !== undefined && signature.length > 0) call.signature = signature;
   if (!fragment) {
     if (call.name === undefined || call.name.length === 0) throw violation(`${path}.function.name`, 'is required');
@@ -170,35 +176,71 @@ function readToolCall(value: unknown, path: string, fragment: boolean): OpenAiCh
   return call;
 }
 
-function readFunctionCall(record: JsonRecord, path: string): OpenAiChatWireFunctionCall | undefined {
-  const value = optionalRecord(record, 'function_call', path);
-  if (value === undefined) return undefined;
+function readFunctionCall(value: unknown, path: string): OpenAiChatWireFunctionCall | undefined {
+  const record = optionalRecord(value, path, 'function_call');
+  if (record === undefined) return undefined;
   const call: Mutable<OpenAiChatWireFunctionCall> = {};
-  const name = optionalString(value, 'name', `${path}.function_call`);
+  const name = optionalString(record.name, `${path}.function_call`, 'name');
   if (name !== undefined) call.name = name;
-  const argumentsText = optionalString(value, 'arguments', `${path}.function_call`);
+  const argumentsText = optionalString(record.arguments, `${path}.function_call`, 'arguments');
   if (argumentsText !== undefined) call.arguments = argumentsText;
   return call;
 }
 
-const MESSAGE_TEXT_FIELDS = ['role', 'content', 'refusal', 'reasoning_content', 'reasoning'] as const;
-
-function readMessage(value: JsonRecord, path: string, fragment: boolean): OpenAiChatWireMessage {
-  const message: Mutable<OpenAiChatWireMessage> = {};
-  for (const key of MESSAGE_TEXT_FIELDS) {
-    const text = optionalString(value, key, path);
-    if (text !== undefined) message[key] = text;
-  }
-  const toolCallsValue = value.tool_calls;
-  if (toolCallsValue !== undefined && toolCallsValue !== null) {
-    if (!Array.isArray(toolCallsValue)) throw violation(`${path}.tool_calls`, 'must be an array');
-    message.tool_calls = toolCallsValue.map((call, index) => readToolCall(call, `${path}.tool_calls.${index}`, fragment));
-  }
-  if (value.function_call !== undefined && value.function_call !== null) {
-    message.function_call = readFunctionCall(value, path) as OpenAiChatWireFunctionCall;
-  }
-  return message;
+/** `choices.N.delta` or `choices.N.message`, built only for an error message or a nested reader. */
+function messagePath(position: number, key: string): string {
+  return `choices.${position}.${key}`;
 }
+
+/** Whether a value is absent, `null` or a string: the check of the optional text fields of a message. */
+function isOptionalString(value: unknown): value is string | null | undefined {
+  return value === undefined || value === null || typeof value === 'string';
+}
+
+function readMessage(value: JsonRecord, position: number, key: string, fragment: boolean): OpenAiChatWireMessage {
+  const role = value.role;
+  if (!isOptionalString(role)) throw violation(`${messagePath(position, key)}.role`, 'must be a string');
+  const content = value.content;
+  if (!isOptionalString(content)) throw violation(`${messagePath(position, key)}.content`, 'must be a string');
+  const refusal = value.refusal;
+  if (!isOptionalString(refusal)) throw violation(`${messagePath(position, key)}.refusal`, 'must be a string');
+  const reasoningContent = value.reasoning_content;
+  if (!isOptionalString(reasoningContent)) throw violation(`${messagePath(position, key)}.reasoning_content`, 'must be a string');
+  const reasoning = value.reasoning;
+  if (!isOptionalString(reasoning)) throw violation(`${messagePath(position, key)}.reasoning`, 'must be a string');
+  const toolCallsValue = value.tool_calls;
+  let toolCalls: OpenAiChatWireToolCall[] | undefined;
+  if (toolCallsValue !== undefined && toolCallsValue !== null) {
+    const path = messagePath(position, key);
+    if (!Array.isArray(toolCallsValue)) throw violation(`${path}.tool_calls`, 'must be an array');
+    toolCalls = [];
+    for (let index = 0; index < toolCallsValue.length; index += 1) {
+      toolCalls.push(readToolCall(toolCallsValue[index], `${path}.tool_calls.${index}`, fragment));
+    }
+  }
+  const functionCallValue = value.function_call;
+  const functionCall =
+    functionCallValue === undefined || functionCallValue === null ? undefined : readFunctionCall(functionCallValue, messagePath(position, key));
+  return {
+    role: role ?? undefined,
+    content: content ?? undefined,
+    refusal: refusal ?? undefined,
+    reasoning_content: reasoningContent ?? undefined,
+    reasoning: reasoning ?? undefined,
+    tool_calls: toolCalls,
+    function_call: functionCall,
+  };
+}
+
+const EMPTY_MESSAGE: OpenAiChatWireMessage = Object.freeze({
+  role: undefined,
+  content: undefined,
+  refusal: undefined,
+  reasoning_content: undefined,
+  reasoning: undefined,
+  tool_calls: undefined,
+  function_call: undefined,
+});
 
 /**
  * Reads an `error` member: an object `{message, type, code, param}` (any member may be missing; `code` may be a
@@ -213,51 +255,63 @@ export function readOpenAiChatError(value: unknown): OpenAiChatWireError | undef
     throw violation('error.code', 'must be a string or a number');
   }
   const error: Mutable<OpenAiChatWireError> = {};
-  const message = optionalString(value, 'message', 'error');
+  const message = optionalString(value.message, 'error', 'message');
   if (message !== undefined) error.message = message;
-  const type = optionalString(value, 'type', 'error');
+  const type = optionalString(value.type, 'error', 'type');
   if (type !== undefined) error.type = type;
   if (typeof code === 'string' || typeof code === 'number') error.code = code;
   if (typeof value.param === 'string') error.param = value.param;
   return error;
 }
 
+function readChoice(choice: unknown, position: number, stream: boolean): OpenAiChatWireChoice {
+  if (!isRecord(choice)) throw violation(`choices.${position}`, 'must be an object');
+  const key = stream ? 'delta' : 'message';
+  const messageValue = stream ? choice.delta : choice.message;
+  let message: OpenAiChatWireMessage;
+  if (messageValue === undefined || messageValue === null) {
+    if (!stream) throw violation(`choices.${position}.message`, 'is required');
+    message = EMPTY_MESSAGE;
+  } else {
+    if (!isRecord(messageValue)) throw violation(messagePath(position, key), 'must be an object');
+    message = readMessage(messageValue, position, key, stream);
+  }
+  // A missing index is tolerated as 0 (§1.9); only one choice is ever requested.
+  const indexValue = choice.index;
+  const index = indexValue === 0 ? 0 : (optionalCount(indexValue, `choices.${position}`, 'index', OPENAI_CHAT_MAX_WIRE_INDEX) ?? 0);
+  const finishValue = choice.finish_reason;
+  const finishReason = typeof finishValue === 'string' ? finishValue : optionalString(finishValue, `choices.${position}`, 'finish_reason');
+  return { index, message, finish_reason: finishReason };
+}
+
+const NO_CHOICES: readonly OpenAiChatWireChoice[] = Object.freeze([]);
+
 function readCompletion(value: unknown, stream: boolean): OpenAiChatWireCompletion {
-  if (!isRecord(value)) throw violation(stream ? 'chunk' : 'body', 'must be a JSON object');
-  const error = readOpenAiChatError(value.error);
+  const where = stream ? 'chunk' : 'body';
+  if (!isRecord(value)) throw violation(where, 'must be a JSON object');
+  const errorValue = value.error;
+  const error = errorValue === undefined ? undefined : readOpenAiChatError(errorValue);
   const choicesValue = value.choices;
-  let choices: OpenAiChatWireChoice[] = [];
+  let choices = NO_CHOICES;
   if (choicesValue === undefined || choicesValue === null) {
     // Usage-only chunks of vLLM-style servers, and error-only bodies, carry no choices.
     if (!stream && error === undefined) throw violation('body.choices', 'is required');
   } else {
     if (!Array.isArray(choicesValue)) throw violation('choices', 'must be an array');
-    choices = choicesValue.map((choice, position) => {
-      const path = `choices.${position}`;
-      if (!isRecord(choice)) throw violation(path, 'must be an object');
-      const key = stream ? 'delta' : 'message';
-      const messageValue = choice[key];
-      let message: OpenAiChatWireMessage;
-      if (messageValue === undefined || messageValue === null) {
-        if (!stream) throw violation(`${path}.message`, 'is required');
-        message = {};
-      } else {
-        if (!isRecord(messageValue)) throw violation(`${path}.${key}`, 'must be an object');
-        message = readMessage(messageValue, `${path}.${key}`, stream);
-      }
-      // A missing index is tolerated as 0 (§1.9); only one choice is ever requested.
-      const index = optionalCount(choice, 'index', path, OPENAI_CHAT_MAX_WIRE_INDEX) ?? 0;
-      const finishReason = optionalString(choice, 'finish_reason', path);
-      return finishReason === undefined ? { index, message } : { index, message, finish_reason: finishReason };
-    });
+    if (choicesValue.length > 0) {
+      const read: OpenAiChatWireChoice[] = [];
+      for (let position = 0; position < choicesValue.length; position += 1) read.push(readChoice(choicesValue[position], position, stream));
+      choices = read;
+    }
   }
-  const completion: Mutable<OpenAiChatWireCompletion> = { choices };
-  const model = optionalString(value, 'model', stream ? 'chunk' : 'body');
-  if (model !== undefined) completion.model = model;
-  const usageValue = optionalRecord(value, 'usage', stream ? 'chunk' : 'body');
-  if (usageValue !== undefined) completion.usage = readUsage(usageValue, 'usage');
-  if (error !== undefined) completion.error = error;
-  return completion;
+  const model = optionalString(value.model, where, 'model');
+  const usageValue = optionalRecord(value.usage, where, 'usage');
+  return {
+    choices,
+    model,
+    usage: usageValue === undefined ? undefined : readUsage(usageValue, 'usage'),
+    error,
+  };
 }
 
 /** Reads a whole `chat.completion` body. Requires `choices` (unless the body is an error) and each `message`. */
