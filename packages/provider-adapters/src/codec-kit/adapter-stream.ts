@@ -144,7 +144,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
   [ADAPTER_STREAM_TAKE_BUFFERED_V1](): Part | undefined {
     if (this.waiter !== undefined || this.defect !== undefined) return undefined;
     try {
-      return this.fillFromBuffer() ? this.handOut().value : undefined;
+      return this.fillFromBuffer() ? this.takePart() : undefined;
     } catch (error) {
       // As in next(): the body is released first, and the pull that follows rejects with the defect.
       this.finish();
@@ -288,13 +288,18 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
     return false;
   }
 
-  /** The next buffered part; an abort turns it into `cancelled`, and a terminal ends the run. */
+  /** The next buffered part as a pull's result. */
   private handOut(): Step {
+    return { done: false, value: this.takePart() };
+  }
+
+  /** The next buffered part; an abort turns it into `cancelled`, and a terminal ends the run. */
+  private takePart(): Part {
     let part = this.parts[this.partIndex] as Part;
     this.partIndex += 1;
     if (this.aborted || (!this.started && this.signal.aborted)) part = CANCELLED;
     if (part.type === 'terminal') this.finish();
-    return { done: false, value: part };
+    return part;
   }
 
   /** Resolves the pending pull, then serves the next queued one. */

@@ -24,9 +24,20 @@ export class StreamLifecycle {
   private readonly blocks = new Map<number, Block>();
   private openBlocks = 0;
   private usage: UsageV1 | undefined;
+  private lastDeltaIndex = -1;
+  private lastDeltaBlock: Block | undefined;
 
   accept(event: NormalizedStreamEventV1): string | undefined {
     switch (event.type) {
+      // Deltas first: almost every event is one.
+      case 'text-delta':
+        return this.delta(event.index, 'text', event.delta);
+      case 'tool-call-delta':
+        return this.delta(event.index, 'tool-call', event.delta);
+      case 'reasoning-delta':
+        return this.delta(event.index, 'reasoning', event.delta);
+      case 'refusal-delta':
+        return this.delta(event.index, 'refusal', event.delta);
       case 'text-start':
         return this.start(event.index, { kind: 'text', open: true, chunks: [] });
       case 'reasoning-start':
@@ -45,14 +56,6 @@ export class StreamLifecycle {
         if (this.blocks.has(event.index)) return 'a block index was used twice';
         this.blocks.set(event.index, { kind: 'redacted', open: false, chunks: [], data: event.data });
         return undefined;
-      case 'text-delta':
-        return this.delta(event.index, 'text', event.delta);
-      case 'reasoning-delta':
-        return this.delta(event.index, 'reasoning', event.delta);
-      case 'refusal-delta':
-        return this.delta(event.index, 'refusal', event.delta);
-      case 'tool-call-delta':
-        return this.delta(event.index, 'tool-call', event.delta);
       case 'text-end':
         return this.end(event.index, 'text');
       case 'refusal-end':
@@ -108,8 +111,14 @@ export class StreamLifecycle {
   }
 
   private delta(index: number, kind: BlockKind, delta: string): string | undefined {
-    const block = this.blocks.get(index);
-    if (block === undefined) return 'a delta arrived for a block that never started';
+    // Consecutive deltas usually go to one block: the last one looked up is remembered (a block is never replaced).
+    let block = this.lastDeltaBlock;
+    if (block === undefined || this.lastDeltaIndex !== index) {
+      block = this.blocks.get(index);
+      if (block === undefined) return 'a delta arrived for a block that never started';
+      this.lastDeltaIndex = index;
+      this.lastDeltaBlock = block;
+    }
     if (block.kind !== kind) return 'a delta arrived for a block of another type';
     if (!block.open) return 'a delta arrived after its block ended';
     block.chunks.push(delta);
