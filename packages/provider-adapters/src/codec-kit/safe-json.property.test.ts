@@ -149,4 +149,41 @@ describe('parseSafeJson fast path', () => {
     expect(outcomeOf(() => parseSafeJson(deep))).toEqual({ code: 'nesting-too-deep' });
     expect(outcomeOf(() => parseSafeJson(`${'['.repeat(10_000)}${']'.repeat(9_999)}`))).toEqual({ code: 'nesting-too-deep' });
   });
+
+  it('measures depth on the text like the scan when strings hold brackets, quotes and backslashes', () => {
+    const tricky = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', ':', ',', ' '), maxLength: 12 });
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        tricky,
+        fc.integer(),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.array(fc.tuple(tricky, tie('value')), { maxLength: 4 }).map((entries) => Object.fromEntries(entries) as unknown),
+      ),
+    }));
+    fc.assert(
+      fc.property(value, fc.nat({ max: 8 }), fc.integer({ min: 1, max: 12 }), (inner, wrap, maxDepth) => {
+        const text = `${'['.repeat(wrap)}${JSON.stringify(inner)}${']'.repeat(wrap)}`;
+        expect(outcomeOf(() => parseSafeJson(text, { maxDepth }))).toEqual(outcomeOf(() => parseSafeJsonScanned(text, { maxDepth })));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives the outcome of the scan on long texts too, where forbidden keys are searched from quotes', () => {
+    const padding = fc.stringMatching(/^[A-Za-z0-9+/]{4096,4200}$/);
+    fc.assert(
+      fc.property(document, padding, fc.integer({ min: 2, max: 20 }), (text, filler, maxDepth) => {
+        const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+        const long = `[${JSON.stringify(filler)},${body}]`;
+        expect(long.length).toBeGreaterThanOrEqual(4096);
+        expect(outcomeOf(() => parseSafeJson(long, { maxDepth }))).toEqual(outcomeOf(() => parseSafeJsonScanned(long, { maxDepth })));
+      }),
+      { numRuns: 300 },
+    );
+    const filler = 'p'.repeat(5000);
+    expect(outcomeOf(() => parseSafeJson(`{"v":"${filler}","__proto__":1}`))).toEqual({ code: 'forbidden-key' });
+    expect(outcomeOf(() => parseSafeJson(`{"v":"${filler}","constructor":{"prototype":1}}`))).toEqual({ code: 'forbidden-key' });
+    expect(parseSafeJson(`{"v":"${filler}","note":"prototype of __proto__"}`)).toMatchObject({ note: 'prototype of __proto__' });
+  });
 });
