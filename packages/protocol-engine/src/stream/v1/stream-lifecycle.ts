@@ -69,7 +69,7 @@ export class StreamLifecycle {
         const problem = this.end(event.index, 'tool-call');
         if (problem !== undefined) return problem;
         const block = this.blocks.get(event.index) as Block;
-        if (!joinsTo(block.chunks, event.argumentsText)) return 'tool-call-end arguments differ from the concatenated deltas';
+        if (block.chunks.join('') !== event.argumentsText) return 'tool-call-end arguments differ from the concatenated deltas';
         block.argumentsText = event.argumentsText;
         if (event.signature !== undefined) block.signature = event.signature;
         return undefined;
@@ -157,27 +157,14 @@ function compareUsage(earlier: UsageV1, later: UsageV1): string | undefined {
   return undefined;
 }
 
-/** Whether the chunks, concatenated, are exactly `text`: compared in place, without building the joined string. */
-function joinsTo(chunks: readonly string[], text: string): boolean {
-  let length = 0;
-  for (const chunk of chunks) length += chunk.length;
-  if (length !== text.length) return false;
-  let offset = 0;
-  for (const chunk of chunks) {
-    if (!text.startsWith(chunk, offset)) return false;
-    offset += chunk.length;
-  }
-  return true;
-}
-
 function samePart(block: Block, part: ChatOutputPartV1): boolean {
   switch (part.type) {
     case 'text':
-      return block.kind === 'text' && joinsTo(block.chunks, part.text);
+      return block.kind === 'text' && part.text === block.chunks.join('');
     case 'refusal':
-      return block.kind === 'refusal' && joinsTo(block.chunks, part.text);
+      return block.kind === 'refusal' && part.text === block.chunks.join('');
     case 'reasoning':
-      return block.kind === 'reasoning' && joinsTo(block.chunks, part.text) && part.signature === block.signature;
+      return block.kind === 'reasoning' && part.text === block.chunks.join('') && part.signature === block.signature;
     case 'redacted-reasoning':
       return block.kind === 'redacted' && part.data === block.data;
     case 'tool-call':

@@ -105,7 +105,11 @@ function requireRecord(record: JsonRecord, key: string, path: string): JsonRecor
 }
 
 function requireString(record: JsonRecord, key: string, path: string): string {
-  const value = record[key];
+  return stringValue(record[key], path, key);
+}
+
+/** `value` (already read by name, which keeps the per-event reads monomorphic) when it is a string. */
+function stringValue(value: unknown, path: string, key: string): string {
   if (typeof value !== 'string') throw violation(`${path}.${key}`, 'must be a string');
   return value;
 }
@@ -262,7 +266,7 @@ export function readAnthropicMessage(value: unknown): AnthropicWireMessage | { r
  */
 export function readAnthropicStreamEvent(value: unknown, eventName: string | undefined): AnthropicWireStreamEvent {
   if (!isRecord(value)) throw violation('event', 'must be an object');
-  const type = requireString(value, 'type', 'event');
+  const type = stringValue(value.type, 'event', 'type');
   if (eventName !== undefined && eventName !== type) throw violation('event.type', 'does not match the SSE event name');
   switch (type) {
     case 'message_start': {
@@ -308,16 +312,16 @@ export function readAnthropicStreamEvent(value: unknown, eventName: string | und
 
 function readDelta(value: unknown): AnthropicWireDelta {
   if (!isRecord(value)) throw violation('event.delta', 'must be an object');
-  const type = requireString(value, 'type', 'event.delta');
+  const type = stringValue(value.type, 'event.delta', 'type');
   switch (type) {
     case 'text_delta':
-      return { type, text: requireString(value, 'text', 'event.delta') };
+      return { type, text: stringValue(value.text, 'event.delta', 'text') };
     case 'input_json_delta':
-      return { type, partial_json: requireString(value, 'partial_json', 'event.delta') };
+      return { type, partial_json: stringValue(value.partial_json, 'event.delta', 'partial_json') };
     case 'thinking_delta':
-      return { type, thinking: requireString(value, 'thinking', 'event.delta') };
+      return { type, thinking: stringValue(value.thinking, 'event.delta', 'thinking') };
     case 'signature_delta':
-      return { type, signature: requireString(value, 'signature', 'event.delta') };
+      return { type, signature: stringValue(value.signature, 'event.delta', 'signature') };
     default:
       if (ANTHROPIC_HARMLESS_DELTA_TYPES.has(type)) return { type: 'harmless', wireType: type };
       throw new ProtocolViolationError('unexpected-event', 'anthropic-messages content block delta type is not known');
