@@ -1,5 +1,6 @@
 /**
- * Runs `callback` once when `signal` aborts, and returns a function that unregisters it.
+ * Runs `callback` once when `signal` aborts, and returns a function that unregisters it. The signal must not have
+ * aborted yet: callers check `aborted` first and act at once (an abort event never comes twice).
  *
  * Every execution linked to the same host signal shares one real `abort` listener on it: a host that passes
  * one long-lived signal (a server's shutdown signal) to thousands of concurrent executions gets neither an
