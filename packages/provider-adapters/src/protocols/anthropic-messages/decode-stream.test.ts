@@ -354,6 +354,17 @@ describe('decodeAnthropicMessagesStream: broken streams', () => {
     ['a fractional index', [start, { type: 'content_block_start', index: 0.5, content_block: { type: 'text', text: '' } }]],
     ['an event without type', [start, { index: 0 }]],
     ['a JSON array event', [start, [1, 2]]],
+    ['a text delta whose text is not a string', [start, textStart, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 5 } }]],
+    [
+      'a tool delta whose partial_json is not a string',
+      [start, { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't1', name: 'f', input: {} } }, { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: null } }],
+    ],
+    [
+      'a thinking delta whose thinking or signature is not a string',
+      [start, { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }, { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 1 } }],
+    ],
+    ['a delta whose type is not a string', [start, textStart, { type: 'content_block_delta', index: 0, delta: { type: 7, text: 'x' } }]],
+    ['an event type that is not a string', [start, { type: ['content_block_stop'], index: 0 }]],
     ['an over-long tool id', [start, { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'x'.repeat(513), name: 'f', input: {} } }]],
   ])('fails with protocol-violation on %s', async (_label, events) => {
     const { terminal, released } = await run([sseBytesSafe(lines(...events, ...end))]);
