@@ -19,6 +19,7 @@ import {
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError, type ProtocolEngineErrorV1 } from '../../error/v1/protocol-engine-error-v1.js';
 import { deepFreeze } from './deep-freeze.js';
+import { fastParseTerminal } from './fast-parse-terminal.js';
 import { describePath, isRecord, isSafeHttpsUrl } from './input-guards.js';
 
 interface SafeParser<T> {
@@ -56,7 +57,7 @@ export function checkFailure(value: unknown): NormalizedProviderFailureV1 {
  * facts agree with the task and the capability. The returned copy is frozen.
  */
 export function checkTerminal(value: unknown, task: TaskEnvelopeV2, capability: ProtocolCapabilityV2): AdapterTerminalOutcome {
-  const outcome = parseOutput(adapterTerminalOutcomeSchema, value, 'the terminal outcome');
+  const outcome = fastParseTerminal(value) ?? parseOutput(adapterTerminalOutcomeSchema, value, 'the terminal outcome');
   if (outcome.status === 'completed') {
     if (outcome.result.kind !== task.kind) throw outputInvalid('the result kind differs from the task kind');
     checkResult(outcome.result, task, capability);

@@ -8,6 +8,7 @@ import {
   type TaskEnvelopeV2,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError } from '../../error/v1/protocol-engine-error-v1.js';
+import { fastParseChatTask } from './fast-parse-chat-task.js';
 import { assertNever, describePath, isSafeHttpsUrl } from './input-guards.js';
 
 const MAX_CALLBACK_URL_LENGTH = 2048;
@@ -19,8 +20,13 @@ export interface CheckedExecutionInputs {
   readonly providerCallbackUrl?: string;
 }
 
-/** Validates the task with its schema (the parsed copy is what the engine uses from then on). */
+/**
+ * Validates the task with its schema (the parsed copy is what the engine uses from then on). A plain-data chat
+ * task takes the hand-written equivalent; anything it cannot decide goes to the schema.
+ */
 export function parseTask(task: unknown): TaskEnvelopeV2 {
+  const fast = fastParseChatTask(task);
+  if (fast !== undefined) return fast;
   const parsed = taskEnvelopeV2Schema.safeParse(task);
   if (!parsed.success) {
     throw engineError(CODES.INPUT_INVALID, `the task is not a valid TaskEnvelopeV2${describePath(parsed.error.issues)}`, parsed.error);

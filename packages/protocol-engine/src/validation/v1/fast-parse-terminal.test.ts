@@ -1,0 +1,174 @@
+import { adapterTerminalOutcomeSchema, PROVIDER_FAILURE_CODES_V1 } from '@tokenforge/model-protocol';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkTerminal } from './check-adapter-output.js';
+import { fastParseTerminal } from './fast-parse-terminal.js';
+
+type Loose = Record<string, unknown>;
+
+const junk = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -5, max: 5 }),
+  fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0, 2 ** 53, 1.5),
+  fc.string({ maxLength: 6 }),
+  fc.array(fc.integer(), { maxLength: 2 }),
+);
+
+/** Terminals whose fields are valid except with odds `1 / noise` (see fast-parse-chat-task.test.ts). */
+function terminals(noise: number): fc.Arbitrary<Loose> {
+  const ABSENT = Symbol('absent');
+  const rarely = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>): fc.Arbitrary<T | U> =>
+    fc.oneof({ arbitrary: valid, weight: noise }, { arbitrary: invalid, weight: 1 });
+  const mostly = <T>(valid: fc.Arbitrary<T>) => rarely(valid, junk);
+  function object(required: Record<string, fc.Arbitrary<unknown>>, optional: Record<string, fc.Arbitrary<unknown>> = {}): fc.Arbitrary<Loose> {
+    const fields = {
+      ...Object.fromEntries(Object.entries(required).map(([key, arbitrary]) => [key, rarely(mostly(arbitrary), fc.constant(ABSENT))])),
+      ...Object.fromEntries(
+        Object.entries(optional).map(([key, arbitrary]) => [
+          key,
+          fc.oneof({ arbitrary: fc.constant(ABSENT), weight: 4 }, { arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary: mostly(arbitrary), weight: 4 }),
+        ]),
+      ),
+    };
+    return fc.tuple(fc.record(fields), rarely(fc.constant(undefined), fc.constantFrom('extra', '__proto__'))).map(([record, extra]) => {
+      const out: Loose = {};
+      for (const [key, value] of Object.entries(record)) if (value !== ABSENT) out[key] = value;
+      if (extra !== undefined) Object.defineProperty(out, extra, { value: 1, enumerable: true, configurable: true, writable: true });
+      return out;
+    });
+  }
+  const bounded = (min: number, max: number) => rarely(fc.string({ minLength: min, maxLength: Math.min(max, 16) }), fc.constantFrom(...(min > 0 ? [''] : []), 'x'.repeat(max + 1)));
+  const count = rarely(fc.nat(1000), fc.constantFrom(-1, 0.5, 2 ** 53));
+  const usage = object({}, {
+    inputTokens: count,
+    outputTokens: count,
+    totalTokens: count,
+    cacheReadInputTokens: count,
+    cacheWriteInputTokens: count,
+    reasoningOutputTokens: count,
+    images: count,
+    searchUnits: count,
+    videoSeconds: count,
+  });
+  const part = fc.oneof(
+    object({ type: fc.constantFrom('text', 'refusal'), text: fc.string({ maxLength: 8 }) }),
+    object({ type: fc.constant('reasoning'), text: fc.string({ maxLength: 8 }) }, { signature: bounded(1, 1000) }),
+    object({ type: fc.constant('redacted-reasoning'), data: bounded(1, 1000) }),
+    object({ type: fc.constant('tool-call'), toolCallId: bounded(1, 512), toolName: bounded(1, 256), argumentsText: fc.string({ maxLength: 8 }) }, { signature: bounded(1, 1000) }),
+    object({ type: fc.constant('image'), text: fc.string() }),
+  );
+  const finishReason = object(
+    { unified: rarely(fc.constantFrom('stop', 'length', 'tool-calls', 'content-filter', 'refusal', 'other'), fc.constant('done')) },
+    { raw: rarely(fc.stringMatching(/^[A-Za-z0-9_.:-]{0,64}$/), fc.constantFrom('a b', 'r'.repeat(65))) },
+  );
+  const failure = object(
+    { code: rarely(fc.constantFrom(...PROVIDER_FAILURE_CODES_V1), fc.constant('oops')), retryable: fc.boolean() },
+    {
+      retryAfterMs: rarely(fc.nat(86_400_000), fc.constantFrom(-1, 86_400_001, 0.5)),
+      providerCode: rarely(fc.stringMatching(/^[A-Za-z0-9_.:-]{1,64}$/), fc.constantFrom('', 'a b', 'c'.repeat(65))),
+    },
+  );
+  return fc.oneof(
+    object({ status: fc.constant('cancelled') }),
+    object({ status: fc.constant('failed'), failure }, { usage }),
+    object(
+      { status: fc.constant('completed'), result: fc.oneof({ arbitrary: object({ kind: fc.constant('chat'), content: fc.array(part, { maxLength: 3 }) }), weight: 8 }, object({ kind: fc.constant('rerank'), results: fc.constant([]) })) },
+      { finishReason, usage },
+    ),
+  );
+}
+
+function keyOrder(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(keyOrder);
+  if (typeof value !== 'object' || value === null) return null;
+  return Object.entries(value).map(([key, inner]) => [key, keyOrder(inner)]);
+}
+
+describe('fastParseTerminal', () => {
+  it('decides exactly the covered terminals the schema accepts, with the same output (property)', () => {
+    let decided = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.oneof(terminals(6), terminals(30), terminals(300)), (terminal) => {
+        const fast = fastParseTerminal(terminal);
+        const schema = adapterTerminalOutcomeSchema.safeParse(terminal);
+        const covered = !(terminal.status === 'completed' && (terminal.result as Loose | undefined)?.kind !== 'chat');
+        expect(fast !== undefined).toBe(schema.success && covered);
+        if (fast === undefined) {
+          refused += 1;
+          return;
+        }
+        decided += 1;
+        expect(fast).toStrictEqual(schema.data);
+        expect(keyOrder(fast)).toStrictEqual(keyOrder(schema.data));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(decided).toBeGreaterThan(300);
+    expect(refused).toBeGreaterThan(300);
+  });
+
+  it('agrees with the schema at every bound, one field changed at a time', () => {
+    const completed = (): Loose => ({
+      status: 'completed',
+      result: {
+        kind: 'chat',
+        content: [
+          { type: 'reasoning', text: 'r', signature: 's' },
+          { type: 'text', text: 'hi' },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'weather', argumentsText: '{}' },
+        ],
+      },
+      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15, cacheReadInputTokens: 4, reasoningOutputTokens: 2 },
+    });
+    const failed = (): Loose => ({ status: 'failed', failure: { code: 'rate-limited', retryable: true, retryAfterMs: 1000, providerCode: 'rate_limit' } });
+    const edits: [string, () => Loose, (string | number)[], string, unknown][] = [
+      ['cached tokens above input', completed, ['usage'], 'cacheReadInputTokens', 11],
+      ['cached tokens equal to input', completed, ['usage'], 'cacheReadInputTokens', 10],
+      ['reasoning above output', completed, ['usage'], 'reasoningOutputTokens', 6],
+      ['total below input plus output', completed, ['usage'], 'totalTokens', 14],
+      ['fractional count', completed, ['usage'], 'images', 0.5],
+      ['raw finish reason 64', completed, ['finishReason'], 'raw', 'r'.repeat(64)],
+      ['raw finish reason 65', completed, ['finishReason'], 'raw', 'r'.repeat(65)],
+      ['raw finish reason with a space', completed, ['finishReason'], 'raw', 'tool calls'],
+      ['empty raw finish reason', completed, ['finishReason'], 'raw', ''],
+      ['unknown unified reason', completed, ['finishReason'], 'unified', 'done'],
+      ['tool call id 513', completed, ['result', 'content', 2], 'toolCallId', 'c'.repeat(513)],
+      ['tool name 256', completed, ['result', 'content', 2], 'toolName', 't'.repeat(256)],
+      ['tool name 257', completed, ['result', 'content', 2], 'toolName', 't'.repeat(257)],
+      ['empty signature', completed, ['result', 'content', 0], 'signature', ''],
+      ['retry after one day', failed, ['failure'], 'retryAfterMs', 86_400_000],
+      ['retry after past one day', failed, ['failure'], 'retryAfterMs', 86_400_001],
+      ['provider code 65', failed, ['failure'], 'providerCode', 'c'.repeat(65)],
+      ['provider code with a slash', failed, ['failure'], 'providerCode', 'a/b'],
+      ['unknown failure code', failed, ['failure'], 'code', 'oops'],
+      ['retryable missing', failed, ['failure'], 'retryable', undefined],
+    ];
+    for (const [label, build, path, key, value] of edits) {
+      const terminal = build();
+      const node = path.reduce<Loose>((at, step) => at[step] as Loose, terminal);
+      if (value === undefined) delete node[key];
+      else node[key] = value;
+      const schema = adapterTerminalOutcomeSchema.safeParse(terminal);
+      expect(adapterTerminalOutcomeSchema.safeParse(build()).success).toBe(true);
+      expect({ label, decided: fastParseTerminal(terminal) !== undefined }).toStrictEqual({ label, decided: schema.success });
+      if (schema.success) expect(fastParseTerminal(terminal)).toStrictEqual(schema.data);
+    }
+  });
+
+  it('leaves other result kinds and non-plain input to the schema, which checkTerminal still answers', () => {
+    expect(fastParseTerminal({ status: 'completed', result: { kind: 'rerank', results: [] } })).toBeUndefined();
+    expect(fastParseTerminal(Object.assign(new (class Outcome {})(), { status: 'cancelled' }))).toBeUndefined();
+    expect(fastParseTerminal(null)).toBeUndefined();
+    const task = { kind: 'chat' as const, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'x' }] }], stream: false };
+    const capability = { protocolFamily: 'openai-chat/v1', executionMode: 'stream-capable', taskKinds: ['chat'] } as unknown as Parameters<typeof checkTerminal>[2];
+    expect(() => checkTerminal({ status: 'completed', result: { kind: 'chat', content: [{ type: 'image' }] } }, task, capability)).toThrow(
+      expect.objectContaining({ code: 'PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID', message: expect.stringContaining('result.content.0') }),
+    );
+    const outcome = checkTerminal({ status: 'completed', result: { kind: 'chat', content: [{ type: 'text', text: 'hi' }] }, usage: { inputTokens: 1 } }, task, capability);
+    expect(Object.isFrozen(outcome)).toBe(true);
+    expect(outcome).toStrictEqual({ status: 'completed', result: { kind: 'chat', content: [{ type: 'text', text: 'hi' }] }, usage: { inputTokens: 1 } });
+  });
+});

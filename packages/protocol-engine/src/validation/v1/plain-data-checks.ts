@@ -1,0 +1,96 @@
+/*
+ * Building blocks of the engine's fast parsers (fast-parse-chat-task.ts, fast-parse-terminal.ts). They accept
+ * plain data only (objects whose prototype is Object.prototype or null, arrays, primitives) and answer with the
+ * value a check produced, or `undefined` when they cannot decide; the caller then hands the whole input to the
+ * zod schema, which decides and words the error. So a fast parser never rejects anything itself.
+ */
+
+/** A plain object, read by key. */
+export type Loose = Record<string, unknown>;
+
+const OBJECT_PROTOTYPE = Object.prototype;
+
+/** The value as a plain object (prototype Object.prototype or null), else `undefined`. Symbol keys are not read (nor does zod read them for an object schema). */
+export function plainObject(value: unknown): Loose | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== OBJECT_PROTOTYPE && prototype !== null) return undefined;
+  return value as Loose;
+}
+
+/** Whether every key `for...in` yields (as a strict zod object checks) is one of `keys`. */
+export function hasOnlyKeys(value: Loose, keys: ReadonlySet<string>): boolean {
+  for (const key in value) {
+    if (!keys.has(key)) return false;
+  }
+  return true;
+}
+
+/** A string of `min` to `max` UTF-16 code units (zod's `.min()` / `.max()` on strings). */
+export function isString(value: unknown, min: number, max: number): value is string {
+  return typeof value === 'string' && value.length >= min && value.length <= max;
+}
+
+/** A finite number in `[min, max]` (zod 4's `z.number()` refuses NaN and infinities). */
+export function isNumberIn(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
+}
+
+/** A safe integer in `[min, max]` (zod 4's `.int()`). */
+export function isIntegerIn(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max;
+}
+
+/**
+ * Copies an optional key the way a zod object does: absent stays absent, present with `undefined` stays
+ * present with `undefined`, anything else goes through `check`. False when `check` cannot decide.
+ */
+export function copyOptional(source: Loose, key: string, out: Loose, check: (value: unknown) => unknown): boolean {
+  if (!(key in source)) return true;
+  const value = source[key];
+  if (value === undefined) {
+    out[key] = undefined;
+    return true;
+  }
+  const checked = check(value);
+  if (checked === undefined) return false;
+  out[key] = checked;
+  return true;
+}
+
+/** A string check as a `copyOptional` callback. */
+export function stringCheck(min: number, max: number, pattern?: RegExp): (value: unknown) => string | undefined {
+  return (value) => (isString(value, min, max) && (pattern === undefined || pattern.test(value)) ? value : undefined);
+}
+
+/** A boolean check as a `copyOptional` callback. */
+export function booleanCheck(value: unknown): boolean | undefined {
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+/** Copies an array whose every element `check` accepts; `undefined` otherwise (holes included). */
+export function checkArray<T>(value: unknown, min: number, max: number, check: (element: unknown) => T | undefined): T[] | undefined {
+  if (!Array.isArray(value) || value.length < min || value.length > max) return undefined;
+  const out: T[] = new Array<T>(value.length);
+  for (let index = 0; index < value.length; index += 1) {
+    const element = check(value[index]);
+    if (element === undefined) return undefined;
+    out[index] = element;
+  }
+  return out;
+}
+
+/**
+ * `z.record(z.string(), z.unknown())`: a fresh plain object with the same enumerable string keys and the same
+ * values. A `__proto__` own key is left to the schema.
+ */
+export function checkRecord(value: unknown): Loose | undefined {
+  const source = plainObject(value);
+  if (source === undefined || Object.getOwnPropertySymbols(source).length > 0) return undefined;
+  const out: Loose = {};
+  for (const key in source) {
+    if (key === '__proto__' || !Object.hasOwn(source, key)) return undefined;
+    out[key] = source[key];
+  }
+  return out;
+}
