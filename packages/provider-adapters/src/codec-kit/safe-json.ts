@@ -26,8 +26,8 @@ const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
  * A leading byte-order mark is ignored.
  *
  * Most texts are checked without a pass of their own: a text that contains neither `proto` nor a `\u` escape
- * cannot spell a forbidden key, and one with at most `maxDepth` opening brackets cannot nest too deep, both
- * found by native substring search. A text with more brackets but no key hazard is parsed, then its depth is
+ * cannot spell a forbidden key, and one with at most `maxDepth` opening brackets (or at most `2 * maxDepth + 1`
+ * characters) cannot nest too deep, both found by native substring search. A text with more brackets but no key hazard is parsed, then its depth is
  * measured by jumping between its quotes and brackets; only a text that may spell a forbidden key (or does not
  * parse) is scanned character by character before parsing.
  *
@@ -78,19 +78,26 @@ function parseCheckedText(text: string, maxDepth: number, alwaysScan: boolean): 
     scanStructure(source, maxDepth);
     return parse(source);
   }
+  // Valid JSON nested d levels deep holds d opening and d closing brackets, so a text of at most 2 * maxDepth + 1
+  // characters that parses is never too deep (a short stream frame skips the bracket count).
+  if (source.length <= 2 * maxDepth + 1) return parseOrScan(source, maxDepth);
   if (!hasMoreOpeningBrackets(source, maxDepth)) return parse(source);
   // Many brackets but no key hazard (a large body, typically): the engine's parser is iterative, so parse first,
   // then measure the depth on the text by jumping between quotes and brackets, which is cheaper than a character
-  // scan. Text that does not parse gets the scan, so a cut-off deep input still ends in nesting-too-deep.
-  let value: unknown;
+  // scan.
+  const value = parseOrScan(source, maxDepth);
+  if (textNestsDeeperThan(source, maxDepth)) throw tooDeep(maxDepth);
+  return value;
+}
+
+/** Parses; text that does not parse gets the scan, so a cut-off deep input still ends in nesting-too-deep. */
+function parseOrScan(source: string, maxDepth: number): unknown {
   try {
-    value = JSON.parse(source) as unknown;
+    return JSON.parse(source) as unknown;
   } catch {
     scanStructure(source, maxDepth);
     throw malformed();
   }
-  if (textNestsDeeperThan(source, maxDepth)) throw tooDeep(maxDepth);
-  return value;
 }
 
 function parse(source: string): unknown {
