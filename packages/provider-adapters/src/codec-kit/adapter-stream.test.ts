@@ -280,6 +280,24 @@ describe('createAdapterStreamParts', () => {
     );
   });
 
+  it("never writes to the machine's events arrays: frozen arrays, and one array a machine reuses for every frame, both work", async () => {
+    const reused: { type: 'text-delta'; index: number; delta: string }[] = [];
+    const machine: AdapterStreamMachine<SseItem> = {
+      onFrame(frame) {
+        if (frame.kind !== 'event') return undefined;
+        if (frame.data === 'end') return { events: Object.freeze([{ type: 'text-end' as const, index: 0 }]), terminal: COMPLETED };
+        if (frame.data.startsWith('f:')) return { events: Object.freeze([{ type: 'text-delta' as const, index: 0, delta: frame.data.slice(2) }]) };
+        // Refilled in place on every frame: the driver reads it before asking for the next frame.
+        reused.length = 0;
+        reused.push({ type: 'text-delta', index: 0, delta: frame.data }, { type: 'text-delta', index: 0, delta: `${frame.data}!` });
+        return { events: reused };
+      },
+    };
+    const parts = await collect(run([bytesOf('data: a\n\ndata: f:b\n\ndata: c\n\ndata: end\n\n')], machine).parts);
+    expect(parts.map((part) => (part.type === 'text-delta' ? part.delta : part.type))).toEqual(['a', 'a!', 'b', 'c', 'c!', 'text-end', 'terminal']);
+    expect(terminalOf(parts)).toEqual(COMPLETED);
+  });
+
   it('serves pulls made before earlier ones settled in order', async () => {
     const { body, parts } = run([bytesOf('data: t:a\n\ndata: t:b\n\n'), ...sse('t:c', 'end')]);
     const iterator = parts[Symbol.asyncIterator]();

@@ -75,6 +75,7 @@ interface Waiter {
 }
 
 const CANCELLED: Part = { type: 'terminal', outcome: { status: 'cancelled' } };
+const NO_PARTS: readonly Part[] = Object.freeze([]);
 const DONE: Step = { done: true, value: undefined };
 
 /**
@@ -96,8 +97,11 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
   private items: readonly TFrame[] = [];
   private itemIndex = 0;
   private bodyEnded = false;
-  /** Parts ready to hand out; a terminal is always the last. */
-  private parts: Part[] = [];
+  /**
+   * Parts ready to hand out; a terminal is always the last. Usually the `events` array of the machine's step itself
+   * (held, never written to), so a frame costs no copy; replaced, never appended to, once every part was taken.
+   */
+  private parts: readonly Part[] = NO_PARTS;
   private partIndex = 0;
   private started = false;
   /** Set by the abort listener, which is registered when the run starts (reading the signal costs more per part). */
@@ -186,7 +190,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
         }
         // Checked before a read starts: a read left pending on a stalled body would hold up its release.
         if (this.aborted) {
-          this.parts.push(CANCELLED);
+          this.hold([CANCELLED]);
           continue;
         }
         if (this.parser === undefined) {
@@ -240,15 +244,14 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
   private readonly onAbort = (): void => {
     this.aborted = true;
     if (this.waiter === undefined || this.finished) return;
-    this.parts = [CANCELLED];
-    this.partIndex = 0;
+    this.hold([CANCELLED]);
     this.settle(this.handOut());
   };
 
   /** Buffers the terminal for a failure; false (after settling the pull) when the failure is a defect. */
   private bufferFailure(error: unknown, fromBody: boolean): boolean {
     try {
-      this.parts.push(this.failed(error, fromBody));
+      this.hold([this.failed(error, fromBody)]);
       return true;
     } catch (defect) {
       this.finish();
@@ -262,7 +265,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
     this.started = true;
     if (this.signal.aborted) {
       this.aborted = true;
-      this.parts.push(CANCELLED);
+      this.hold([CANCELLED]);
       return;
     }
     this.signal.addEventListener('abort', this.onAbort, { once: true });
@@ -274,10 +277,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
   /** Whether a part is ready, mapping frames already decoded (the rest of the current read) until one yields a part. */
   private fillFromBuffer(): boolean {
     if (this.partIndex < this.parts.length) return true;
-    if (this.parts.length > 0) {
-      this.parts = [];
-      this.partIndex = 0;
-    }
+    if (this.parts.length > 0) this.hold(NO_PARTS);
     if (this.finished) return false;
     while (this.itemIndex < this.items.length) {
       const item = this.items[this.itemIndex] as TFrame;
@@ -332,12 +332,19 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
     try {
       step = ended ? this.machine.onEnd?.() : this.machine.onFrame(frame as TFrame);
     } catch (error) {
-      this.parts.push(this.failed(error, false));
+      this.hold([this.failed(error, false)]);
       return;
     }
-    if (step?.events !== undefined) for (const event of step.events) this.parts.push(event);
-    if (step?.terminal !== undefined) this.parts.push({ type: 'terminal', outcome: step.terminal });
-    else if (ended) this.parts.push(failedPart('truncated-stream', this.machine.usageSoFar?.()));
+    const events: readonly Part[] = step?.events ?? NO_PARTS;
+    if (step?.terminal !== undefined) this.hold([...events, { type: 'terminal', outcome: step.terminal }]);
+    else if (ended) this.hold([...events, failedPart('truncated-stream', this.machine.usageSoFar?.())]);
+    else this.hold(events);
+  }
+
+  /** Makes `parts` the parts to hand out. Only called once every part held before was taken. */
+  private hold(parts: readonly Part[]): void {
+    this.parts = parts;
+    this.partIndex = 0;
   }
 
   private failed(error: unknown, fromBody: boolean): Part {
@@ -353,8 +360,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
-    this.parts = [];
-    this.partIndex = 0;
+    this.hold(NO_PARTS);
     this.items = [];
     if (this.started) this.signal.removeEventListener('abort', this.onAbort);
     // The body is released directly, not only through the decoder: after an abort a read may still be pending,
@@ -381,6 +387,8 @@ async function closeIterator(iterator: AsyncIterator<unknown> | undefined): Prom
   }
 }
 
+const BODY_DONE: IteratorResult<Uint8Array> = Object.freeze({ done: true, value: undefined });
+
 /** Hands the frame decoder one iterator of the transport body and remembers whether it ended or failed. */
 class OwnedBody implements AsyncIterable<Uint8Array> {
   private readonly source: AsyncIterable<Uint8Array>;
@@ -402,18 +410,38 @@ class OwnedBody implements AsyncIterable<Uint8Array> {
     };
   }
 
-  /** One read of the transport body; done once it ended, failed or was released. */
-  async read(): Promise<IteratorResult<Uint8Array>> {
-    if (this.settled || this.readError !== undefined) return { done: true, value: undefined };
+  /**
+   * One read of the transport body; done once it ended, failed or was released. Not an async function: the read's
+   * own promise is chained once, without the extra turns an `await` inside an async function costs per read.
+   */
+  read(): Promise<IteratorResult<Uint8Array>> {
+    if (this.settled || this.readError !== undefined) return Promise.resolve(BODY_DONE);
+    let pending: Promise<IteratorResult<Uint8Array>>;
     try {
-      const step = await this.open().next();
-      if (step.done === true) this.settled = true;
-      return step;
+      pending = Promise.resolve(this.open().next());
     } catch (error) {
-      // Not settled: a failed body is still asked to close, like one abandoned mid-way.
-      this.readError = { error };
-      throw error;
+      return Promise.reject(this.recordFailure(error));
     }
+    return pending.then(this.afterRead, this.readFailed);
+  }
+
+  private readonly afterRead = (step: IteratorResult<Uint8Array>): IteratorResult<Uint8Array> => {
+    try {
+      if (step.done === true) this.settled = true;
+    } catch (error) {
+      throw this.recordFailure(error);
+    }
+    return step;
+  };
+
+  private readonly readFailed = (error: unknown): never => {
+    throw this.recordFailure(error);
+  };
+
+  /** Not settled: a failed body is still asked to close, like one abandoned mid-way. */
+  private recordFailure(error: unknown): unknown {
+    this.readError = { error };
+    return error;
   }
 
   /** Whether `error` is what a body read threw (a transport failure, not a decoder's). */

@@ -9,7 +9,7 @@ import type {
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError } from '../../error/v1/protocol-engine-error-v1.js';
 import { createAsyncJobs } from '../../jobs/v1/create-async-jobs.js';
 import { snapshotRegistry } from '../../registry/v1/snapshot-registry.js';
-import { combineSignals } from '../../stream/v1/combine-signals.js';
+import { linkHostSignal } from '../../stream/v1/link-host-signal.js';
 import { createEngineStream } from '../../stream/v1/create-engine-stream.js';
 import {
   checkAcceptance,
@@ -71,26 +71,26 @@ async function runSync(
   const streaming = task.kind === 'chat' && task.stream;
   const transport = await bindTransport(binding, signal);
   const controller = streaming ? new AbortController() : undefined;
-  const combined = controller === undefined ? undefined : combineSignals(signal, controller.signal);
+  const unlink = controller === undefined ? undefined : linkHostSignal(signal, controller);
   let raw: unknown;
   try {
     raw = await adapter.execute({
       task,
       target,
       transport,
-      signal: combined?.signal ?? signal,
+      signal: controller?.signal ?? signal,
       ...(checked.preparedMedia === undefined ? {} : { preparedMedia: checked.preparedMedia }),
     });
   } catch (error) {
-    combined?.dispose();
+    unlink?.();
     throw adapterCallFailed(error, signal);
   }
   try {
-    return buildExecution(raw, task, target, signal, controller, combined?.dispose);
+    return buildExecution(raw, task, target, signal, controller, unlink);
   } catch (error) {
     // Whatever went wrong, an adapter stream that was handed to us must not keep the transport.
     controller?.abort(error);
-    combined?.dispose();
+    unlink?.();
     releaseParts(raw);
     throw error;
   }

@@ -234,8 +234,10 @@ describe('engine stream: lifecycle', () => {
     const { probe } = await openStream(HELLO, controller.signal);
     expect(probe.signal).not.toBe(controller.signal);
     expect(probe.signal?.aborted).toBe(false);
-    controller.abort();
+    const reason = new Error('host shutting down');
+    controller.abort(reason);
     expect(probe.signal?.aborted).toBe(true);
+    expect(probe.signal?.reason).toBe(reason);
   });
 
   it('an adapter that throws mid-stream fails the iterator and the terminal with the same error', async () => {

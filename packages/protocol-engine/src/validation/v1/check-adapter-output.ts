@@ -19,6 +19,7 @@ import {
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError, type ProtocolEngineErrorV1 } from '../../error/v1/protocol-engine-error-v1.js';
 import { deepFreeze } from './deep-freeze.js';
+import { fastParseAcceptance, fastParseResponseMetadata } from './fast-parse-execution-facts.js';
 import { fastParseTerminal } from './fast-parse-terminal.js';
 import { describePath, isRecord, isSafeHttpsUrl } from './input-guards.js';
 
@@ -39,12 +40,12 @@ function parseOutput<T>(schema: SafeParser<T>, value: unknown, what: string): T 
 
 /** Validates acceptance facts (closed object). */
 export function checkAcceptance(value: unknown): ProviderAcceptanceFacts {
-  return deepFreeze(parseOutput(providerAcceptanceFactsSchema, value, 'acceptance'));
+  return deepFreeze(fastParseAcceptance(value) ?? parseOutput(providerAcceptanceFactsSchema, value, 'acceptance'));
 }
 
 /** Validates response metadata (closed object). */
 export function checkResponseMetadata(value: unknown): ProviderResponseMetadata {
-  return deepFreeze(parseOutput(providerResponseMetadataSchema, value, 'response metadata'));
+  return deepFreeze(fastParseResponseMetadata(value) ?? parseOutput(providerResponseMetadataSchema, value, 'response metadata'));
 }
 
 /** Validates a normalized provider failure (closed object). */
