@@ -65,6 +65,15 @@ type BlockRecord = TextBlock | { readonly kind: 'tool-call'; readonly call: Tool
 /** The `openai-chat/v1` stream state machine over the kit's SSE items (decode with `bareJson: true`). */
 export type OpenAiChatStreamMachine = AdapterStreamMachine<SseItem>;
 
+/** Options of {@link createOpenAiChatStreamMachine}. */
+export interface OpenAiChatStreamMachineOptions {
+  /**
+   * Whether a chunk that is only the next text fragment of the open text block skips the general reader (default
+   * true). Both paths give the same steps; tests turn it off to prove it.
+   */
+  readonly plainTextFastPath?: boolean;
+}
+
 function violation(message: string): ProtocolViolationError {
   return new ProtocolViolationError('invalid-event', `openai-chat ${message}`);
 }
@@ -95,7 +104,8 @@ function violation(message: string): ProtocolViolationError {
  *   that ends without `[DONE]` is also `truncated-stream`, even after a finish reason and usage arrived: unlike
  *   the official SDK, which stops quietly, this family treats a missing end marker as a cut connection.
  */
-export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
+export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineOptions): OpenAiChatStreamMachine {
+  const plainTextFastPath = options?.plainTextFastPath !== false;
   const accumulator = createToolCallAccumulator();
   const blocks: BlockRecord[] = [];
   const tools = new Map<string, ToolCallState>();
@@ -251,8 +261,39 @@ export function createOpenAiChatStreamMachine(): OpenAiChatStreamMachine {
     };
   }
 
+  /**
+   * The step for a chunk that only continues the open text block (most chunks of a text answer), or `undefined`
+   * when the chunk needs the general reader: one choice at index 0 whose delta has a non-empty `content` and no
+   * other known member, no finish reason, usage or error, and a `model` the reader would accept.
+   */
+  function plainTextStep(value: unknown): AdapterStreamStep | undefined {
+    if (openText === undefined || openText.kind !== 'text' || finished) return undefined;
+    if (typeof value !== 'object' || value === null) return undefined;
+    const chunk = value as Record<string, unknown>;
+    const choices = chunk.choices;
+    if (!Array.isArray(choices) || choices.length !== 1 || chunk.error !== undefined || chunk.usage != null) return undefined;
+    const model = chunk.model;
+    if (model != null && typeof model !== 'string') return undefined;
+    const choice = choices[0] as unknown;
+    if (typeof choice !== 'object' || choice === null || Array.isArray(choice)) return undefined;
+    const { index, finish_reason: finishReason, delta } = choice as Record<string, unknown>;
+    if (index !== 0 || finishReason != null || typeof delta !== 'object' || delta === null || Array.isArray(delta)) return undefined;
+    const fields = delta as Record<string, unknown>;
+    const content = fields.content;
+    if (typeof content !== 'string' || content.length === 0) return undefined;
+    if (fields.role != null || fields.refusal != null || fields.reasoning_content != null || fields.reasoning != null) return undefined;
+    if (fields.tool_calls != null || fields.function_call != null) return undefined;
+    openText.fragments.push(content);
+    return { events: [{ type: 'text-delta', index: openText.index, delta: content }] };
+  }
+
   function onData(data: string): AdapterStreamStep | undefined {
-    const chunk = readOpenAiChatChunk(parseSafeJson(data));
+    const value = parseSafeJson(data);
+    if (plainTextFastPath) {
+      const step = plainTextStep(value);
+      if (step !== undefined) return step;
+    }
+    const chunk = readOpenAiChatChunk(value);
     const events: NormalizedStreamEventV1[] = [];
     const chunkUsage = chunk.usage === undefined ? undefined : convertOpenAiChatUsage(chunk.usage);
     if (chunk.error !== undefined) {

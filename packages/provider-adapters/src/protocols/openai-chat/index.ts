@@ -11,3 +11,4 @@ export { encodeOpenAiChatRequest, OPENAI_CHAT_COMPLETIONS_PATH } from './encode-
 export type { OpenAiChatEncodedRequest, OpenAiChatRequestBody } from './encode-request.js';
 export { decodeOpenAiChatResponse } from './decode-response.js';
 export { createOpenAiChatStreamMachine, OPENAI_CHAT_KNOWN_SSE_EVENT_NAMES } from './decode-stream.js';
+export type { OpenAiChatStreamMachineOptions } from './decode-stream.js';
