@@ -18,16 +18,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChatTaskV2, ProtocolFamily, ProviderTransport, ProviderTransportResponse } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
-// The package root does not export the families yet, so the benchmark reaches their folder indexes directly.
 import {
   createAdapterStreamParts,
+  createAnthropicMessagesAdapterFactory,
+  createOpenAiChatAdapterFactory,
   createSseParser,
   decodeSseStream,
   parseSafeJson,
   type AdapterStreamMachine,
-} from '../../packages/provider-adapters/src/codec-kit/index.js';
-import { createAnthropicMessagesAdapterFactory } from '../../packages/provider-adapters/src/protocols/anthropic-messages/index.js';
-import { createOpenAiChatAdapterFactory } from '../../packages/provider-adapters/src/protocols/openai-chat/index.js';
+} from '@tokenforge/provider-adapters';
 import { formatMeasurement, machineFacts, measureInterleaved, pairedRatio, writeResults, type BenchCase, type Measurement } from './harness.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
