@@ -1,4 +1,4 @@
-import { describeUsageInconsistency, type NormalizedStreamEventV1, type UsageV1 } from '@tokenforge/model-protocol';
+import { describeUsageInconsistency, usageV1Schema, type NormalizedStreamEventV1, type UsageV1 } from '@tokenforge/model-protocol';
 
 /*
  * The per-event hot path. A hand-written equivalent of model-protocol's `normalizedStreamEventV1Schema`
@@ -7,17 +7,8 @@ import { describeUsageInconsistency, type NormalizedStreamEventV1, type UsageV1 
  */
 
 const MAX_INDEX = 1_000_000;
-const USAGE_KEYS = new Set([
-  'inputTokens',
-  'outputTokens',
-  'totalTokens',
-  'cacheReadInputTokens',
-  'cacheWriteInputTokens',
-  'reasoningOutputTokens',
-  'images',
-  'searchUnits',
-  'videoSeconds',
-]);
+/** The usage fields, taken from the schema itself so the two cannot drift apart. */
+const USAGE_KEYS: ReadonlySet<string> = new Set(Object.keys(usageV1Schema.shape));
 
 type Loose = Record<string, unknown>;
 

@@ -3,21 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastParseChatTask } from './fast-parse-chat-task.js';
 import { parseTask } from './check-task-against-capability.js';
-
-type Loose = Record<string, unknown>;
-
-/** Any value a wrong field could hold, including the numbers zod refuses. */
-const junk = fc.oneof(
-  fc.constant(null),
-  fc.constant(undefined),
-  fc.boolean(),
-  fc.integer({ min: -5, max: 5 }),
-  fc.double(),
-  fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0, 2 ** 53, 1e300),
-  fc.string({ maxLength: 8 }),
-  fc.array(fc.integer(), { maxLength: 2 }),
-  fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }),
-);
+import { assertAgreesWithSchema, editAt, noisyBuilders, type Loose } from '../../test-support/schema-arbitraries.js';
 
 /**
  * Chat tasks where each field is valid except with odds `1 / noise` (junk, an absent required key, an undeclared
@@ -25,34 +11,8 @@ const junk = fc.oneof(
  * mostly valid ones, so both answers of the fast parser are exercised.
  */
 function chatTasks(noise: number): fc.Arbitrary<Loose> {
-  const ABSENT = Symbol('absent');
-  const mostly = <T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> => fc.oneof({ arbitrary: valid, weight: noise }, { arbitrary: junk, weight: 1 });
-  const rarely = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>): fc.Arbitrary<T | U> =>
-    fc.oneof({ arbitrary: valid, weight: noise }, { arbitrary: invalid, weight: 1 });
-
-  /** An object with each key present (mostly valid), present with `undefined`, or absent, and now and then an undeclared key. */
-  function object(required: Record<string, fc.Arbitrary<unknown>>, optional: Record<string, fc.Arbitrary<unknown>> = {}): fc.Arbitrary<Loose> {
-    const optionalValue = (arbitrary: fc.Arbitrary<unknown>) =>
-      fc.oneof({ arbitrary: fc.constant(ABSENT), weight: 4 }, { arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary: mostly(arbitrary), weight: 4 });
-    const fields = {
-      ...Object.fromEntries(Object.entries(required).map(([key, arbitrary]) => [key, rarely(mostly(arbitrary), fc.constant(ABSENT))])),
-      ...Object.fromEntries(Object.entries(optional).map(([key, arbitrary]) => [key, optionalValue(arbitrary)])),
-    };
-    return fc.tuple(fc.record(fields), rarely(fc.constant(undefined), fc.constantFrom('extra', '__proto__', 'toString'))).map(([record, extra]) => {
-      const out: Loose = {};
-      for (const [key, value] of Object.entries(record)) if (value !== ABSENT) out[key] = value;
-      if (extra !== undefined) Object.defineProperty(out, extra, { value: 1, enumerable: true, configurable: true, writable: true });
-      return out;
-    });
-  }
-
+  const { rarely, object, bounded } = noisyBuilders(noise);
   const text = fc.string({ maxLength: 12 });
-  /** Strings within the bounds, rarely one just outside (only bounds below 100,000 characters are tried). */
-  const bounded = (min: number, max: number) => {
-    const outside = [...(min > 0 ? [''] : []), ...(max < 100_000 ? ['x'.repeat(max + 1)] : [])];
-    const valid = fc.string({ minLength: min, maxLength: Math.min(max, 24) });
-    return outside.length === 0 ? valid : rarely(valid, fc.constantFrom(...outside));
-  };
   const cacheControl = object({ type: fc.constant('ephemeral') }, { ttlSeconds: rarely(fc.integer({ min: 1, max: 86_400 }), fc.constantFrom(0, 86_401, 1.5)) });
   const mediaSource = fc.oneof(
     object({ type: fc.constant('url'), url: bounded(1, 32_768_000) }),
@@ -135,36 +95,17 @@ function holdsProtoKey(value: unknown): boolean {
   return Object.values(value).some(holdsProtoKey);
 }
 
-/** Keys in the same order at every level (toStrictEqual does not look at order). */
-function keyOrder(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(keyOrder);
-  if (typeof value !== 'object' || value === null) return null;
-  return Object.entries(value).map(([key, inner]) => [key, keyOrder(inner)]);
-}
-
 describe('fastParseChatTask', () => {
   it('decides exactly the tasks the schema accepts, with the same output (property)', () => {
-    let decided = 0;
-    let refused = 0;
-    fc.assert(
-      fc.property(fc.oneof(chatTasks(8), chatTasks(40), chatTasks(400)), (task) => {
-        const fast = fastParseChatTask(task);
-        const schema = taskEnvelopeV2Schema.safeParse(task);
-        // A tool schema with an own `__proto__` key is the one valid input left to the schema on purpose.
-        expect(fast !== undefined).toBe(schema.success && !holdsProtoKey(task));
-        if (fast === undefined) {
-          refused += 1;
-          return;
-        }
-        decided += 1;
-        expect(fast).toStrictEqual(schema.data);
-        expect(keyOrder(fast)).toStrictEqual(keyOrder(schema.data));
-      }),
-      { numRuns: 6000 },
-    );
-    // Both sides of the property ran often enough to mean something.
-    expect(decided).toBeGreaterThan(200);
-    expect(refused).toBeGreaterThan(200);
+    assertAgreesWithSchema({
+      inputs: fc.oneof(chatTasks(8), chatTasks(40), chatTasks(400)),
+      fast: fastParseChatTask,
+      schema: taskEnvelopeV2Schema,
+      // A tool schema with an own `__proto__` key is the one valid input left to the schema on purpose.
+      covers: (task) => !holdsProtoKey(task),
+      numRuns: 6000,
+      leastEach: 200,
+    });
   });
 
   it('agrees with the schema at every bound, one field changed at a time', () => {
@@ -187,7 +128,6 @@ describe('fastParseChatTask', () => {
       caching: { promptCacheKey: 'k' },
       stream: false,
     });
-    const at = (task: Loose, path: (string | number)[]): Loose => path.reduce<Loose>((node, key) => node[key] as Loose, task);
     const edits: [string, (string | number)[], string, unknown][] = [
       ['temperature above 2', ['sampling'], 'temperature', 2.000001],
       ['temperature at 2', ['sampling'], 'temperature', 2],
@@ -235,9 +175,7 @@ describe('fastParseChatTask', () => {
     expect(fastParseChatTask(baseline)).toStrictEqual(taskEnvelopeV2Schema.parse(baseline));
     for (const [label, path, key, value] of edits) {
       const task = base();
-      const node = at(task, path);
-      if (value === undefined) delete node[key];
-      else node[key] = value;
+      editAt(task, path, key, value);
       const schema = taskEnvelopeV2Schema.safeParse(task);
       // Each edit starts from the valid baseline, so a refusal is that edit's own.
       expect(taskEnvelopeV2Schema.safeParse(base()).success).toBe(true);

@@ -1,4 +1,5 @@
 import type { ChatTaskV2 } from '@tokenforge/model-protocol';
+import { reasoningPart, redactedReasoningPart, toolCallPart } from './fast-parse-shared-parts.js';
 import {
   booleanCheck,
   checkArray,
@@ -8,8 +9,10 @@ import {
   isIntegerIn,
   isNumberIn,
   isString,
+  optionalFieldsCheck,
   plainObject,
   stringCheck,
+  type Check,
   type Loose,
 } from './plain-data-checks.js';
 
@@ -21,8 +24,6 @@ import {
  * (as it is between requests); this costs a few. Agreement with the schema is proven by property tests in
  * fast-parse-chat-task.test.ts: change both together.
  */
-
-type Check = (value: unknown) => unknown;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]+$/;
@@ -49,10 +50,7 @@ const TEXT_KEYS = new Set(['type', 'text', 'cacheControl']);
 const IMAGE_KEYS = new Set(['type', 'source', 'detail', 'cacheControl']);
 const DOCUMENT_KEYS = new Set(['type', 'source', 'title', 'cacheControl']);
 const AUDIO_KEYS = new Set(['type', 'source']);
-const TOOL_CALL_KEYS = new Set(['type', 'toolCallId', 'toolName', 'argumentsText', 'signature']);
 const TOOL_RESULT_KEYS = new Set(['type', 'toolCallId', 'toolName', 'content', 'isError']);
-const REASONING_KEYS = new Set(['type', 'text', 'signature']);
-const REDACTED_KEYS = new Set(['type', 'data']);
 const CACHE_CONTROL_KEYS = new Set(['type', 'ttlSeconds']);
 const URL_SOURCE_KEYS = new Set(['type', 'url']);
 const BASE64_SOURCE_KEYS = new Set(['type', 'mediaType', 'data']);
@@ -60,9 +58,6 @@ const TOOL_KEYS = new Set(['name', 'description', 'inputSchema', 'strict', 'cach
 const TYPE_ONLY_KEYS = new Set(['type']);
 const TOOL_CHOICE_TOOL_KEYS = new Set(['type', 'toolName']);
 const JSON_FORMAT_KEYS = new Set(['type', 'schema', 'name', 'strict']);
-const SAMPLING_KEYS = new Set(['temperature', 'topP', 'topK', 'frequencyPenalty', 'presencePenalty', 'seed']);
-const REASONING_CONTROL_KEYS = new Set(['effort', 'budgetTokens', 'includeReasoning']);
-const CACHING_KEYS = new Set(['promptCacheKey']);
 
 const USER_PARTS = new Set(['text', 'image', 'document', 'audio']);
 const ASSISTANT_PARTS = new Set(['text', 'tool-call', 'reasoning', 'redacted-reasoning']);
@@ -143,14 +138,8 @@ function contentPart(value: unknown): Loose | undefined {
       const media = mediaSource(source.source);
       return media === undefined ? undefined : { type: 'audio', source: media };
     }
-    case 'tool-call': {
-      const { toolCallId, toolName, argumentsText } = source;
-      if (!hasOnlyKeys(source, TOOL_CALL_KEYS) || !isString(toolCallId, 1, 512) || !isString(toolName, 1, 256) || typeof argumentsText !== 'string') {
-        return undefined;
-      }
-      const out: Loose = { type: 'tool-call', toolCallId, toolName, argumentsText };
-      return copyOptional(source, 'signature', out, nonEmptyString) ? out : undefined;
-    }
+    case 'tool-call':
+      return toolCallPart(source);
     case 'tool-result': {
       const { toolCallId, toolName } = source;
       if (!hasOnlyKeys(source, TOOL_RESULT_KEYS) || !isString(toolCallId, 1, 512) || !isString(toolName, 1, 256)) return undefined;
@@ -159,17 +148,10 @@ function contentPart(value: unknown): Loose | undefined {
       const out: Loose = { type: 'tool-result', toolCallId, toolName, content };
       return copyOptional(source, 'isError', out, booleanCheck) ? out : undefined;
     }
-    case 'reasoning': {
-      const text = source.text;
-      if (!hasOnlyKeys(source, REASONING_KEYS) || typeof text !== 'string') return undefined;
-      const out: Loose = { type: 'reasoning', text };
-      return copyOptional(source, 'signature', out, nonEmptyString) ? out : undefined;
-    }
-    case 'redacted-reasoning': {
-      const data = source.data;
-      if (!hasOnlyKeys(source, REDACTED_KEYS) || !isString(data, 1, MAX_SAFE)) return undefined;
-      return { type: 'redacted-reasoning', data };
-    }
+    case 'reasoning':
+      return reasoningPart(source);
+    case 'redacted-reasoning':
+      return redactedReasoningPart(source);
     default:
       return undefined;
   }
@@ -237,37 +219,20 @@ function responseFormat(value: unknown): Loose | undefined {
     : undefined;
 }
 
-function sampling(value: unknown): Loose | undefined {
-  const source = plainObject(value);
-  if (source === undefined || !hasOnlyKeys(source, SAMPLING_KEYS)) return undefined;
-  const out: Loose = {};
-  return copyOptional(source, 'temperature', out, numberCheck(0, 2)) &&
-    copyOptional(source, 'topP', out, numberCheck(0, 1)) &&
-    copyOptional(source, 'topK', out, integerCheck(1, MAX_SAFE)) &&
-    copyOptional(source, 'frequencyPenalty', out, numberCheck(-2, 2)) &&
-    copyOptional(source, 'presencePenalty', out, numberCheck(-2, 2)) &&
-    copyOptional(source, 'seed', out, integerCheck(-MAX_SAFE, MAX_SAFE))
-    ? out
-    : undefined;
-}
-
-function reasoningControl(value: unknown): Loose | undefined {
-  const source = plainObject(value);
-  if (source === undefined || !hasOnlyKeys(source, REASONING_CONTROL_KEYS)) return undefined;
-  const out: Loose = {};
-  return copyOptional(source, 'effort', out, enumCheck(EFFORTS)) &&
-    copyOptional(source, 'budgetTokens', out, integerCheck(0, MAX_SAFE)) &&
-    copyOptional(source, 'includeReasoning', out, booleanCheck)
-    ? out
-    : undefined;
-}
-
-function caching(value: unknown): Loose | undefined {
-  const source = plainObject(value);
-  if (source === undefined || !hasOnlyKeys(source, CACHING_KEYS)) return undefined;
-  const out: Loose = {};
-  return copyOptional(source, 'promptCacheKey', out, stringCheck(1, 256)) ? out : undefined;
-}
+const sampling = optionalFieldsCheck([
+  ['temperature', numberCheck(0, 2)],
+  ['topP', numberCheck(0, 1)],
+  ['topK', integerCheck(1, MAX_SAFE)],
+  ['frequencyPenalty', numberCheck(-2, 2)],
+  ['presencePenalty', numberCheck(-2, 2)],
+  ['seed', integerCheck(-MAX_SAFE, MAX_SAFE)],
+]);
+const reasoningControl = optionalFieldsCheck([
+  ['effort', enumCheck(EFFORTS)],
+  ['budgetTokens', integerCheck(0, MAX_SAFE)],
+  ['includeReasoning', booleanCheck],
+]);
+const caching = optionalFieldsCheck([['promptCacheKey', stringCheck(1, 256)]]);
 
 const systemParts: Check = (value) => checkArray(value, 0, MAX_SAFE, systemPart);
 const tools: Check = (value) => checkArray(value, 0, MAX_SAFE, tool);

@@ -1,5 +1,5 @@
 import type { ProviderAcceptanceFacts, ProviderResponseMetadata } from '@tokenforge/model-protocol';
-import { copyOptional, hasOnlyKeys, plainObject, stringCheck, type Loose } from './plain-data-checks.js';
+import { hasOnlyKeys, optionalFieldsCheck, plainObject, stringCheck } from './plain-data-checks.js';
 
 /*
  * Hand-written equivalents of `providerAcceptanceFactsSchema` and `providerResponseMetadataSchema` for plain
@@ -8,8 +8,11 @@ import { copyOptional, hasOnlyKeys, plainObject, stringCheck, type Loose } from 
  */
 
 const ACCEPTANCE_KEYS = new Set(['state']);
-const METADATA_KEYS = new Set(['providerRequestId', 'providerModel']);
 const bounded = stringCheck(1, 256);
+const metadataFields = optionalFieldsCheck([
+  ['providerRequestId', bounded],
+  ['providerModel', bounded],
+]);
 
 /** The acceptance facts as the schema would parse them, or `undefined`. */
 export function fastParseAcceptance(value: unknown): ProviderAcceptanceFacts | undefined {
@@ -21,8 +24,5 @@ export function fastParseAcceptance(value: unknown): ProviderAcceptanceFacts | u
 
 /** The response metadata as the schema would parse it, or `undefined`. */
 export function fastParseResponseMetadata(value: unknown): ProviderResponseMetadata | undefined {
-  const source = plainObject(value);
-  if (source === undefined || !hasOnlyKeys(source, METADATA_KEYS)) return undefined;
-  const out: Loose = {};
-  return copyOptional(source, 'providerRequestId', out, bounded) && copyOptional(source, 'providerModel', out, bounded) ? out : undefined;
+  return metadataFields(value);
 }

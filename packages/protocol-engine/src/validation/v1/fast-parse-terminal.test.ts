@@ -3,42 +3,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkTerminal } from './check-adapter-output.js';
 import { fastParseTerminal } from './fast-parse-terminal.js';
+import { assertAgreesWithSchema, editAt, noisyBuilders, type Loose } from '../../test-support/schema-arbitraries.js';
 
-type Loose = Record<string, unknown>;
-
-const junk = fc.oneof(
-  fc.constant(null),
-  fc.boolean(),
-  fc.integer({ min: -5, max: 5 }),
-  fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0, 2 ** 53, 1.5),
-  fc.string({ maxLength: 6 }),
-  fc.array(fc.integer(), { maxLength: 2 }),
-);
-
-/** Terminals whose fields are valid except with odds `1 / noise` (see fast-parse-chat-task.test.ts). */
+/** Terminals whose fields are valid except with odds `1 / noise` (see test-support/schema-arbitraries.ts). */
 function terminals(noise: number): fc.Arbitrary<Loose> {
-  const ABSENT = Symbol('absent');
-  const rarely = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>): fc.Arbitrary<T | U> =>
-    fc.oneof({ arbitrary: valid, weight: noise }, { arbitrary: invalid, weight: 1 });
-  const mostly = <T>(valid: fc.Arbitrary<T>) => rarely(valid, junk);
-  function object(required: Record<string, fc.Arbitrary<unknown>>, optional: Record<string, fc.Arbitrary<unknown>> = {}): fc.Arbitrary<Loose> {
-    const fields = {
-      ...Object.fromEntries(Object.entries(required).map(([key, arbitrary]) => [key, rarely(mostly(arbitrary), fc.constant(ABSENT))])),
-      ...Object.fromEntries(
-        Object.entries(optional).map(([key, arbitrary]) => [
-          key,
-          fc.oneof({ arbitrary: fc.constant(ABSENT), weight: 4 }, { arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary: mostly(arbitrary), weight: 4 }),
-        ]),
-      ),
-    };
-    return fc.tuple(fc.record(fields), rarely(fc.constant(undefined), fc.constantFrom('extra', '__proto__'))).map(([record, extra]) => {
-      const out: Loose = {};
-      for (const [key, value] of Object.entries(record)) if (value !== ABSENT) out[key] = value;
-      if (extra !== undefined) Object.defineProperty(out, extra, { value: 1, enumerable: true, configurable: true, writable: true });
-      return out;
-    });
-  }
-  const bounded = (min: number, max: number) => rarely(fc.string({ minLength: min, maxLength: Math.min(max, 16) }), fc.constantFrom(...(min > 0 ? [''] : []), 'x'.repeat(max + 1)));
+  const { rarely, object, bounded } = noisyBuilders(noise);
   const count = rarely(fc.nat(1000), fc.constantFrom(-1, 0.5, 2 ** 53));
   const usage = object({}, {
     inputTokens: count,
@@ -79,34 +48,16 @@ function terminals(noise: number): fc.Arbitrary<Loose> {
   );
 }
 
-function keyOrder(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(keyOrder);
-  if (typeof value !== 'object' || value === null) return null;
-  return Object.entries(value).map(([key, inner]) => [key, keyOrder(inner)]);
-}
-
 describe('fastParseTerminal', () => {
   it('decides exactly the covered terminals the schema accepts, with the same output (property)', () => {
-    let decided = 0;
-    let refused = 0;
-    fc.assert(
-      fc.property(fc.oneof(terminals(6), terminals(30), terminals(300)), (terminal) => {
-        const fast = fastParseTerminal(terminal);
-        const schema = adapterTerminalOutcomeSchema.safeParse(terminal);
-        const covered = !(terminal.status === 'completed' && (terminal.result as Loose | undefined)?.kind !== 'chat');
-        expect(fast !== undefined).toBe(schema.success && covered);
-        if (fast === undefined) {
-          refused += 1;
-          return;
-        }
-        decided += 1;
-        expect(fast).toStrictEqual(schema.data);
-        expect(keyOrder(fast)).toStrictEqual(keyOrder(schema.data));
-      }),
-      { numRuns: 5000 },
-    );
-    expect(decided).toBeGreaterThan(300);
-    expect(refused).toBeGreaterThan(300);
+    assertAgreesWithSchema({
+      inputs: fc.oneof(terminals(6), terminals(30), terminals(300)),
+      fast: fastParseTerminal,
+      schema: adapterTerminalOutcomeSchema,
+      covers: (terminal) => !(terminal.status === 'completed' && (terminal.result as Loose | undefined)?.kind !== 'chat'),
+      numRuns: 5000,
+      leastEach: 300,
+    });
   });
 
   it('agrees with the schema at every bound, one field changed at a time', () => {
@@ -148,9 +99,7 @@ describe('fastParseTerminal', () => {
     ];
     for (const [label, build, path, key, value] of edits) {
       const terminal = build();
-      const node = path.reduce<Loose>((at, step) => at[step] as Loose, terminal);
-      if (value === undefined) delete node[key];
-      else node[key] = value;
+      editAt(terminal, path, key, value);
       const schema = adapterTerminalOutcomeSchema.safeParse(terminal);
       expect(adapterTerminalOutcomeSchema.safeParse(build()).success).toBe(true);
       expect({ label, decided: fastParseTerminal(terminal) !== undefined }).toStrictEqual({ label, decided: schema.success });

@@ -1,5 +1,13 @@
-import { describeUsageInconsistency, FINISH_REASONS_V1, PROVIDER_FAILURE_CODES_V1, type AdapterTerminalOutcome, type UsageV1 } from '@tokenforge/model-protocol';
-import { booleanCheck, checkArray, copyOptional, hasOnlyKeys, isIntegerIn, isString, plainObject, stringCheck, type Loose } from './plain-data-checks.js';
+import {
+  describeUsageInconsistency,
+  FINISH_REASONS_V1,
+  PROVIDER_FAILURE_CODES_V1,
+  usageV1Schema,
+  type AdapterTerminalOutcome,
+  type UsageV1,
+} from '@tokenforge/model-protocol';
+import { reasoningPart, redactedReasoningPart, toolCallPart } from './fast-parse-shared-parts.js';
+import { booleanCheck, checkArray, copyOptional, hasOnlyKeys, isIntegerIn, optionalFieldsCheck, plainObject, stringCheck, type Loose } from './plain-data-checks.js';
 
 /*
  * A hand-written equivalent of model-protocol's `adapterTerminalOutcomeSchema` for the terminals every stream
@@ -14,19 +22,6 @@ const FAILURE_CODES: ReadonlySet<string> = new Set(PROVIDER_FAILURE_CODES_V1);
 const FINISH_REASONS: ReadonlySet<string> = new Set(FINISH_REASONS_V1);
 const PROVIDER_CODE = /^[A-Za-z0-9_.:-]+$/;
 const RAW_FINISH_REASON = /^[A-Za-z0-9_.:-]*$/;
-const USAGE_FIELDS = [
-  'inputTokens',
-  'outputTokens',
-  'totalTokens',
-  'cacheReadInputTokens',
-  'cacheWriteInputTokens',
-  'reasoningOutputTokens',
-  'images',
-  'searchUnits',
-  'videoSeconds',
-] as const;
-
-const USAGE_KEYS = new Set<string>(USAGE_FIELDS);
 const CANCELLED_KEYS = new Set(['status']);
 const FAILED_KEYS = new Set(['status', 'failure', 'usage']);
 const COMPLETED_KEYS = new Set(['status', 'result', 'finishReason', 'usage']);
@@ -34,20 +29,15 @@ const FAILURE_KEYS = new Set(['code', 'retryable', 'retryAfterMs', 'providerCode
 const FINISH_REASON_KEYS = new Set(['unified', 'raw']);
 const CHAT_RESULT_KEYS = new Set(['kind', 'content']);
 const TEXT_KEYS = new Set(['type', 'text']);
-const REASONING_KEYS = new Set(['type', 'text', 'signature']);
-const REDACTED_KEYS = new Set(['type', 'data']);
-const TOOL_CALL_KEYS = new Set(['type', 'toolCallId', 'toolName', 'argumentsText', 'signature']);
-
-const nonEmptyString = stringCheck(1, MAX_SAFE);
 const retryAfterMs = (value: unknown): number | undefined => (isIntegerIn(value, 0, 86_400_000) ? value : undefined);
 const count = (value: unknown): number | undefined => (isIntegerIn(value, 0, MAX_SAFE) ? value : undefined);
 
+/** Every usage field is an optional count; the field list is the schema's own, in its order. */
+const usageFields = optionalFieldsCheck(Object.keys(usageV1Schema.shape).map((field) => [field, count] as const));
+
 function usage(value: unknown): Loose | undefined {
-  const source = plainObject(value);
-  if (source === undefined || !hasOnlyKeys(source, USAGE_KEYS)) return undefined;
-  const out: Loose = {};
-  for (const field of USAGE_FIELDS) if (!copyOptional(source, field, out, count)) return undefined;
-  return describeUsageInconsistency(out as UsageV1) === undefined ? out : undefined;
+  const out = usageFields(value);
+  return out !== undefined && describeUsageInconsistency(out as UsageV1) === undefined ? out : undefined;
 }
 
 function failure(value: unknown): Loose | undefined {
@@ -77,24 +67,12 @@ function outputPart(value: unknown): Loose | undefined {
       const text = source.text;
       return hasOnlyKeys(source, TEXT_KEYS) && typeof text === 'string' ? { type: source.type, text } : undefined;
     }
-    case 'reasoning': {
-      const text = source.text;
-      if (!hasOnlyKeys(source, REASONING_KEYS) || typeof text !== 'string') return undefined;
-      const out: Loose = { type: 'reasoning', text };
-      return copyOptional(source, 'signature', out, nonEmptyString) ? out : undefined;
-    }
-    case 'redacted-reasoning': {
-      const data = source.data;
-      return hasOnlyKeys(source, REDACTED_KEYS) && isString(data, 1, MAX_SAFE) ? { type: 'redacted-reasoning', data } : undefined;
-    }
-    case 'tool-call': {
-      const { toolCallId, toolName, argumentsText } = source;
-      if (!hasOnlyKeys(source, TOOL_CALL_KEYS) || !isString(toolCallId, 1, 512) || !isString(toolName, 1, 256) || typeof argumentsText !== 'string') {
-        return undefined;
-      }
-      const out: Loose = { type: 'tool-call', toolCallId, toolName, argumentsText };
-      return copyOptional(source, 'signature', out, nonEmptyString) ? out : undefined;
-    }
+    case 'reasoning':
+      return reasoningPart(source);
+    case 'redacted-reasoning':
+      return redactedReasoningPart(source);
+    case 'tool-call':
+      return toolCallPart(source);
     default:
       return undefined;
   }

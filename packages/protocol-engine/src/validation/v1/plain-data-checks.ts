@@ -45,7 +45,7 @@ export function isIntegerIn(value: unknown, min: number, max: number): value is 
  * Copies an optional key the way a zod object does: absent stays absent, present with `undefined` stays
  * present with `undefined`, anything else goes through `check`. False when `check` cannot decide.
  */
-export function copyOptional(source: Loose, key: string, out: Loose, check: (value: unknown) => unknown): boolean {
+export function copyOptional(source: Loose, key: string, out: Loose, check: Check): boolean {
   if (!(key in source)) return true;
   const value = source[key];
   if (value === undefined) {
@@ -56,6 +56,24 @@ export function copyOptional(source: Loose, key: string, out: Loose, check: (val
   if (checked === undefined) return false;
   out[key] = checked;
   return true;
+}
+
+/** A check as `copyOptional` and the fast parsers take it: the checked value, or `undefined` when undecided. */
+export type Check = (value: unknown) => unknown;
+
+/**
+ * A check of a strict object whose fields are all optional (`fields` in schema order): the output has the
+ * fields present in the input, each checked.
+ */
+export function optionalFieldsCheck(fields: readonly (readonly [string, Check])[]): (value: unknown) => Loose | undefined {
+  const keys = new Set(fields.map(([key]) => key));
+  return (value) => {
+    const source = plainObject(value);
+    if (source === undefined || !hasOnlyKeys(source, keys)) return undefined;
+    const out: Loose = {};
+    for (const [key, check] of fields) if (!copyOptional(source, key, out, check)) return undefined;
+    return out;
+  };
 }
 
 /** A string check as a `copyOptional` callback. */
