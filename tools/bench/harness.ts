@@ -71,22 +71,37 @@ export async function measure(name: string, fn: BenchFunction, options: MeasureO
   return measurement as Measurement;
 }
 
+/** Options of {@link measureInterleaved}. */
+export interface InterleavedOptions extends Omit<MeasureOptions, 'operationsPerRound'> {
+  /** The order of the cases in a round (default: as given, every round). */
+  readonly order?: (count: number, round: number) => readonly number[];
+}
+
+function inTurn(count: number): number[] {
+  return Array.from({ length: count }, (_, position) => position);
+}
+
 /**
  * Measures several cases round-robin: every round times each case once, in turn. On a shared machine, load that
  * comes and goes then hits every case alike, which keeps the ratios between them meaningful.
  */
 export async function measureInterleaved(
   cases: readonly BenchCase[],
-  options: Omit<MeasureOptions, 'operationsPerRound'> = {},
+  options: InterleavedOptions = {},
 ): Promise<Measurement[]> {
   const warmupRounds = options.warmupRounds ?? 3;
   const rounds = options.rounds ?? 9;
+  const order = options.order ?? inTurn;
   for (let round = 0; round < warmupRounds; round += 1) {
-    for (const benchCase of cases) await benchCase.fn(benchCase.operationsPerRound);
+    for (const position of order(cases.length, round)) {
+      const benchCase = cases[position] as BenchCase;
+      await benchCase.fn(benchCase.operationsPerRound);
+    }
   }
   const samples = cases.map((): number[] => []);
   for (let round = 0; round < rounds; round += 1) {
-    for (const [position, benchCase] of cases.entries()) {
+    for (const position of order(cases.length, round)) {
+      const benchCase = cases[position] as BenchCase;
       const started = process.hrtime.bigint();
       await benchCase.fn(benchCase.operationsPerRound);
       const elapsed = Number(process.hrtime.bigint() - started);

@@ -3,8 +3,7 @@
  * always runs right after the same neighbour (whose garbage or cache state it would otherwise inherit).
  * Returns the harness's `Measurement` shape, with the per-round samples kept for paired ratios.
  */
-import type { BenchCase, Measurement } from '../harness.js';
-import { median, round3 } from './statistics.js';
+import { measureInterleaved, type BenchCase, type Measurement } from '../harness.js';
 
 /** Options of {@link measureAlternating}. */
 export interface AlternatingOptions {
@@ -21,39 +20,6 @@ export function caseOrder(count: number, round: number): number[] {
 }
 
 /** Measures the cases round by round in alternating order; nanoseconds per operation per round. */
-export async function measureAlternating(cases: readonly BenchCase[], options: AlternatingOptions = {}): Promise<Measurement[]> {
-  const warmupRounds = options.warmupRounds ?? 2;
-  const rounds = options.rounds ?? 7;
-  for (let round = 0; round < warmupRounds; round += 1) {
-    for (const position of caseOrder(cases.length, round)) {
-      const benchCase = cases[position] as BenchCase;
-      await benchCase.fn(benchCase.operationsPerRound);
-    }
-  }
-  const samples = cases.map((): number[] => []);
-  for (let round = 0; round < rounds; round += 1) {
-    for (const position of caseOrder(cases.length, round)) {
-      const benchCase = cases[position] as BenchCase;
-      const started = process.hrtime.bigint();
-      await benchCase.fn(benchCase.operationsPerRound);
-      const elapsed = Number(process.hrtime.bigint() - started);
-      samples[position]?.push(elapsed / benchCase.operationsPerRound);
-    }
-  }
-  return cases.map((benchCase, position) => {
-    const perOperation = samples[position] as number[];
-    const middle = median(perOperation);
-    const min = Math.min(...perOperation);
-    const max = Math.max(...perOperation);
-    return {
-      name: benchCase.name,
-      medianNsPerOperation: round3(middle),
-      minNsPerOperation: round3(min),
-      maxNsPerOperation: round3(max),
-      relativeSpread: round3((max - min) / middle),
-      operationsPerRound: benchCase.operationsPerRound,
-      rounds,
-      samples: perOperation.map(round3),
-    };
-  });
+export function measureAlternating(cases: readonly BenchCase[], options: AlternatingOptions = {}): Promise<Measurement[]> {
+  return measureInterleaved(cases, { warmupRounds: options.warmupRounds ?? 2, rounds: options.rounds ?? 7, order: caseOrder });
 }
