@@ -29,6 +29,11 @@ export interface AnthropicMessagesStreamMachineOptions {
   readonly headers: Readonly<Record<string, string>>;
   /** The current time in epoch milliseconds. */
   readonly nowMs: number;
+  /**
+   * Whether a `content_block_delta` that only continues an open text or tool block skips the general event
+   * reader (default true). Both paths give the same steps; tests turn it off to prove it.
+   */
+  readonly plainDeltaFastPath?: boolean;
 }
 
 type OpenBlock =
@@ -73,6 +78,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
   const closed = new Set<number>();
   const parts = new Map<number, ChatOutputPartV1>();
   const tools = createToolCallAccumulator();
+  const plainDeltaFastPath = options.plainDeltaFastPath !== false;
 
   function updateUsage(wire: AnthropicWireUsage, events: NormalizedStreamEventV1[]): void {
     rawUsage = { ...rawUsage, ...definedEntries(wire) };
@@ -216,10 +222,44 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     return { status: 'completed', result: { kind: 'chat', content }, finishReason, ...withUsage };
   }
 
+  /**
+   * The step for a `content_block_delta` that continues an open text block with a `text_delta` or an open
+   * tool_use block with an `input_json_delta` (nearly every event of a long answer), or `undefined` when the event
+   * needs the general reader. Only members the reader would read are looked at, so the outcome is the same.
+   */
+  function plainDeltaStep(value: unknown, eventName: string | undefined): AdapterStreamStep | undefined | false {
+    if (typeof value !== 'object' || value === null) return false;
+    const event = value as Record<string, unknown>;
+    if (event.type !== 'content_block_delta' || (eventName !== undefined && eventName !== 'content_block_delta')) return false;
+    const index = event.index;
+    const delta = event.delta;
+    // Blocks open only at a content_block_start the reader accepted after message_start, so an open block proves
+    // both the index and the order valid.
+    const block = typeof index === 'number' ? open.get(index) : undefined;
+    if (block === undefined || typeof delta !== 'object' || delta === null || Array.isArray(delta)) return false;
+    const fields = delta as Record<string, unknown>;
+    if (block.kind === 'text' && fields.type === 'text_delta' && typeof fields.text === 'string') {
+      if (fields.text.length === 0) return undefined;
+      block.fragments.push(fields.text);
+      return { events: [{ type: 'text-delta', index: index as number, delta: fields.text }] };
+    }
+    if (block.kind === 'tool' && fields.type === 'input_json_delta' && typeof fields.partial_json === 'string') {
+      const events: NormalizedStreamEventV1[] = [];
+      appendToolText(index as number, fields.partial_json, events);
+      return events.length === 0 ? undefined : { events };
+    }
+    return false;
+  }
+
   return {
     onFrame(frame): AdapterStreamStep | undefined {
       if (frame.kind !== 'event') return undefined;
-      const event = readAnthropicStreamEvent(parseSafeJson(frame.data), frame.event);
+      const value = parseSafeJson(frame.data);
+      if (plainDeltaFastPath) {
+        const step = plainDeltaStep(value, frame.event);
+        if (step !== false) return step;
+      }
+      const event = readAnthropicStreamEvent(value, frame.event);
       const events: NormalizedStreamEventV1[] = [];
       if (messageId === undefined && event.type !== 'message_start' && event.type !== 'harmless' && event.type !== 'error') {
         throw invalid(`${event.type} before message_start`);
