@@ -1,4 +1,5 @@
 import { describeUsageInconsistency, usageV1Schema, type NormalizedStreamEventV1, type UsageV1 } from '@tokenforge/model-protocol';
+import { isIntegerIn, isString, type Loose } from './plain-data-checks.js';
 
 /*
  * The per-event hot path. A hand-written equivalent of model-protocol's `normalizedStreamEventV1Schema`
@@ -10,26 +11,16 @@ const MAX_INDEX = 1_000_000;
 /** The usage fields, taken from the schema itself so the two cannot drift apart. */
 const USAGE_KEYS: ReadonlySet<string> = new Set(Object.keys(usageV1Schema.shape));
 
-type Loose = Record<string, unknown>;
-
 function isObject(value: unknown): value is Loose {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isIndex(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_INDEX;
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= Number.MAX_SAFE_INTEGER;
-}
-
-function isBoundedString(value: unknown, min: number, max: number): value is string {
-  return typeof value === 'string' && value.length >= min && value.length <= max;
+  return isIntegerIn(value, 0, MAX_INDEX);
 }
 
 /** `for...in` like the schema's strict check: every enumerable key (inherited ones too) must be declared. */
-function hasOnlyKeys(value: Loose, a: string, b: string, c?: string, d?: string, e?: string): boolean {
+function hasOnlyListedKeys(value: Loose, a: string, b: string, c?: string, d?: string, e?: string): boolean {
   for (const key in value) {
     if (key !== a && key !== b && key !== c && key !== d && key !== e) return false;
   }
@@ -44,7 +35,7 @@ export function checkUsage(value: unknown): UsageV1 | undefined {
     if (!USAGE_KEYS.has(key)) return undefined;
     const count = value[key];
     if (count === undefined) continue;
-    if (!isCount(count)) return undefined;
+    if (!isIntegerIn(count, 0, Number.MAX_SAFE_INTEGER)) return undefined;
     usage[key] = count;
   }
   return describeUsageInconsistency(usage) === undefined ? Object.freeze(usage as UsageV1) : undefined;
@@ -64,25 +55,25 @@ export function checkStreamEvent(value: unknown): NormalizedStreamEventV1 | unde
     case 'reasoning-start':
     case 'refusal-start':
     case 'refusal-end':
-      if (!isIndex(index) || !hasOnlyKeys(value, 'type', 'index')) return undefined;
+      if (!isIndex(index) || !hasOnlyListedKeys(value, 'type', 'index')) return undefined;
       return { type, index };
     case 'text-delta':
     case 'reasoning-delta':
     case 'refusal-delta':
     case 'tool-call-delta': {
       const delta = value.delta;
-      if (!isIndex(index) || typeof delta !== 'string' || !hasOnlyKeys(value, 'type', 'index', 'delta')) return undefined;
+      if (!isIndex(index) || typeof delta !== 'string' || !hasOnlyListedKeys(value, 'type', 'index', 'delta')) return undefined;
       return { type, index, delta };
     }
     case 'reasoning-end': {
       const signature = value.signature;
-      if (!isIndex(index) || !hasOnlyKeys(value, 'type', 'index', 'signature')) return undefined;
+      if (!isIndex(index) || !hasOnlyListedKeys(value, 'type', 'index', 'signature')) return undefined;
       if (signature === undefined) return { type, index };
       return typeof signature === 'string' && signature.length > 0 ? { type, index, signature } : undefined;
     }
     case 'reasoning-redacted': {
       const data = value.data;
-      if (!isIndex(index) || typeof data !== 'string' || data.length === 0 || !hasOnlyKeys(value, 'type', 'index', 'data')) return undefined;
+      if (!isIndex(index) || typeof data !== 'string' || data.length === 0 || !hasOnlyListedKeys(value, 'type', 'index', 'data')) return undefined;
       return { type, index, data };
     }
     case 'tool-call-start': {
@@ -90,9 +81,9 @@ export function checkStreamEvent(value: unknown): NormalizedStreamEventV1 | unde
       const toolName = value.toolName;
       if (
         !isIndex(index) ||
-        !isBoundedString(toolCallId, 1, 512) ||
-        !isBoundedString(toolName, 1, 256) ||
-        !hasOnlyKeys(value, 'type', 'index', 'toolCallId', 'toolName')
+        !isString(toolCallId, 1, 512) ||
+        !isString(toolName, 1, 256) ||
+        !hasOnlyListedKeys(value, 'type', 'index', 'toolCallId', 'toolName')
       ) {
         return undefined;
       }
@@ -101,14 +92,14 @@ export function checkStreamEvent(value: unknown): NormalizedStreamEventV1 | unde
     case 'tool-call-end': {
       const argumentsText = value.argumentsText;
       const signature = value.signature;
-      if (!isIndex(index) || typeof argumentsText !== 'string' || !hasOnlyKeys(value, 'type', 'index', 'argumentsText', 'signature')) {
+      if (!isIndex(index) || typeof argumentsText !== 'string' || !hasOnlyListedKeys(value, 'type', 'index', 'argumentsText', 'signature')) {
         return undefined;
       }
       if (signature === undefined) return { type, index, argumentsText };
       return typeof signature === 'string' && signature.length > 0 ? { type, index, argumentsText, signature } : undefined;
     }
     case 'usage': {
-      if (!hasOnlyKeys(value, 'type', 'usage')) return undefined;
+      if (!hasOnlyListedKeys(value, 'type', 'usage')) return undefined;
       const usage = checkUsage(value.usage);
       return usage === undefined ? undefined : { type, usage };
     }

@@ -5,10 +5,12 @@ import {
   checkArray,
   checkRecord,
   copyOptional,
+  enumCheck,
   hasOnlyKeys,
-  isIntegerIn,
-  isNumberIn,
+  integerCheck,
   isString,
+  nonEmptyString,
+  numberCheck,
   optionalFieldsCheck,
   plainObject,
   stringCheck,
@@ -66,25 +68,17 @@ const DETAILS = new Set(['low', 'high', 'auto']);
 const EFFORTS = new Set(['minimal', 'low', 'medium', 'high']);
 
 const idempotencyKey = stringCheck(1, 128, IDEMPOTENCY_KEY);
-const nonEmptyString = stringCheck(1, MAX_SAFE);
-
-function enumCheck(values: ReadonlySet<string>): Check {
-  return (value) => (typeof value === 'string' && values.has(value) ? value : undefined);
-}
-
-function numberCheck(min: number, max: number): Check {
-  return (value) => (isNumberIn(value, min, max) ? value : undefined);
-}
-
-function integerCheck(min: number, max: number): Check {
-  return (value) => (isIntegerIn(value, min, max) ? value : undefined);
-}
+const ttlSeconds = integerCheck(1, 86_400);
+const detail = enumCheck(DETAILS);
+const documentTitle = stringCheck(0, 1024);
+const toolDescription = stringCheck(0, 16_384);
+const formatName = stringCheck(1, 64, FORMAT_NAME);
 
 function cacheControl(value: unknown): Loose | undefined {
   const source = plainObject(value);
   if (source === undefined || source.type !== 'ephemeral' || !hasOnlyKeys(source, CACHE_CONTROL_KEYS)) return undefined;
   const out: Loose = { type: 'ephemeral' };
-  return copyOptional(source, 'ttlSeconds', out, integerCheck(1, 86_400)) ? out : undefined;
+  return copyOptional(source, 'ttlSeconds', out, ttlSeconds) ? out : undefined;
 }
 
 function mediaSource(value: unknown): Loose | undefined {
@@ -115,7 +109,7 @@ function imagePart(source: Loose): Loose | undefined {
   const media = mediaSource(source.source);
   if (media === undefined) return undefined;
   const out: Loose = { type: 'image', source: media };
-  return copyOptional(source, 'detail', out, enumCheck(DETAILS)) && copyOptional(source, 'cacheControl', out, cacheControl) ? out : undefined;
+  return copyOptional(source, 'detail', out, detail) && copyOptional(source, 'cacheControl', out, cacheControl) ? out : undefined;
 }
 
 function contentPart(value: unknown): Loose | undefined {
@@ -131,7 +125,7 @@ function contentPart(value: unknown): Loose | undefined {
       const media = mediaSource(source.source);
       if (media === undefined) return undefined;
       const out: Loose = { type: 'document', source: media };
-      return copyOptional(source, 'title', out, stringCheck(0, 1024)) && copyOptional(source, 'cacheControl', out, cacheControl) ? out : undefined;
+      return copyOptional(source, 'title', out, documentTitle) && copyOptional(source, 'cacheControl', out, cacheControl) ? out : undefined;
     }
     case 'audio': {
       if (!hasOnlyKeys(source, AUDIO_KEYS)) return undefined;
@@ -188,8 +182,7 @@ function tool(value: unknown): Loose | undefined {
   const name = source.name;
   if (!isString(name, 1, 128) || !TOOL_NAME.test(name)) return undefined;
   const out: Loose = { name };
-  if (!copyOptional(source, 'description', out, stringCheck(0, 16_384))) return undefined;
-  if (!('inputSchema' in source)) return undefined;
+  if (!copyOptional(source, 'description', out, toolDescription)) return undefined;
   const inputSchema = checkRecord(source.inputSchema);
   if (inputSchema === undefined) return undefined;
   out.inputSchema = inputSchema;
@@ -213,7 +206,7 @@ function responseFormat(value: unknown): Loose | undefined {
   if (source.type !== 'json' || !hasOnlyKeys(source, JSON_FORMAT_KEYS)) return undefined;
   const out: Loose = { type: 'json' };
   return copyOptional(source, 'schema', out, checkRecord) &&
-    copyOptional(source, 'name', out, stringCheck(1, 64, FORMAT_NAME)) &&
+    copyOptional(source, 'name', out, formatName) &&
     copyOptional(source, 'strict', out, booleanCheck)
     ? out
     : undefined;

@@ -1,4 +1,4 @@
-import { copyOptional, hasOnlyKeys, isString, stringCheck, type Loose } from './plain-data-checks.js';
+import { copyOptional, hasOnlyKeys, isString, nonEmptyString, type Loose } from './plain-data-checks.js';
 
 /*
  * Content parts whose schema is the same in a task message and in a chat result (model-protocol's
@@ -10,7 +10,6 @@ import { copyOptional, hasOnlyKeys, isString, stringCheck, type Loose } from './
 const TOOL_CALL_KEYS = new Set(['type', 'toolCallId', 'toolName', 'argumentsText', 'signature']);
 const REASONING_KEYS = new Set(['type', 'text', 'signature']);
 const REDACTED_KEYS = new Set(['type', 'data']);
-const nonEmptyString = stringCheck(1, Number.MAX_SAFE_INTEGER);
 
 /** `{ type: 'tool-call', toolCallId (1-512), toolName (1-256), argumentsText, signature? (non-empty) }`. */
 export function toolCallPart(source: Loose): Loose | undefined {

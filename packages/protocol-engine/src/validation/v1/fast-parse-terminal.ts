@@ -7,7 +7,7 @@ import {
   type UsageV1,
 } from '@tokenforge/model-protocol';
 import { reasoningPart, redactedReasoningPart, toolCallPart } from './fast-parse-shared-parts.js';
-import { booleanCheck, checkArray, copyOptional, hasOnlyKeys, isIntegerIn, optionalFieldsCheck, plainObject, stringCheck, type Loose } from './plain-data-checks.js';
+import { booleanCheck, checkArray, copyOptional, hasOnlyKeys, integerCheck, optionalFieldsCheck, plainObject, stringCheck, type Loose } from './plain-data-checks.js';
 
 /*
  * A hand-written equivalent of model-protocol's `adapterTerminalOutcomeSchema` for the terminals every stream
@@ -29,8 +29,10 @@ const FAILURE_KEYS = new Set(['code', 'retryable', 'retryAfterMs', 'providerCode
 const FINISH_REASON_KEYS = new Set(['unified', 'raw']);
 const CHAT_RESULT_KEYS = new Set(['kind', 'content']);
 const TEXT_KEYS = new Set(['type', 'text']);
-const retryAfterMs = (value: unknown): number | undefined => (isIntegerIn(value, 0, 86_400_000) ? value : undefined);
-const count = (value: unknown): number | undefined => (isIntegerIn(value, 0, MAX_SAFE) ? value : undefined);
+const retryAfterMs = integerCheck(0, 86_400_000);
+const count = integerCheck(0, MAX_SAFE);
+const providerCode = stringCheck(1, 64, PROVIDER_CODE);
+const rawFinishReason = stringCheck(0, 64, RAW_FINISH_REASON);
 
 /** Every usage field is an optional count; the field list is the schema's own, in its order. */
 const usageFields = optionalFieldsCheck(Object.keys(usageV1Schema.shape).map((field) => [field, count] as const));
@@ -46,7 +48,7 @@ function failure(value: unknown): Loose | undefined {
   const { code, retryable } = source;
   if (typeof code !== 'string' || !FAILURE_CODES.has(code) || booleanCheck(retryable) === undefined) return undefined;
   const out: Loose = { code, retryable };
-  return copyOptional(source, 'retryAfterMs', out, retryAfterMs) && copyOptional(source, 'providerCode', out, stringCheck(1, 64, PROVIDER_CODE)) ? out : undefined;
+  return copyOptional(source, 'retryAfterMs', out, retryAfterMs) && copyOptional(source, 'providerCode', out, providerCode) ? out : undefined;
 }
 
 function finishReason(value: unknown): Loose | undefined {
@@ -55,7 +57,7 @@ function finishReason(value: unknown): Loose | undefined {
   const unified = source.unified;
   if (typeof unified !== 'string' || !FINISH_REASONS.has(unified)) return undefined;
   const out: Loose = { unified };
-  return copyOptional(source, 'raw', out, stringCheck(0, 64, RAW_FINISH_REASON)) ? out : undefined;
+  return copyOptional(source, 'raw', out, rawFinishReason) ? out : undefined;
 }
 
 function outputPart(value: unknown): Loose | undefined {

@@ -1,8 +1,9 @@
 /*
- * Building blocks of the engine's fast parsers (fast-parse-chat-task.ts, fast-parse-terminal.ts). They accept
- * plain data only (objects whose prototype is Object.prototype or null, arrays, primitives) and answer with the
- * value a check produced, or `undefined` when they cannot decide; the caller then hands the whole input to the
- * zod schema, which decides and words the error. So a fast parser never rejects anything itself.
+ * Building blocks of the engine's hand-written checks: the fast parsers (fast-parse-*.ts) and, for its primitives,
+ * check-stream-event.ts. They accept plain data only (objects whose prototype is Object.prototype or null, arrays,
+ * primitives) and answer with the value a check produced, or `undefined` when they cannot decide; a fast parser's
+ * caller then hands the whole input to the zod schema, which decides and words the error. So a fast parser never
+ * rejects anything itself.
  */
 
 /** A plain object, read by key. */
@@ -80,6 +81,24 @@ export function optionalFieldsCheck(fields: readonly (readonly [string, Check])[
 export function stringCheck(min: number, max: number, pattern?: RegExp): (value: unknown) => string | undefined {
   return (value) => (isString(value, min, max) && (pattern === undefined || pattern.test(value)) ? value : undefined);
 }
+
+/** A check of one of `values`. */
+export function enumCheck(values: ReadonlySet<string>): Check {
+  return (value) => (typeof value === 'string' && values.has(value) ? value : undefined);
+}
+
+/** A check of a finite number in `[min, max]`. */
+export function numberCheck(min: number, max: number): Check {
+  return (value) => (isNumberIn(value, min, max) ? value : undefined);
+}
+
+/** A check of a safe integer in `[min, max]`. */
+export function integerCheck(min: number, max: number): Check {
+  return (value) => (isIntegerIn(value, min, max) ? value : undefined);
+}
+
+/** A non-empty string of any length. */
+export const nonEmptyString = stringCheck(1, Number.MAX_SAFE_INTEGER);
 
 /** A boolean check as a `copyOptional` callback. */
 export function booleanCheck(value: unknown): boolean | undefined {

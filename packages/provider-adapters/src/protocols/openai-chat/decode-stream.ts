@@ -267,7 +267,8 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
    * other known member, no finish reason, usage or error, and a `model` the reader would accept.
    */
   function plainTextStep(value: unknown): AdapterStreamStep | undefined {
-    if (openText === undefined || openText.kind !== 'text' || finished) return undefined;
+    // The finish reason closes the open block, so an open text block also means the stream has not finished.
+    if (openText === undefined || openText.kind !== 'text') return undefined;
     if (typeof value !== 'object' || value === null) return undefined;
     const chunk = value as Record<string, unknown>;
     const choices = chunk.choices;
