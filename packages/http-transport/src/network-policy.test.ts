@@ -132,6 +132,21 @@ describe('address policy', () => {
     'https://2130706433/',
     'https://0x7f.0.0.1/',
     'https://[::]/',
+  ])('refuses %s when the transport is created, before any resolving or connecting', (baseUrl) => {
+    const resolver = resolverAnswering([STAND_IN_PUBLIC_ADDRESS]);
+    expect(() =>
+      trackedTransport({
+        baseUrl,
+        credentials: { type: 'api-key', apiKey: 'sk-policy' },
+        metadata: { auth: { scheme: 'bearer' }, fixedHeaders: {} },
+        resolveHostname: resolver,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'HTTP_TRANSPORT_POLICY_INVALID' }));
+    expect(resolver.calls).toBe(0);
+    expect(connectAttempts).toEqual([]);
+  });
+
+  it.each([
     'https://metadata.google.internal/computeMetadata',
     'https://METADATA.google.internal./',
   ])('refuses %s without resolving or connecting', async (baseUrl) => {
@@ -297,8 +312,9 @@ describe('https only', () => {
   it('allows plain http to loopback only when loopback itself is allowed', async () => {
     const server = await startHttpServer((_request, response) => response.end('ok'));
     const options = { ...base, baseUrl: `http://127.0.0.1:${server.port}` };
-    const refused = trackedTransport({ ...options, policy: { allowInsecureHttpToLoopback: true } });
-    expect(await rejectionOf(refused.send(getRequest()))).toMatchObject({ stage: 'before-send', reason: 'policy-refused' });
+    expect(() => trackedTransport({ ...options, policy: { allowInsecureHttpToLoopback: true } })).toThrow(
+      expect.objectContaining({ code: 'HTTP_TRANSPORT_POLICY_INVALID' }),
+    );
     const allowed = trackedTransport({
       ...options,
       policy: { allowInsecureHttpToLoopback: true, allowedAddressCategories: ['loopback'] },

@@ -97,4 +97,30 @@ describe('redirects', () => {
     expect(response.status).toBe(304);
     expect((await readAll(response.body)).byteLength).toBe(0);
   });
+
+  it.each([
+    '/admin/secret',
+    '/v1x/models',
+    '/',
+    '/v1/../admin',
+    '/v1/%2e%2e/admin',
+    '/v1/..%2Fadmin',
+    '/v1/a%5C..%5C..%5Cadmin',
+    '../admin',
+    '//api.test/admin',
+  ])('refuses a same-origin redirect to %s, outside the base path or escaping it', async (location) => {
+    const { server, seen } = await redirectingServer((url) => (url === '/v1/models' ? { status: 302, location } : { status: 200 }));
+    const transport = loopbackTransport(server, { policy: { redirects: 'follow-same-origin' } });
+    expect(await rejectionOf(transport.send(getRequest()))).toMatchObject({ stage: 'after-send', reason: 'redirect-refused' });
+    expect(seen.map((entry) => entry.url)).toEqual(['/v1/models']);
+  });
+
+  it.each(['/v1', '/v1/', '/v1/models/next?page=2', 'next', './deeper/x'])('follows a same-origin redirect to %s under the base path', async (location) => {
+    const { server, seen } = await redirectingServer((url) => (url === '/v1/models' ? { status: 302, location } : { status: 200, body: 'ok' }));
+    const transport = loopbackTransport(server, { policy: { redirects: 'follow-same-origin' } });
+    const response = await transport.send(getRequest());
+    expect((await readAll(response.body)).toString()).toBe('ok');
+    expect(seen).toHaveLength(2);
+    expect(seen[1]?.url?.startsWith('/v1')).toBe(true);
+  });
 });

@@ -63,6 +63,48 @@ describe('createHttpProviderTransport options', () => {
     expect(codeOf({ ...valid, policy })).toBe('HTTP_TRANSPORT_POLICY_INVALID');
   });
 
+  it.each([
+    ['http://127.0.0.1:8080/v1', { allowInsecureHttpToLoopback: true }, 'loopback'],
+    ['http://[::1]:8080/v1', { allowInsecureHttpToLoopback: true, allowedAddressCategories: ['private'] }, 'loopback'],
+    ['http://simulator.test:8080/v1', { allowInsecureHttpToLoopback: true }, 'loopback'],
+    ['https://localhost/v1', {}, 'loopback'],
+    ['https://api.localhost/v1', {}, 'loopback'],
+    ['https://10.0.0.7/v1', {}, 'private'],
+    ['https://[fd00::1]/v1', { allowedAddressCategories: ['private'] }, 'unique-local'],
+    ['https://169.254.169.254/', { allowedAddressCategories: ['link-local'] }, 'cloud-metadata'],
+    ['https://[::ffff:0:7f00:1]/v1', {}, 'loopback'],
+  ])('refuses %s under a policy that could never reach it, naming the missing category', (baseUrl, policy, category) => {
+    let error: unknown;
+    try {
+      createHttpProviderTransport({ ...valid, baseUrl, policy: policy as never });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: 'HTTP_TRANSPORT_POLICY_INVALID' });
+    expect((error as Error).message).toContain(`'${category}' in policy.allowedAddressCategories`);
+  });
+
+  it.each([
+    ['http://127.0.0.1:8080/v1', { allowInsecureHttpToLoopback: true, allowedAddressCategories: ['loopback'] }],
+    ['http://simulator.test:8080/v1', { allowInsecureHttpToLoopback: true, allowedAddressCategories: ['loopback'] }],
+    ['https://10.0.0.7/v1', { allowedAddressCategories: ['private'] }],
+    ['https://8.8.8.8/v1', {}],
+  ])('accepts %s under a policy that can reach it', async (baseUrl, policy) => {
+    await createHttpProviderTransport({ ...valid, baseUrl, policy: policy as never }).close();
+  });
+
+  it('refuses plain http to an IP literal that is not loopback even when its category is allowed', () => {
+    const policy = { allowInsecureHttpToLoopback: true, allowedAddressCategories: ['loopback', 'private'] } as const;
+    expect(codeOf({ ...valid, baseUrl: 'http://10.0.0.7/v1', policy })).toBe('HTTP_TRANSPORT_BASE_URL_REFUSED');
+  });
+
+  it.each(['https://api.example.com/v1/..%2Fadmin', 'https://api.example.com/v1/%2e%2e%2fadmin', 'https://api.example.com/a%5Cb'])(
+    'refuses a base URL whose path hides a separator or a dot segment: %s',
+    (baseUrl) => {
+      expect(codeOf({ ...valid, baseUrl })).toBe('HTTP_TRANSPORT_BASE_URL_INVALID');
+    },
+  );
+
   it('refuses a resolver that is not a function', () => {
     expect(codeOf({ ...valid, resolveHostname: 'dns' })).toBe('HTTP_TRANSPORT_POLICY_INVALID');
   });

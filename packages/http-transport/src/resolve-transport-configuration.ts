@@ -1,6 +1,6 @@
 import { providerTransportMetadataV1Schema, type ProviderTransportMetadataV1 } from '@tokenforge/model-protocol';
-import type { AddressRules } from './address-policy/address-policy.js';
-import { RESTRICTED_ADDRESS_CATEGORIES, type RestrictedAddressCategory } from './address-policy/classify-address.js';
+import { normalizeHostname, type AddressRules } from './address-policy/address-policy.js';
+import { RESTRICTED_ADDRESS_CATEGORIES, classifyAddress, type RestrictedAddressCategory } from './address-policy/classify-address.js';
 import { credentialHeaderName } from './auth/credential-header.js';
 import { defaultHostnameResolver } from './connect/default-hostname-resolver.js';
 import { HttpTransportConfigurationError } from './http-transport-configuration-error.js';
@@ -11,6 +11,7 @@ import type {
   HttpTransportPolicy,
 } from './http-transport-options.js';
 import { isTransportOwnedHeader, isValidHeaderValue } from './request/build-request-headers.js';
+import { findPathRefusal } from './request/build-request-path.js';
 
 /** Checked, defaulted settings of one transport. */
 export interface TransportConfiguration {
@@ -40,13 +41,15 @@ export function resolveTransportConfiguration(options: CreateHttpProviderTranspo
   const url = parseBaseUrl(options.baseUrl, allowInsecureHttpToLoopback);
   const metadata = checkMetadata(options.metadata);
   const headerName = credentialHeaderName(metadata.auth);
+  const allowedCategories = checkCategories(policy.allowedAddressCategories);
+  checkPolicyCanReach(url, allowedCategories);
   return {
     origin: url.origin,
     basePath: url.pathname,
     credentials: checkCredentials(options.credentials, metadata),
     metadata,
     credentialHeaderName: headerName,
-    rules: { allowedCategories: checkCategories(policy.allowedAddressCategories), plainHttp: url.protocol === 'http:' },
+    rules: { allowedCategories, plainHttp: url.protocol === 'http:' },
     redirects: checkRedirects(policy.redirects),
     maxRedirects: integerOption(policy.maxRedirects, 'maxRedirects', 3, 1, 10),
     connectTimeoutMs: integerOption(policy.connectTimeoutMs, 'connectTimeoutMs', 10_000, 1, 600_000),
@@ -81,7 +84,32 @@ function parseBaseUrl(baseUrl: unknown, allowInsecureHttpToLoopback: boolean): U
   if (baseUrl.includes('?') || baseUrl.includes('#')) {
     throw new HttpTransportConfigurationError('HTTP_TRANSPORT_BASE_URL_INVALID', 'baseUrl must not carry a query or fragment');
   }
+  if (url.pathname !== '/' && findPathRefusal(url.pathname) !== undefined) {
+    throw new HttpTransportConfigurationError('HTTP_TRANSPORT_BASE_URL_INVALID', 'baseUrl path has an encoded separator or a dot segment');
+  }
   return url;
+}
+
+/**
+ * Refuses a policy under which no request could ever be sent, naming the missing setting: plain http, a
+ * `localhost` name or a restricted IP literal host all need their address category allowed.
+ */
+function checkPolicyCanReach(url: URL, allowed: ReadonlySet<RestrictedAddressCategory>): void {
+  const missing = (category: RestrictedAddressCategory, why: string): HttpTransportConfigurationError =>
+    new HttpTransportConfigurationError(
+      'HTTP_TRANSPORT_POLICY_INVALID',
+      `${why} needs '${category}' in policy.allowedAddressCategories`,
+    );
+  const hostname = normalizeHostname(url.hostname);
+  if (url.protocol === 'http:' && !allowed.has('loopback')) throw missing('loopback', 'a plain http baseUrl (allowInsecureHttpToLoopback)');
+  if ((hostname === 'localhost' || hostname.endsWith('.localhost')) && !allowed.has('loopback')) {
+    throw missing('loopback', 'a localhost baseUrl');
+  }
+  const category = classifyAddress(hostname);
+  if (category !== undefined && category !== 'public' && !allowed.has(category)) throw missing(category, 'the baseUrl address');
+  if (category !== undefined && category !== 'loopback' && url.protocol === 'http:') {
+    throw new HttpTransportConfigurationError('HTTP_TRANSPORT_BASE_URL_REFUSED', 'a plain http baseUrl must name a loopback host');
+  }
 }
 
 function checkMetadata(metadata: unknown): ProviderTransportMetadataV1 {

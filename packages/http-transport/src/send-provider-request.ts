@@ -5,7 +5,7 @@ import { refuseBeforeSend } from './failure/refuse-before-send.js';
 import type { SecretRedactor } from './failure/secret-redactor.js';
 import { HttpTransportDiagnostic } from './failure/transport-diagnostic.js';
 import { buildRequestHeaders } from './request/build-request-headers.js';
-import { buildRequestPath } from './request/build-request-path.js';
+import { buildRequestPath, findPathRefusal } from './request/build-request-path.js';
 import { encodeJsonBody } from './request/encode-json-body.js';
 import { encodeMultipartBody } from './request/encode-multipart-body.js';
 import type { EncodedBody } from './request/encoded-body.js';
@@ -49,10 +49,14 @@ export async function sendProviderRequest(
     if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return response;
     await response.body[Symbol.asyncIterator]().return?.();
     const target = sameOriginTarget(location, configuration.origin, path);
-    if (configuration.redirects !== 'follow-same-origin' || target === undefined || redirects >= configuration.maxRedirects) {
-      throw new ProviderTransportFailureV1('after-send', 'redirect-refused', {
-        cause: new HttpTransportDiagnostic(target === undefined ? 'cross-origin redirect' : 'redirect not followed by policy'),
-      });
+    const refusal =
+      target === undefined
+        ? 'cross-origin redirect'
+        : configuration.redirects !== 'follow-same-origin' || redirects >= configuration.maxRedirects
+          ? 'redirect not followed by policy'
+          : findRedirectPathRefusal(target, configuration.basePath);
+    if (refusal !== undefined || target === undefined) {
+      throw new ProviderTransportFailureV1('after-send', 'redirect-refused', { cause: new HttpTransportDiagnostic(refusal ?? 'redirect refused') });
     }
     path = target;
     // As browsers do: 303 (and 301/302 after a POST) turn into a GET without a body; 307/308 resend it.
@@ -76,6 +80,20 @@ function encodeBody(body: ProviderTransportRequest['body']): EncodedBody | undef
       throw refuseBeforeSend('other', `unknown body type${unreachable === undefined ? '' : ''}`);
     }
   }
+}
+
+/**
+ * Why a same-origin redirect target is refused: it must stay under the base URL's path, as adapter paths do,
+ * and pass the same segment checks (a `302 Location: /admin` from a `/v1` base would otherwise get the credential).
+ */
+function findRedirectPathRefusal(target: string, basePath: string): string | undefined {
+  const queryIndex = target.indexOf('?');
+  const targetPath = queryIndex === -1 ? target : target.slice(0, queryIndex);
+  const prefix = basePath.endsWith('/') ? basePath.slice(0, -1) : basePath;
+  if (prefix !== '' && targetPath !== prefix && !targetPath.startsWith(`${prefix}/`)) return 'redirect leaves the base path';
+  const rest = targetPath.slice(prefix.length);
+  if (rest === '' || rest === '/') return undefined;
+  return findPathRefusal(rest) === undefined ? undefined : 'redirect path has an unsafe segment';
 }
 
 /** The path and query of a same-origin redirect target, or `undefined` for any other target. */

@@ -70,4 +70,42 @@ describe('classifyAddress', () => {
       }),
     );
   });
+
+  it.each([
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:10.0.0.1', 'private'],
+    ['::ffff:0:169.254.169.254', 'cloud-metadata'],
+    ['::ffff:0:a9fe:a9fe', 'cloud-metadata'],
+    ['::ffff:0:8.8.8.8', 'public'],
+    ['64:ff9b:1::10.0.0.1', 'private'],
+    ['2001:4860:1:2:0:5efe:10.0.0.1', 'private'],
+    ['2606:4700::200:5efe:7f00:1', 'loopback'],
+  ])('judges %s (an IPv4-translated, local NAT64 or ISATAP form) by its embedded address: %s', (address, category) => {
+    expect(classifyAddress(address)).toBe(category);
+  });
+
+  it('gives every IPv6 form that embeds an IPv4 address the category of that address when it is restricted', () => {
+    const hex = (ipv4: string): string => {
+      const [a = 0, b = 0, c = 0, d = 0] = ipv4.split('.').map(Number);
+      return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    };
+    const forms: readonly ((ipv4: string) => string)[] = [
+      (ipv4) => `::ffff:${ipv4}`,
+      (ipv4) => `::ffff:0:${ipv4}`,
+      (ipv4) => `::ffff:0:${hex(ipv4)}`,
+      (ipv4) => `64:ff9b::${ipv4}`,
+      (ipv4) => `64:ff9b:1::${ipv4}`,
+      (ipv4) => `2002:${hex(ipv4)}::1`,
+      (ipv4) => `2001:4860:1:2:0:5efe:${ipv4}`,
+      (ipv4) => `2001:4860:1:2:200:5efe:${hex(ipv4)}`,
+    ];
+    fc.assert(
+      fc.property(fc.ipV4(), fc.constantFrom(...forms), (ipv4, form) => {
+        const expected = classifyAddress(ipv4);
+        if (expected === 'public') return true;
+        return classifyAddress(form(ipv4)) === expected;
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });

@@ -64,8 +64,10 @@ const IPV6_RANGES: readonly Range[] = [
 
 /**
  * Classifies an IP literal. IPv6 forms that carry an IPv4 address (IPv4-mapped `::ffff:0:0/96`,
- * IPv4-compatible `::/96`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) take the category of the IPv4 address
- * inside them. Returns `undefined` when the text is not an IP literal.
+ * IPv4-translated `::ffff:0:0:0/96`, IPv4-compatible `::/96`, NAT64 `64:ff9b::/96` and `64:ff9b:1::/48`,
+ * 6to4 `2002::/16`, ISATAP interface ids `…:0:5efe:a.b.c.d` and `…:200:5efe:a.b.c.d`) take the category
+ * of the IPv4 address inside them whenever that address is restricted. Returns `undefined` when the text is
+ * not an IP literal.
  */
 export function classifyAddress(address: string): AddressCategory | undefined {
   const parsed = parseIpAddress(address);
@@ -74,20 +76,25 @@ export function classifyAddress(address: string): AddressCategory | undefined {
 
 function classifyParsedAddress(address: ParsedIpAddress): AddressCategory {
   if (address.family === 4) return matchRange(address.bytes, IPV4_RANGES);
-  const direct = matchRange(address.bytes, IPV6_RANGES);
-  if (direct !== 'public') return direct;
   const embedded = embeddedIpv4(address.bytes);
-  return embedded === undefined ? 'public' : matchRange(embedded, IPV4_RANGES);
+  const embeddedCategory = embedded === undefined ? 'public' : matchRange(embedded, IPV4_RANGES);
+  return embeddedCategory !== 'public' ? embeddedCategory : matchRange(address.bytes, IPV6_RANGES);
 }
 
 function embeddedIpv4(bytes: Uint8Array): Uint8Array | undefined {
   const isZero = (from: number, to: number): boolean => bytes.subarray(from, to).every((byte) => byte === 0);
-  if (isZero(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return bytes.subarray(12, 16);
-  if (isZero(0, 12)) return bytes.subarray(12, 16);
-  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && isZero(4, 12)) {
-    return bytes.subarray(12, 16);
+  const tail = bytes.subarray(12, 16);
+  // `::` and `::1` (and the rest of ::/120) are IPv6 addresses of their own, not IPv4-compatible ones.
+  if (isZero(0, 15)) return undefined;
+  if (isZero(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return tail;
+  if (isZero(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && isZero(10, 12)) return tail;
+  if (isZero(0, 12)) return tail;
+  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b) {
+    if (isZero(4, 12)) return tail;
+    if (bytes[4] === 0x00 && bytes[5] === 0x01) return tail;
   }
   if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.subarray(2, 6);
+  if ((bytes[8] === 0x00 || bytes[8] === 0x02) && bytes[9] === 0x00 && bytes[10] === 0x5e && bytes[11] === 0xfe) return tail;
   return undefined;
 }
 
