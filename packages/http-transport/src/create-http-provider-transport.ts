@@ -6,6 +6,7 @@ import { createSecretRedactor } from './failure/secret-redactor.js';
 import { toTransportFailure } from './failure/to-transport-failure.js';
 import type { CreateHttpProviderTransportOptions } from './http-transport-options.js';
 import { resolveTransportConfiguration } from './resolve-transport-configuration.js';
+import { createResponseRedactor } from './response/response-redactor.js';
 import { sendProviderRequest } from './send-provider-request.js';
 
 /** A {@link ProviderTransport} bound to one provider connection, owning its own sockets. */
@@ -32,9 +33,9 @@ export interface HttpProviderTransport extends ProviderTransport {
 export function createHttpProviderTransport(options: CreateHttpProviderTransportOptions): HttpProviderTransport {
   const configuration = resolveTransportConfiguration(options);
   const credentials = configuration.credentials;
-  const redact = createSecretRedactor(
-    credentials.type === 'api-key' ? [credentials.apiKey] : [credentials.accessKey, credentials.secretKey],
-  );
+  const secrets = credentials.type === 'api-key' ? [credentials.apiKey] : [credentials.accessKey, credentials.secretKey];
+  const redact = createSecretRedactor(secrets);
+  const responseRedactor = createResponseRedactor(secrets);
   const pool = new Pool(configuration.origin, {
     connect: createPinnedConnector({
       rules: configuration.rules,
@@ -56,7 +57,7 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
     async send(request: ProviderTransportRequest): Promise<ProviderTransportResponse> {
       if (closing !== undefined || destroying !== undefined) throw refuseBeforeSend('other', 'the transport is closed');
       try {
-        return await sendProviderRequest(request, configuration, pool, redact);
+        return await sendProviderRequest(request, configuration, pool, redact, responseRedactor);
       } catch (error) {
         throw toTransportFailure(error, 'before-send', redact);
       }

@@ -11,6 +11,7 @@ import { encodeMultipartBody } from './request/encode-multipart-body.js';
 import type { EncodedBody } from './request/encoded-body.js';
 import type { TransportConfiguration } from './resolve-transport-configuration.js';
 import { dispatchRequest } from './response/dispatch-request.js';
+import type { ResponseRedactor } from './response/response-redactor.js';
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
@@ -20,6 +21,7 @@ export async function sendProviderRequest(
   configuration: TransportConfiguration,
   dispatcher: Dispatcher,
   redact: SecretRedactor,
+  responseRedactor: ResponseRedactor,
 ): Promise<ProviderTransportResponse> {
   if (request.method !== 'GET' && request.method !== 'POST' && request.method !== 'DELETE') {
     throw refuseBeforeSend('policy-refused', 'request method must be GET, POST or DELETE');
@@ -44,6 +46,8 @@ export async function sendProviderRequest(
       signal: request.signal,
       maxResponseBytes: configuration.maxResponseBytes,
       redact,
+      // A minted token is a secret too: an echo of it is removed like the keys are.
+      responseRedactor: configuration.metadata.auth.scheme === 'hs256-jwt' ? responseRedactor.including(credentialValue.slice('Bearer '.length)) : responseRedactor,
     });
     const location = response.headers.location;
     if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return response;

@@ -8,6 +8,7 @@ import type { Dispatcher } from 'undici';
 import { toTransportFailure } from '../failure/to-transport-failure.js';
 import type { SecretRedactor } from '../failure/secret-redactor.js';
 import { HttpTransportDiagnostic } from '../failure/transport-diagnostic.js';
+import type { BodyRedactor, ResponseRedactor } from './response-redactor.js';
 
 /** One HTTP exchange handed to undici. */
 export interface DispatchRequestInput {
@@ -20,6 +21,8 @@ export interface DispatchRequestInput {
   readonly signal: AbortSignal;
   readonly maxResponseBytes: number;
   readonly redact: SecretRedactor;
+  /** Removes the connection's secrets from header values and body bytes before anyone reads them. */
+  readonly responseRedactor: ResponseRedactor;
 }
 
 type IncomingHttpHeaders = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[2];
@@ -57,6 +60,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   #receivedBytes = 0;
   #ended = false;
   #failure: Failure | undefined;
+  #bodyRedactor: BodyRedactor | undefined;
   readonly #waiters: (() => void)[] = [];
   readonly #onAbort = (): void => this.#abortFromSignal();
 
@@ -101,8 +105,10 @@ class Exchange implements Dispatcher.DispatchHandler {
   ): void {
     if (statusCode < 200 || this.#head !== 'pending') return;
     this.#head = 'delivered';
+    this.#bodyRedactor = this.#input.responseRedactor.createBodyRedactor();
     const iterator = this.#createBodyIterator();
-    this.#resolveHead({ status: statusCode, headers: normalizeHeaders(headers), body: { [Symbol.asyncIterator]: () => iterator } });
+    const normalized = normalizeHeaders(headers, this.#input.responseRedactor);
+    this.#resolveHead({ status: statusCode, headers: normalized, body: { [Symbol.asyncIterator]: () => iterator } });
     const declared = Number(headers['content-length']);
     if (Number.isFinite(declared) && declared > this.#input.maxResponseBytes) controller.abort(tooLargeFailure());
   }
@@ -114,13 +120,20 @@ class Exchange implements Dispatcher.DispatchHandler {
       controller.abort(tooLargeFailure());
       return;
     }
-    this.#chunks.push(chunk);
-    this.#bufferedBytes += chunk.byteLength;
+    const redacted = this.#bodyRedactor === undefined ? chunk : this.#bodyRedactor.push(chunk);
+    if (redacted.byteLength === 0) return;
+    this.#chunks.push(redacted);
+    this.#bufferedBytes += redacted.byteLength;
     if (this.#bufferedBytes >= HIGH_WATER_BYTES) controller.pause();
     this.#wake();
   }
 
   onResponseEnd(): void {
+    const rest = this.#bodyRedactor?.flush();
+    if (rest !== undefined && rest.byteLength > 0 && !this.#finished) {
+      this.#chunks.push(rest);
+      this.#bufferedBytes += rest.byteLength;
+    }
     this.#ended = true;
     // Undici frees the socket for reuse in a `setImmediate` queued right after this call. Reporting the end
     // one check phase later lets the consumer's next request find that socket instead of opening another.
@@ -218,11 +231,11 @@ function toUndiciBody(body: Uint8Array | AsyncIterable<Uint8Array> | undefined):
   );
 }
 
-function normalizeHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+function normalizeHeaders(headers: IncomingHttpHeaders, redactor: ResponseRedactor): Record<string, string> {
   const normalized: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    normalized[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    normalized[name.toLowerCase()] = redactor.headerValue(Array.isArray(value) ? value.join(', ') : value);
   }
   return normalized;
 }
