@@ -36,12 +36,22 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
   const secrets = credentials.type === 'api-key' ? [credentials.apiKey] : [credentials.accessKey, credentials.secretKey];
   const redact = createSecretRedactor(secrets);
   const responseRedactor = createResponseRedactor(secrets);
+  let waitingForSocket = 0;
+  const socketDemand = {
+    acquire: (): void => {
+      waitingForSocket += 1;
+    },
+    release: (): void => {
+      waitingForSocket -= 1;
+    },
+  };
   const pool = new Pool(configuration.origin, {
     connect: createPinnedConnector({
       rules: configuration.rules,
       resolveHostname: configuration.resolveHostname,
       connectTimeoutMs: configuration.connectTimeoutMs,
       trustedCertificates: configuration.trustedCertificates,
+      hasWaitingRequest: () => waitingForSocket > 0,
     }),
     connections: configuration.maxConnections,
     pipelining: 1,
@@ -57,7 +67,7 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
     async send(request: ProviderTransportRequest): Promise<ProviderTransportResponse> {
       if (closing !== undefined || destroying !== undefined) throw refuseBeforeSend('other', 'the transport is closed');
       try {
-        return await sendProviderRequest(request, configuration, pool, redact, responseRedactor);
+        return await sendProviderRequest(request, configuration, pool, redact, responseRedactor, socketDemand);
       } catch (error) {
         throw toTransportFailure(error, 'before-send', redact);
       }

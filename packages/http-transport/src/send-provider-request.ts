@@ -10,7 +10,7 @@ import { encodeJsonBody } from './request/encode-json-body.js';
 import { encodeMultipartBody } from './request/encode-multipart-body.js';
 import type { EncodedBody } from './request/encoded-body.js';
 import type { TransportConfiguration } from './resolve-transport-configuration.js';
-import { dispatchRequest } from './response/dispatch-request.js';
+import { dispatchRequest, type SocketDemand } from './response/dispatch-request.js';
 import type { ResponseRedactor } from './response/response-redactor.js';
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
@@ -22,6 +22,7 @@ export async function sendProviderRequest(
   dispatcher: Dispatcher,
   redact: SecretRedactor,
   responseRedactor: ResponseRedactor,
+  socketDemand: SocketDemand,
 ): Promise<ProviderTransportResponse> {
   if (request.method !== 'GET' && request.method !== 'POST' && request.method !== 'DELETE') {
     throw refuseBeforeSend('policy-refused', 'request method must be GET, POST or DELETE');
@@ -46,6 +47,7 @@ export async function sendProviderRequest(
       signal: request.signal,
       maxResponseBytes: configuration.maxResponseBytes,
       redact,
+      socketDemand,
       // A minted token is a secret too: an echo of it is removed like the keys are.
       responseRedactor: configuration.metadata.auth.scheme === 'hs256-jwt' ? responseRedactor.including(credentialValue.slice('Bearer '.length)) : responseRedactor,
     });

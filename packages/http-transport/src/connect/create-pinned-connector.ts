@@ -12,6 +12,11 @@ export interface PinnedConnectorOptions {
   readonly resolveHostname: HttpTransportHostnameResolver;
   readonly connectTimeoutMs: number;
   readonly trustedCertificates: readonly string[] | undefined;
+  /**
+   * Whether some request of this transport is waiting for a socket. Undici requeues an aborted request and
+   * reconnects for it only to drop it; refusing that connection keeps an abort from opening an idle socket.
+   */
+  readonly hasWaitingRequest: () => boolean;
 }
 
 /**
@@ -22,6 +27,10 @@ export interface PinnedConnectorOptions {
  */
 export function createPinnedConnector(options: PinnedConnectorOptions): buildConnector.connector {
   return (target, callback) => {
+    if (!options.hasWaitingRequest()) {
+      callback(new ConnectStageError('other', 'no request is waiting for a socket'), null);
+      return;
+    }
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), options.connectTimeoutMs);
     openPinnedSocket(target, options, deadline.signal).then(

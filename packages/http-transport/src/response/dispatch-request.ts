@@ -21,8 +21,16 @@ export interface DispatchRequestInput {
   readonly signal: AbortSignal;
   readonly maxResponseBytes: number;
   readonly redact: SecretRedactor;
+  /** Counts requests waiting for a socket: acquired once at dispatch, released once writing starts or the request ends. */
+  readonly socketDemand: SocketDemand;
   /** Removes the connection's secrets from header values and body bytes before anyone reads them. */
   readonly responseRedactor: ResponseRedactor;
+}
+
+/** The transport's count of requests that still need a socket. */
+export interface SocketDemand {
+  acquire(): void;
+  release(): void;
 }
 
 type IncomingHttpHeaders = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[2];
@@ -51,6 +59,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   readonly #rejectHead: (failure: Failure) => void;
   #controller: Dispatcher.DispatchController | undefined;
   #requestStarted = false;
+  #demandHeld = false;
   #head: 'pending' | 'delivered' | 'rejected' = 'pending';
   #finished = false;
   #released = false;
@@ -81,6 +90,8 @@ class Exchange implements Dispatcher.DispatchHandler {
       return;
     }
     input.signal.addEventListener('abort', this.#onAbort, { once: true });
+    input.socketDemand.acquire();
+    this.#demandHeld = true;
     try {
       input.dispatcher.dispatch(
         { path: input.path, method: input.method, headers: input.headers, body: toUndiciBody(input.body) ?? null },
@@ -94,6 +105,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     this.#requestStarted = true;
+    this.#releaseDemand();
     // Aborted while queued or connecting: stop before undici writes a byte.
     if (this.#pendingAbort !== undefined) controller.abort(this.#pendingAbort);
   }
@@ -167,7 +179,14 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.#controller?.abort(abortedFailure('after-send'));
   }
 
+  #releaseDemand(): void {
+    if (!this.#demandHeld) return;
+    this.#demandHeld = false;
+    this.#input.socketDemand.release();
+  }
+
   #settleHeadFailure(failure: Failure): void {
+    this.#releaseDemand();
     if (this.#head !== 'pending') return;
     this.#head = 'rejected';
     this.#input.signal.removeEventListener('abort', this.#onAbort);
@@ -175,6 +194,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   #finish(): void {
+    this.#releaseDemand();
     this.#finished = true;
     this.#input.signal.removeEventListener('abort', this.#onAbort);
     this.#wake();
