@@ -48,6 +48,19 @@ export interface HttpTransportPolicy {
   readonly headersTimeoutMs?: number;
   /** Longest silence in milliseconds between two body chunks while the consumer is reading. Default 120 000. */
   readonly bodyIdleTimeoutMs?: number;
+  /**
+   * Longest time in milliseconds from the response head to the end of a body that is not an event stream
+   * (`content-type: text/event-stream`), however steadily bytes arrive: a body that drips one byte at a time
+   * never trips the idle timeout but trips this one (`timeout`, after-send). Default 600 000 (10 minutes:
+   * image generation can take minutes).
+   */
+  readonly bodyDeadlineMs?: number;
+  /**
+   * Longest time in milliseconds between the response head and the consumer's first pull of the body. A body
+   * nobody reads holds its socket; after this the socket is closed and a later read fails with `timeout`
+   * (after-send), so `close()` always finishes. Default 60 000.
+   */
+  readonly firstPullTimeoutMs?: number;
   /** Largest response body in bytes, counted while streaming. Default 64 MiB. */
   readonly maxResponseBytes?: number;
   /** Most sockets open at once for this connection. Default 16. */

@@ -26,6 +26,8 @@ export interface TransportConfiguration {
   readonly connectTimeoutMs: number;
   readonly headersTimeoutMs: number;
   readonly bodyIdleTimeoutMs: number;
+  readonly bodyDeadlineMs: number;
+  readonly firstPullTimeoutMs: number;
   readonly maxResponseBytes: number;
   readonly maxConnections: number;
   readonly keepAliveTimeoutMs: number;
@@ -55,6 +57,8 @@ export function resolveTransportConfiguration(options: CreateHttpProviderTranspo
     connectTimeoutMs: integerOption(policy.connectTimeoutMs, 'connectTimeoutMs', 10_000, 1, 600_000),
     headersTimeoutMs: integerOption(policy.headersTimeoutMs, 'headersTimeoutMs', 300_000, 1, 3_600_000),
     bodyIdleTimeoutMs: integerOption(policy.bodyIdleTimeoutMs, 'bodyIdleTimeoutMs', 120_000, 1, 3_600_000),
+    bodyDeadlineMs: integerOption(policy.bodyDeadlineMs, 'bodyDeadlineMs', 600_000, 1, 86_400_000),
+    firstPullTimeoutMs: integerOption(policy.firstPullTimeoutMs, 'firstPullTimeoutMs', 60_000, 1, 3_600_000),
     maxResponseBytes: integerOption(policy.maxResponseBytes, 'maxResponseBytes', 64 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
     maxConnections: integerOption(policy.maxConnections, 'maxConnections', 16, 1, 1024),
     keepAliveTimeoutMs: integerOption(policy.keepAliveTimeoutMs, 'keepAliveTimeoutMs', 4_000, 1, 600_000),

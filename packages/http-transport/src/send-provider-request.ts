@@ -46,6 +46,8 @@ export async function sendProviderRequest(
       body: body?.open(),
       signal: request.signal,
       maxResponseBytes: configuration.maxResponseBytes,
+      bodyDeadlineMs: configuration.bodyDeadlineMs,
+      firstPullTimeoutMs: configuration.firstPullTimeoutMs,
       redact,
       socketDemand,
       // A minted token is a secret too: an echo of it is removed like the keys are.

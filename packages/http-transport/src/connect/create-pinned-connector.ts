@@ -28,7 +28,8 @@ export interface PinnedConnectorOptions {
 export function createPinnedConnector(options: PinnedConnectorOptions): buildConnector.connector {
   return (target, callback) => {
     if (!options.hasWaitingRequest()) {
-      callback(new ConnectStageError('other', 'no request is waiting for a socket'), null);
+      // Asynchronously, as a real connect fails: undici resumes its queue (and settles a pending close) only then.
+      queueMicrotask(() => callback(new ConnectStageError('other', 'no request is waiting for a socket'), null));
       return;
     }
     const deadline = new AbortController();

@@ -20,6 +20,10 @@ export interface DispatchRequestInput {
   readonly body: Uint8Array | AsyncIterable<Uint8Array> | undefined;
   readonly signal: AbortSignal;
   readonly maxResponseBytes: number;
+  /** Head to end of a body that is not an event stream. */
+  readonly bodyDeadlineMs: number;
+  /** Head to the consumer's first pull of the body. */
+  readonly firstPullTimeoutMs: number;
   readonly redact: SecretRedactor;
   /** Counts requests waiting for a socket: acquired once at dispatch, released once writing starts or the request ends. */
   readonly socketDemand: SocketDemand;
@@ -70,6 +74,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   #ended = false;
   #failure: Failure | undefined;
   #bodyRedactor: BodyRedactor | undefined;
+  #pulled = false;
+  #firstPullTimer: ReturnType<typeof setTimeout> | undefined;
+  #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #waiters: (() => void)[] = [];
   readonly #onAbort = (): void => this.#abortFromSignal();
 
@@ -122,7 +129,30 @@ class Exchange implements Dispatcher.DispatchHandler {
     const normalized = normalizeHeaders(headers, this.#input.responseRedactor);
     this.#resolveHead({ status: statusCode, headers: normalized, body: { [Symbol.asyncIterator]: () => iterator } });
     const declared = Number(headers['content-length']);
-    if (Number.isFinite(declared) && declared > this.#input.maxResponseBytes) controller.abort(tooLargeFailure());
+    if (Number.isFinite(declared) && declared > this.#input.maxResponseBytes) {
+      controller.abort(tooLargeFailure());
+      return;
+    }
+    this.#startBodyTimers(controller, normalized['content-type']);
+  }
+
+  #startBodyTimers(controller: Dispatcher.DispatchController, contentType: string | undefined): void {
+    this.#firstPullTimer = setTimeout(() => {
+      if (!this.#pulled && !this.#ended) controller.abort(timeoutFailure('the response body was not read within firstPullTimeoutMs'));
+    }, this.#input.firstPullTimeoutMs);
+    this.#firstPullTimer.unref?.();
+    if (contentType !== undefined && /^\s*text\/event-stream\s*(?:;|$)/i.test(contentType)) return;
+    this.#deadlineTimer = setTimeout(() => {
+      if (!this.#ended) controller.abort(timeoutFailure('the response body did not end within bodyDeadlineMs'));
+    }, this.#input.bodyDeadlineMs);
+    this.#deadlineTimer.unref?.();
+  }
+
+  #clearBodyTimers(): void {
+    if (this.#firstPullTimer !== undefined) clearTimeout(this.#firstPullTimer);
+    if (this.#deadlineTimer !== undefined) clearTimeout(this.#deadlineTimer);
+    this.#firstPullTimer = undefined;
+    this.#deadlineTimer = undefined;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Uint8Array): void {
@@ -141,6 +171,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    this.#clearBodyTimers();
     const rest = this.#bodyRedactor?.flush();
     if (rest !== undefined && rest.byteLength > 0 && !this.#finished) {
       this.#chunks.push(rest);
@@ -195,6 +226,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   #finish(): void {
     this.#releaseDemand();
+    this.#clearBodyTimers();
     this.#finished = true;
     this.#input.signal.removeEventListener('abort', this.#onAbort);
     this.#wake();
@@ -212,6 +244,11 @@ class Exchange implements Dispatcher.DispatchHandler {
   #createBodyIterator(): AsyncIterator<Uint8Array> {
     let failureDelivered = false;
     const next = async (): Promise<IteratorResult<Uint8Array>> => {
+      if (!this.#pulled) {
+        this.#pulled = true;
+        if (this.#firstPullTimer !== undefined) clearTimeout(this.#firstPullTimer);
+        this.#firstPullTimer = undefined;
+      }
       for (;;) {
         const chunk = this.#chunks.shift();
         if (chunk !== undefined) {
@@ -262,6 +299,10 @@ function normalizeHeaders(headers: IncomingHttpHeaders, redactor: ResponseRedact
 
 function abortedFailure(stage: 'before-send' | 'after-send'): Failure {
   return new ProviderTransportFailureV1(stage, 'aborted', { cause: new HttpTransportDiagnostic('the request signal was aborted') });
+}
+
+function timeoutFailure(why: string): Failure {
+  return new ProviderTransportFailureV1('after-send', 'timeout', { cause: new HttpTransportDiagnostic(why) });
 }
 
 function tooLargeFailure(): Failure {
