@@ -8,6 +8,7 @@ import {
   engineError,
   isProtocolEngineErrorV1,
 } from '../../error/v1/protocol-engine-error-v1.js';
+import { isAbortedSafely, readGuarded } from '../../engine/v1/guard-public-call.js';
 import { deepFreeze } from '../../validation/v1/deep-freeze.js';
 import {
   isAbortSignalLike,
@@ -25,30 +26,33 @@ import {
  * The binding keeps only the dispatch fields of the target; host-private extras are dropped.
  */
 export function createProtocolEngineTargetBindingV1(input: CreateProtocolEngineTargetBindingInputV1): ProtocolEngineTargetBindingV1 {
-  if (!isRecord(input) || typeof input.bindTransport !== 'function') {
-    throw engineError(CODES.INPUT_INVALID, 'a binding needs a target and a bindTransport function');
-  }
-  const hostBindTransport = input.bindTransport;
-  const target = deepFreeze(snapshotTarget(input.target));
+  const { hostBindTransport, target } = readGuarded(CODES.INPUT_INVALID, () => {
+    if (!isRecord(input) || typeof input.bindTransport !== 'function') {
+      throw engineError(CODES.INPUT_INVALID, 'a binding needs a target and a bindTransport function');
+    }
+    return { hostBindTransport: input.bindTransport, target: deepFreeze(snapshotTarget(input.target)) };
+  });
 
   async function bindTransport(connectionRef: string, signal: AbortSignal): Promise<ProviderTransport> {
     if (connectionRef !== target.connectionRef) {
       throw engineError(CODES.CONNECTION_MISMATCH, 'the requested connection is not the connection of the bound target');
     }
-    if (!isAbortSignalLike(signal)) throw engineError(CODES.INPUT_INVALID, 'the signal must be an AbortSignal');
-    throwIfAborted(signal);
+    readGuarded(CODES.INPUT_INVALID, () => {
+      if (!isAbortSignalLike(signal)) throw engineError(CODES.INPUT_INVALID, 'the signal must be an AbortSignal');
+      throwIfAborted(signal);
+    });
     let transport: unknown;
     try {
       transport = await hostBindTransport.call(input, signal);
     } catch (error) {
       if (isProtocolEngineErrorV1(error)) throw error;
-      if (signal.aborted) throw engineError(CODES.ABORTED, 'the operation was aborted while binding the transport', error);
+      if (isAbortedSafely(signal)) throw engineError(CODES.ABORTED, 'the operation was aborted while binding the transport', error);
       throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the host transport factory failed', error);
     }
-    if (!isTransport(transport)) {
+    if (!readGuarded(CODES.TRANSPORT_BIND_FAILED, () => isTransport(transport))) {
       throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the host transport factory did not return a transport');
     }
-    return transport;
+    return transport as ProviderTransport;
   }
 
   const binding = Object.freeze({ target, bindTransport });

@@ -6,7 +6,7 @@ import {
   type ProtocolEngineErrorV1,
 } from '../../error/v1/protocol-engine-error-v1.js';
 import { isTransport, throwIfAborted, type CheckedBinding } from '../../validation/v1/input-guards.js';
-
+import { isAbortedSafely, readGuarded } from './guard-public-call.js';
 
 /**
  * Asks the binding for a transport for the target's own connection. Engine errors from the binding (connection
@@ -18,12 +18,14 @@ export async function bindTransport(binding: CheckedBinding, signal: AbortSignal
     transport = await binding.bindTransport(binding.target.connectionRef, signal);
   } catch (error) {
     if (isProtocolEngineErrorV1(error)) throw error;
-    if (signal.aborted) throw engineError(CODES.ABORTED, 'the operation was aborted while binding the transport', error);
+    if (isAbortedSafely(signal)) throw engineError(CODES.ABORTED, 'the operation was aborted while binding the transport', error);
     throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the transport binding failed', error);
   }
-  if (!isTransport(transport)) throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the transport binding did not return a transport');
+  if (!readGuarded(CODES.TRANSPORT_BIND_FAILED, () => isTransport(transport))) {
+    throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the transport binding did not return a transport');
+  }
   throwIfAborted(signal);
-  return transport;
+  return transport as ProviderTransport;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function bindTransport(binding: CheckedBinding, signal: AbortSignal
  * The thrown value stays in `cause` only.
  */
 export function adapterCallFailed(error: unknown, signal: AbortSignal): ProtocolEngineErrorV1 {
-  if (signal.aborted) return engineError(CODES.ABORTED, 'the operation was aborted by the host signal', error);
+  if (isAbortedSafely(signal)) return engineError(CODES.ABORTED, 'the operation was aborted by the host signal', error);
   if (isProviderTransportFailureV1(error)) return engineError(CODES.TRANSPORT_FAILED, 'the provider transport failed', error);
   return engineError(CODES.ADAPTER_FAILED, 'the adapter failed', error);
 }

@@ -18,39 +18,47 @@ import {
   checkTerminal,
   outputInvalid,
 } from '../../validation/v1/check-adapter-output.js';
+import { checkFreeFormJson } from '../../validation/v1/check-free-form-json.js';
 import { checkTaskAgainstCapability, parseTask, type CheckedExecutionInputs } from '../../validation/v1/check-task-against-capability.js';
 import { isRecord, requireSignal, snapshotBinding, throwIfAborted, type CheckedBinding } from '../../validation/v1/input-guards.js';
 import { adapterCallFailed, bindTransport } from './bind-and-call.js';
+import { guardPublicCall, readGuarded, toEngineError } from './guard-public-call.js';
 
 /**
  * Creates an engine over one adapter registry. The registry's family list is read once, validated, sorted and
  * frozen as `engine.protocolFamilies`: the only families the engine will ever dispatch to.
  */
 export function createProtocolEngineV1(input: { readonly registry: ProtocolEngineAdapterRegistryPortV1 }): ProtocolEngineV1 {
-  if (!isRecord(input)) throw engineError(CODES.REGISTRY_INVALID, 'the engine needs a registry');
-  const registry = snapshotRegistry(input.registry);
+  const registry = readGuarded(CODES.REGISTRY_INVALID, () => {
+    if (!isRecord(input)) throw engineError(CODES.REGISTRY_INVALID, 'the engine needs a registry');
+    return snapshotRegistry(input.registry);
+  });
 
-  async function execute(executeInput: ProtocolEngineExecuteInputV1): Promise<ProtocolEngineExecutionV1> {
-    if (!isRecord(executeInput)) throw engineError(CODES.INPUT_INVALID, 'the execute input must be an object');
-    const signal = requireSignal(executeInput);
-    const binding = snapshotBinding(executeInput.binding);
-    const task = parseTask(executeInput.task);
-    const capability = binding.target.capability;
-    registry.assertDeclared(capability.protocolFamily);
-    const checked = checkTaskAgainstCapability(task, capability, {
-      preparedMedia: executeInput.preparedMedia,
-      providerCallbackUrl: executeInput.providerCallbackUrl,
+  const execute = (executeInput: ProtocolEngineExecuteInputV1): Promise<ProtocolEngineExecutionV1> =>
+    guardPublicCall(async (stage) => {
+      if (!isRecord(executeInput)) throw engineError(CODES.INPUT_INVALID, 'the execute input must be an object');
+      const signal = requireSignal(executeInput);
+      const binding = snapshotBinding(executeInput.binding);
+      const task = checkFreeFormJson(parseTask(executeInput.task));
+      const capability = binding.target.capability;
+      registry.assertDeclared(capability.protocolFamily);
+      const checked = checkTaskAgainstCapability(task, capability, {
+        preparedMedia: executeInput.preparedMedia,
+        providerCallbackUrl: executeInput.providerCallbackUrl,
+      });
+      throwIfAborted(signal);
+      const adapterTarget: ProviderAdapterTargetV1 = Object.freeze({ providerModel: binding.target.providerModel, capability });
+      stage.code = CODES.FACTORY_MISMATCH;
+      // The capability's execution mode, never the task kind, decides sync versus async dispatch.
+      if (capability.executionMode === 'async-job') {
+        const { adapter } = registry.createAsyncAdapter(capability.protocolFamily);
+        stage.code = CODES.ADAPTER_OUTPUT_INVALID;
+        return startAsyncJob(adapter, binding, adapterTarget, checked, signal);
+      }
+      const adapter = registry.createSyncAdapter(capability.protocolFamily);
+      stage.code = CODES.ADAPTER_OUTPUT_INVALID;
+      return runSync(adapter, binding, adapterTarget, checked, signal);
     });
-    throwIfAborted(signal);
-    const adapterTarget: ProviderAdapterTargetV1 = Object.freeze({ providerModel: binding.target.providerModel, capability });
-    // The capability's execution mode, never the task kind, decides sync versus async dispatch.
-    if (capability.executionMode === 'async-job') {
-      const { adapter } = registry.createAsyncAdapter(capability.protocolFamily);
-      return startAsyncJob(adapter, binding, adapterTarget, checked, signal);
-    }
-    const adapter = registry.createSyncAdapter(capability.protocolFamily);
-    return runSync(adapter, binding, adapterTarget, checked, signal);
-  }
 
   return Object.freeze({
     apiVersion: PROTOCOL_ENGINE_API_VERSION,
@@ -71,7 +79,7 @@ async function runSync(
   const streaming = task.kind === 'chat' && task.stream;
   const transport = await bindTransport(binding, signal);
   const controller = streaming ? new AbortController() : undefined;
-  const unlink = controller === undefined ? undefined : linkHostSignal(signal, controller);
+  const unlink = controller === undefined ? undefined : readGuarded(CODES.INPUT_INVALID, () => linkHostSignal(signal, controller));
   let raw: unknown;
   try {
     raw = await adapter.execute({
@@ -89,10 +97,11 @@ async function runSync(
     return buildExecution(raw, task, target, signal, controller, unlink);
   } catch (error) {
     // Whatever went wrong, an adapter stream that was handed to us must not keep the transport.
-    controller?.abort(error);
+    const failure = toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID);
+    controller?.abort(failure);
     unlink?.();
     releaseParts(raw);
-    throw error;
+    throw failure;
   }
 }
 
@@ -178,7 +187,7 @@ async function startAsyncJob(
   } catch (error) {
     throw adapterCallFailed(error, signal);
   }
-  const outcome = checkStartOutcome(raw);
+  const outcome = readGuarded(CODES.ADAPTER_OUTPUT_INVALID, () => checkStartOutcome(raw));
   if (outcome.accepted) {
     return Object.freeze({
       apiVersion: PROTOCOL_ENGINE_API_VERSION,

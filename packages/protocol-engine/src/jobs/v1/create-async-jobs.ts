@@ -18,6 +18,8 @@ import type {
 } from '../../contracts/v1/protocol-engine-contracts-v1.js';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError } from '../../error/v1/protocol-engine-error-v1.js';
 import { adapterCallFailed, bindTransport } from '../../engine/v1/bind-and-call.js';
+import { guardPublicCall, type CallStage } from '../../engine/v1/guard-public-call.js';
+import { isPathSafeProviderJobId } from './path-safe-provider-job-id.js';
 import type { RegistrySnapshot } from '../../registry/v1/snapshot-registry.js';
 import { checkListPage, checkSnapshot, outputInvalid, unwrapOperationResult } from '../../validation/v1/check-adapter-output.js';
 import { describePath, isRecord, requireSignal, snapshotBinding, throwIfAborted } from '../../validation/v1/input-guards.js';
@@ -34,7 +36,12 @@ interface OperationContext {
  * async-job target of a declared family whose factory declares the operation, and only then binds the transport.
  */
 export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsyncJobsV1 {
-  async function prepare<T>(operation: AsyncJobOperationV1, input: unknown, readInput: (input: Record<string, unknown>) => T) {
+  async function prepare<T>(
+    stage: CallStage,
+    operation: AsyncJobOperationV1,
+    input: unknown,
+    readInput: (input: Record<string, unknown>) => T,
+  ) {
     if (!isRecord(input)) throw engineError(CODES.INPUT_INVALID, `the job ${operation} input must be an object`);
     const signal = requireSignal(input);
     const binding = snapshotBinding(input.binding);
@@ -44,11 +51,13 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
     if (capability.executionMode !== 'async-job') {
       throw engineError(CODES.CAPABILITY_UNSUPPORTED, 'job operations need an async-job target');
     }
+    throwIfAborted(signal);
+    stage.code = CODES.FACTORY_MISMATCH;
     const { adapter, operations } = registry.createAsyncAdapter(capability.protocolFamily);
     if (!operations.has(operation)) {
       throw engineError(CODES.CAPABILITY_UNSUPPORTED, `the protocol family does not support the ${operation} job operation`);
     }
-    throwIfAborted(signal);
+    stage.code = CODES.ADAPTER_OUTPUT_INVALID;
     const transport = await bindTransport(binding, signal);
     const target: ProviderAdapterTargetV1 = Object.freeze({ providerModel: binding.target.providerModel, capability });
     const context: OperationContext = { adapter, target, transport, signal };
@@ -66,16 +75,16 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
   }
 
   const jobs: ProtocolEngineAsyncJobsV1 = {
-    async get(input: ProtocolEngineAsyncJobInputV1): Promise<ProtocolEngineAsyncJobObservationV1> {
-      const { context, request: providerJobId } = await prepare('get', input, readJobId);
+    get: (input: ProtocolEngineAsyncJobInputV1): Promise<ProtocolEngineAsyncJobObservationV1> => guardPublicCall(async (stage) => {
+      const { context, request: providerJobId } = await prepare(stage, 'get', input, readJobId);
       const { adapter, target, transport, signal } = context;
       const value = await call(context, () => adapter.get?.({ target, providerJobId, transport, signal }));
       const snapshot = checkSnapshot(value);
       if (snapshot.providerJobId !== providerJobId) throw outputInvalid('the snapshot is for another job');
       return Object.freeze({ apiVersion: PROTOCOL_ENGINE_API_VERSION, snapshot });
-    },
-    async list(input: ProtocolEngineAsyncJobListRequestV1): Promise<ProtocolEngineAsyncJobListResultV1> {
-      const { context, request: list } = await prepare('list', input, readListInput);
+    }),
+    list: (input: ProtocolEngineAsyncJobListRequestV1): Promise<ProtocolEngineAsyncJobListResultV1> => guardPublicCall(async (stage) => {
+      const { context, request: list } = await prepare(stage, 'list', input, readListInput);
       const { adapter, target, transport, signal } = context;
       const value = await call(context, () => adapter.list?.({ target, list, transport, signal }));
       const page = checkListPage(value, list);
@@ -86,14 +95,14 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
         totalKind: page.totalKind,
         ...(page.pagesForWindow === undefined ? {} : { pagesForWindow: page.pagesForWindow }),
       });
-    },
-    async cancel(input: ProtocolEngineAsyncJobInputV1): Promise<ProtocolEngineAsyncJobCancellationV1> {
-      const { context, request: providerJobId } = await prepare('cancel', input, readJobId);
+    }),
+    cancel: (input: ProtocolEngineAsyncJobInputV1): Promise<ProtocolEngineAsyncJobCancellationV1> => guardPublicCall(async (stage) => {
+      const { context, request: providerJobId } = await prepare(stage, 'cancel', input, readJobId);
       const { adapter, target, transport, signal } = context;
       const value = await call(context, () => adapter.cancel?.({ target, providerJobId, transport, signal }));
       if (value !== null) throw outputInvalid('a cancellation result must be null');
       return Object.freeze({ apiVersion: PROTOCOL_ENGINE_API_VERSION });
-    },
+    }),
   };
   return Object.freeze(jobs);
 }
@@ -101,6 +110,9 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
 function readJobId(input: Record<string, unknown>): string {
   const parsed = providerJobIdSchema.safeParse(input.providerJobId);
   if (!parsed.success) throw engineError(CODES.INPUT_INVALID, 'the provider job id is malformed', parsed.error);
+  if (!isPathSafeProviderJobId(parsed.data)) {
+    throw engineError(CODES.INPUT_INVALID, 'the provider job id is not a single safe path segment');
+  }
   return parsed.data;
 }
 
