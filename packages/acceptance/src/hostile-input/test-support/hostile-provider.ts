@@ -75,8 +75,9 @@ const BASE_PATHS: Readonly<Record<string, string>> = {
   'kling-video/v1': '',
 };
 
-export const CHAT_CAPABILITY = { executionMode: 'stream-capable', taskKinds: ['chat'], tools: true, structuredOutput: true } as const;
-export const VIDEO_CAPABILITY = { executionMode: 'async-job', taskKinds: ['video-generation'] } as const;
+type Capability = Omit<ProtocolCapabilityV2, 'protocolFamily'>;
+export const CHAT_CAPABILITY: Capability = { executionMode: 'stream-capable', taskKinds: ['chat'], tools: true, structuredOutput: true };
+export const VIDEO_CAPABILITY: Capability = { executionMode: 'async-job', taskKinds: ['video-generation'] };
 
 /** A binding of `family` over a real http-transport to `provider`, with the canary credentials. */
 export function bindHostile(

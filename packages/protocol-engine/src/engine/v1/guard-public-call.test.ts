@@ -15,7 +15,10 @@ import {
   newSignal,
   registryOf,
   respondWith,
+  streamFactory,
   syncFactory,
+  terminalPart,
+  textBlock,
   videoTask,
 } from '../../test-support/fakes.js';
 import { createProtocolEngineV1 } from './create-protocol-engine-v1.js';
@@ -181,6 +184,34 @@ describe('every public engine function fails only with ProtocolEngineErrorV1', (
         const error = await failureOf(() => chatEngine(() => hostile as never).execute(chatInput() as never));
         expect(isProtocolEngineErrorV1(error)).toBe(true);
         expect((error as { phase: string }).phase).toBe('adapter');
+      }),
+      { numRuns: all.length * 2 },
+    );
+  });
+
+  it('turns a throwing getter anywhere in a stream part into an adapter-phase engine error that also settles the terminal and releases the parts', async () => {
+    const parts = [...textBlock(0, 'a', 'b'), terminalPart(completedChat('ab'))];
+    const run = async (streamParts: readonly unknown[]) => {
+      const factory = streamFactory(streamParts);
+      const engine = createProtocolEngineV1({ registry: registryOf([factory]) });
+      const execution = await engine.execute({ task: chatTask({ stream: true }), binding: countingBinding().binding, signal: newSignal() });
+      if (execution.kind !== 'stream') throw new Error('expected a stream');
+      const iterated = await failureOf(async () => {
+        for await (const event of execution.events) void event;
+        throw new Error('completed');
+      });
+      const terminal = await execution.terminal.then((outcome) => outcome, (error: unknown) => error);
+      return { iterated, terminal, released: factory.probe.released };
+    };
+    expect((await run(parts)).terminal).toMatchObject({ status: 'completed' });
+    const all = locations(parts);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...all), async (path) => {
+        const { iterated, terminal, released } = await run(plantAt(parts, path) as unknown[]);
+        expect(isProtocolEngineErrorV1(iterated)).toBe(true);
+        expect((iterated as { phase: string }).phase).toBe('adapter');
+        expect(terminal).toBe(iterated);
+        expect(released).toBe(true);
       }),
       { numRuns: all.length * 2 },
     );

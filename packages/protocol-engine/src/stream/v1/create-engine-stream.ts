@@ -15,6 +15,7 @@ import {
   engineError,
   type ProtocolEngineErrorV1,
 } from '../../error/v1/protocol-engine-error-v1.js';
+import { toEngineError } from '../../engine/v1/guard-public-call.js';
 import { checkTerminal, outputInvalid } from '../../validation/v1/check-adapter-output.js';
 import { checkStreamEvent } from '../../validation/v1/check-stream-event.js';
 import { onceAborted } from './shared-abort-listener.js';
@@ -158,7 +159,7 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
       try {
         outcome = checkTerminal((value as { outcome?: unknown }).outcome, task, capability);
       } catch (error) {
-        throw fail(error as ProtocolEngineErrorV1);
+        throw fail(toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID));
       }
       const problem = lifecycle.checkTerminal(outcome);
       if (problem !== undefined) throw fail(outputInvalid(problem));
@@ -189,7 +190,7 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
     try {
       result = handleStep(step);
     } catch (error) {
-      reject(error);
+      reject(fail(toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID)));
       flushWaiters();
       return;
     }
@@ -258,7 +259,7 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
     try {
       return Promise.resolve(handlePart(part));
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(fail(toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID)));
     }
   }
 
