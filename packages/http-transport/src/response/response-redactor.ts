@@ -1,4 +1,4 @@
-const REPLACEMENT = Buffer.from('[redacted]', 'latin1');
+const REPLACEMENT = new TextEncoder().encode('[redacted]');
 
 /**
  * Removes the connection's secrets from what a provider sends back, before any adapter reads it: an echoed
@@ -43,7 +43,8 @@ export function createResponseRedactor(secrets: readonly string[]): ResponseReda
     forms.add(escaped.replaceAll('/', '\\/'));
   }
   const textNeedles = [...forms].sort((left, right) => right.length - left.length);
-  const byteNeedles = textNeedles.map((needle) => Buffer.from(needle, 'utf8'));
+  const encoder = new TextEncoder();
+  const byteNeedles = textNeedles.map((needle) => encoder.encode(needle));
   return {
     headerValue(value) {
       let result = value;
@@ -55,18 +56,16 @@ export function createResponseRedactor(secrets: readonly string[]): ResponseReda
   };
 }
 
-function createBodyRedactor(needles: readonly Buffer[]): BodyRedactor {
+function createBodyRedactor(needles: readonly Uint8Array[]): BodyRedactor {
   let held: Uint8Array = EMPTY;
   return {
     push(chunk) {
       if (needles.length === 0) return chunk;
-      const data = held.byteLength === 0 ? toBuffer(chunk) : Buffer.concat([held, chunk]);
-      const ranges = findMatches(data, needles);
-      const lastEnd = ranges.length === 0 ? 0 : (ranges[ranges.length - 1] as readonly [number, number])[1];
-      const holdFrom = findPartialTail(data, needles, lastEnd);
-      held = holdFrom === data.byteLength ? EMPTY : data.subarray(holdFrom);
-      if (ranges.length === 0) return holdFrom === data.byteLength ? data : data.subarray(0, holdFrom);
-      return replaceRanges(data, ranges, holdFrom);
+      const data = held.byteLength === 0 ? chunk : concat(held, chunk);
+      const scan = scanChunk(data, needles);
+      held = scan.holdFrom === data.byteLength ? EMPTY : data.subarray(scan.holdFrom);
+      if (scan.ranges === undefined) return scan.holdFrom === data.byteLength ? data : data.subarray(0, scan.holdFrom);
+      return replaceRanges(data, scan.ranges, scan.holdFrom);
     },
     flush() {
       const rest = held;
@@ -76,20 +75,57 @@ function createBodyRedactor(needles: readonly Buffer[]): BodyRedactor {
   };
 }
 
-function toBuffer(chunk: Uint8Array): Buffer {
-  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+function concat(left: Uint8Array, right: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(left.byteLength + right.byteLength);
+  joined.set(left, 0);
+  joined.set(right, left.byteLength);
+  return joined;
 }
 
-/** Sorted, merged [start, end) ranges of every needle occurrence. */
-function findMatches(data: Buffer, needles: readonly Buffer[]): (readonly [number, number])[] {
-  let ranges: (readonly [number, number])[] | undefined;
+interface ChunkScan {
+  /** Sorted, non-overlapping [start, end) ranges of whole secrets, or `undefined` when there is none. */
+  readonly ranges: [number, number][] | undefined;
+  /** Where the longest tail that could start a secret begins (`data.byteLength` when none). */
+  readonly holdFrom: number;
+}
+
+/**
+ * One pass per secret: `indexOf` finds each position holding the secret's first byte (a builtin, no per-byte
+ * JavaScript), and only there are the following bytes compared, which nearly always stops at the second byte.
+ * A comparison that runs off the end of the chunk marks a tail to hold back.
+ */
+function scanChunk(data: Uint8Array, needles: readonly Uint8Array[]): ChunkScan {
+  let ranges: [number, number][] | undefined;
+  let holdFrom = data.byteLength;
+  const length = data.byteLength;
   for (const needle of needles) {
-    for (let index = data.indexOf(needle); index !== -1; index = data.indexOf(needle, index + needle.byteLength)) {
-      (ranges ??= []).push([index, index + needle.byteLength]);
+    const first = needle[0] as number;
+    const size = needle.byteLength;
+    for (let index = data.indexOf(first); index !== -1 && index < holdFrom; index = data.indexOf(first, index + 1)) {
+      const available = Math.min(size, length - index);
+      let matched = 1;
+      while (matched < available && data[index + matched] === needle[matched]) matched += 1;
+      if (matched < available) continue;
+      if (available < size) {
+        holdFrom = index;
+        break;
+      }
+      (ranges ??= []).push([index, index + size]);
+      index += size - 1;
     }
   }
-  if (ranges === undefined) return [];
-  if (ranges.length === 1) return ranges;
+  if (ranges !== undefined) {
+    // A whole secret found by another needle may start inside a held tail; the tail then starts after it.
+    ranges = mergeRanges(ranges.filter(([start]) => start < holdFrom));
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && last[1] > holdFrom) holdFrom = last[1];
+    if (ranges.length === 0) ranges = undefined;
+  }
+  return { ranges, holdFrom };
+}
+
+function mergeRanges(ranges: [number, number][]): [number, number][] {
+  if (ranges.length < 2) return ranges;
   ranges.sort((left, right) => left[0] - right[0]);
   const merged: [number, number][] = [];
   for (const [start, end] of ranges) {
@@ -100,28 +136,8 @@ function findMatches(data: Buffer, needles: readonly Buffer[]): (readonly [numbe
   return merged;
 }
 
-/**
- * Where the longest tail of `data` (from `from` on) that is a proper prefix of some needle starts, or
- * `data.byteLength` when there is none. Only positions holding a needle's first byte are compared.
- */
-function findPartialTail(data: Buffer, needles: readonly Buffer[], from: number): number {
-  let holdFrom = data.byteLength;
-  for (const needle of needles) {
-    const first = needle[0] as number;
-    let index = data.indexOf(first, Math.max(from, data.byteLength - needle.byteLength + 1));
-    while (index !== -1 && index < holdFrom) {
-      if (needle.compare(data, index, data.byteLength, 0, data.byteLength - index) === 0) {
-        holdFrom = index;
-        break;
-      }
-      index = data.indexOf(first, index + 1);
-    }
-  }
-  return holdFrom;
-}
-
-function replaceRanges(data: Buffer, ranges: readonly (readonly [number, number])[], end: number): Buffer {
-  const parts: Buffer[] = [];
+function replaceRanges(data: Uint8Array, ranges: readonly (readonly [number, number])[], end: number): Uint8Array {
+  const parts: Uint8Array[] = [];
   let cursor = 0;
   for (const [start, stop] of ranges) {
     if (start > cursor) parts.push(data.subarray(cursor, start));
