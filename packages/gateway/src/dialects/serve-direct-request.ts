@@ -39,6 +39,7 @@ export interface DirectDialect {
 const MEANINGFUL_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta', 'content-type'] as const;
 
 const GATEWAY_WAIT_MS = 1000;
+const IN_STREAM_ERROR_PAUSE_MS = 20;
 
 interface RequestRecord {
   readonly requestId: string;
@@ -331,6 +332,9 @@ async function startStream(
         }
         const terminal = await execution.terminal;
         const tail = encoder.encodeTerminal(terminal);
+        // An in-stream error goes out as its own read: the Gemini SDK recognises its bare error object only when
+        // it does not share a socket read with the frames before it.
+        if (terminal.status === 'failed' && record.firstByteAt !== undefined) await new Promise((resolve) => setTimeout(resolve, IN_STREAM_ERROR_PAUSE_MS));
         if (tail.byteLength > 0) controller.enqueue(tail);
         controller.close();
         close(terminal, terminal.status === 'failed' ? `failed-in-stream:${terminal.failure.code}` : terminal.status);
