@@ -10,6 +10,7 @@ import {
   type IngressDecodedRequestV1,
   type NormalizedProviderFailureV1,
   type NormalizedStreamEventV1,
+  type PreparedMediaExecutionInputV2,
   type ProtocolFamily,
   type TaskEnvelopeV2,
   type UsageV1,
@@ -31,6 +32,8 @@ export interface DirectDialect {
   readonly keyPlacement: ClientKeyPlacement;
   /** The envelope of a client-key refusal. */
   readonly errorShape: ErrorShape;
+  /** Decodes the body itself instead of the ingress codec (OpenAI image edits: a multipart form with files). */
+  readonly decode?: (body: Uint8Array, request: Request) => Promise<{ decoded: IngressDecodedRequestV1; preparedMedia?: PreparedMediaExecutionInputV2 }>;
   /** An egress for what this request asked (OpenAI embeddings: the client's `encoding_format`). */
   readonly egressFor?: (decoded: IngressDecodedRequestV1) => EgressCodecV1 | undefined;
 }
@@ -147,9 +150,16 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
     const body = await readLimitedBody(request, runtime.limits.maxBodyBytes);
     if (body === undefined) return refuse({ source: 'ingress', code: 'body-too-large' }, 'refused:body-too-large');
     let decoded: IngressDecodedRequestV1;
+    let preparedMedia: PreparedMediaExecutionInputV2 | undefined;
     try {
-      const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: pickHeaders(request.headers) };
-      decoded = ingress.decodeRequest(wire);
+      if (dialect.decode !== undefined) {
+        const custom = await dialect.decode(body, request);
+        decoded = custom.decoded;
+        preparedMedia = custom.preparedMedia;
+      } else {
+        const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: pickHeaders(request.headers) };
+        decoded = ingress.decodeRequest(wire);
+      }
     } catch (error) {
       if (!isCodecErrorV1(error)) throw error;
       return refuse({ source: 'ingress', code: error.code }, `refused:${error.code}`);
@@ -170,7 +180,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
         if (signal.aborted) return refuse({ source: 'provider', failure: { code: 'timeout', retryable: true } }, 'cancelled');
         budget.attemptsLeft -= 1;
         record.target = target;
-        last = await attempt(runtime, egress, decoded.task, target, context, signal, record, () => {
+        last = await attempt(runtime, egress, decoded.task, preparedMedia, target, context, signal, record, () => {
           release();
         }, finish);
         if (last.kind === 'answer') {
@@ -204,6 +214,7 @@ async function attempt(
   runtime: GatewayRuntime,
   egress: EgressCodecV1,
   task: TaskEnvelopeV2,
+  preparedMedia: PreparedMediaExecutionInputV2 | undefined,
   target: RuntimeTarget,
   context: EgressContextV1,
   signal: AbortSignal,
@@ -216,7 +227,7 @@ async function attempt(
   };
   let execution: ProtocolEngineExecutionV1;
   try {
-    execution = await runtime.engine.execute({ binding: target.binding, task, signal });
+    execution = await runtime.engine.execute({ binding: target.binding, task, signal, ...(preparedMedia === undefined ? {} : { preparedMedia }) });
   } catch (error) {
     if (!isProtocolEngineErrorV1(error)) throw error;
     logAttempt(error.code);
