@@ -19,6 +19,7 @@ import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1 } from '@tokenf
 import type { Context } from 'hono';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from '../http/authenticate-client.js';
 import { clientAuthRefusal, type ErrorShape } from '../http/client-auth-refusal.js';
+import { meaningfulHeaders } from '../http/meaningful-headers.js';
 import { readLimitedBody } from '../http/read-limited-body.js';
 import { logRequest, type OperatorLogAttempt, type OperatorLogLine } from '../operations/operator-log.js';
 import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
@@ -37,9 +38,6 @@ export interface DirectDialect {
   /** An egress for what this request asked (OpenAI embeddings: the client's `encoding_format`). */
   readonly egressFor?: (decoded: IngressDecodedRequestV1) => EgressCodecV1 | undefined;
 }
-
-/** Request headers that change what a body means; they reach the ingress codec (lower-case names). */
-const MEANINGFUL_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta', 'content-type'] as const;
 
 const GATEWAY_WAIT_MS = 1000;
 const IN_STREAM_ERROR_PAUSE_MS = 20;
@@ -71,15 +69,6 @@ function usageFields(usage: UsageV1 | undefined): Record<string, number> | undef
   const fields: Record<string, number> = {};
   for (const [name, value] of Object.entries(usage)) if (typeof value === 'number') fields[name] = value;
   return fields;
-}
-
-function pickHeaders(headers: Headers): Record<string, string> {
-  const picked: Record<string, string> = {};
-  for (const name of MEANINGFUL_HEADERS) {
-    const value = headers.get(name);
-    if (value !== null) picked[name] = value;
-  }
-  return picked;
 }
 
 function targetsFor(runtime: GatewayRuntime, task: TaskEnvelopeV2, modelName: string): readonly RuntimeTarget[] | undefined {
@@ -157,7 +146,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
         decoded = custom.decoded;
         preparedMedia = custom.preparedMedia;
       } else {
-        const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: pickHeaders(request.headers) };
+        const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: meaningfulHeaders(request.headers) };
         decoded = ingress.decodeRequest(wire);
       }
     } catch (error) {
