@@ -2,6 +2,7 @@
  * Renders the ingress-gap table of the committed agent-client captures as Markdown (docs/agent-clients-ingress-gaps.md).
  */
 import type { AgentClientCapture } from '../capture/agent-client-capture.js';
+import { inventoryFields } from './field-inventory.js';
 import { probeIngress, type IngressProbe } from './probe-ingress.js';
 
 /** One row: a captured request and what the current ingress made of it. */
@@ -90,6 +91,24 @@ export function renderIngressGaps(rows: readonly IngressGapRow[]): string {
   if (sorted.length === 0) lines.push('| (none) | | | | |');
   const decoded = rows.filter((row) => row.probe.outcome === 'decoded').length;
   const refused = rows.filter((row) => row.probe.outcome === 'refused').length;
-  lines.push('', `${rows.length} requests: ${decoded} decoded, ${refused} refused, ${rows.length - decoded - refused} not an ingress route.`, '');
+  lines.push('', `${rows.length} requests: ${decoded} decoded, ${refused} refused, ${rows.length - decoded - refused} not an ingress route.`);
+  lines.push(
+    '',
+    '## Fields the clients send, per dialect',
+    '',
+    'Every request field (generalized JSON path; `header:` for non-standard headers) with the clients that sent it and',
+    'the values of keyword fields. "Decoded" above does not mean every one of these was kept: this is the checklist',
+    'for a same-dialect request keeping its fields. Paths inside JSON schemas are not listed.',
+  );
+  const captures = [...new Set(rows.map((row) => row.capture))];
+  for (const [family, fields] of inventoryFields(captures)) {
+    lines.push('', `### ${family}`, '', '| field | sent by | values |', '|---|---|---|');
+    for (const field of fields) {
+      const values = [...field.values].sort();
+      const shown = values.length > 12 ? `${values.slice(0, 12).join(', ')}, ... (${values.length})` : values.join(', ');
+      lines.push(`| \`${field.path}\` | ${[...field.clients].sort().join(', ')} | ${shown.replace(/\|/g, '\\|')} |`);
+    }
+  }
+  lines.push('');
   return lines.join('\n');
 }

@@ -23,7 +23,7 @@ const captures = loadAgentClientCaptures();
 describe('committed agent-client captures', () => {
   it('cover every CLI and scenario, at the versions pinned in tools/agent-clients', () => {
     const pinned = JSON.parse(readFileSync(resolve(AGENT_CLIENT_FIXTURES_DIR, '../../../../../tools/agent-clients/package.json'), 'utf8')) as { dependencies: Record<string, string>; optionalDependencies: Record<string, string> };
-    const versions = { ...pinned.dependencies, 'opencode-ai': pinned.optionalDependencies['opencode-linux-x64'] };
+    const versions: Record<string, string | undefined> = { ...pinned.dependencies, 'opencode-ai': pinned.optionalDependencies['opencode-linux-x64'] };
     expect(captures.map((capture) => `${capture.client}/${capture.scenario}`).sort()).toEqual(AGENT_CLIENTS.flatMap((client) => AGENT_CLIENT_SCENARIOS.map((scenario) => `${client}/${scenario}`)).sort());
     for (const capture of captures) {
       expect(capture.version, capture.client).toBe(versions[capture.package]);
