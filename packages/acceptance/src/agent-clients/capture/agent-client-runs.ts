@@ -29,6 +29,8 @@ export interface AgentClientRunContext {
   readonly baseUrl: string;
   readonly home: string;
   readonly scratch: string;
+  /** The model to ask for (a simulator scenario, a catalogue name); each CLI's default when absent. */
+  readonly model?: string;
 }
 
 export const FAKE_API_KEY = 'tf-fake-key-0000';
@@ -59,6 +61,7 @@ function claudeRun(scenario: AgentClientScenario, context: AgentClientRunContext
       '--verbose',
       ...(scenario === 'tool' ? ['--allowedTools', 'Bash(ls:*)', 'Glob', 'LS', 'Read'] : []),
       ...(scenario === 'thinking' ? ['--effort', 'high'] : []),
+      ...(context.model === undefined ? [] : ['--model', context.model]),
     ],
     env: {
       ...commonEnv(context),
@@ -80,6 +83,7 @@ function claudeRun(scenario: AgentClientScenario, context: AgentClientRunContext
 function codexRun(scenario: AgentClientScenario, context: AgentClientRunContext): AgentClientRun {
   const config = [
     'model_provider = "tokenforge"',
+    ...(context.model === undefined ? [] : [`model = "${context.model}"`]),
     ...(scenario === 'thinking' ? ['model_reasoning_effort = "high"', 'model_reasoning_summary = "auto"'] : []),
     'check_for_update_on_startup = false',
     '',
@@ -116,7 +120,7 @@ function geminiRun(scenario: AgentClientScenario, context: AgentClientRunContext
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
     general: { disableAutoUpdate: true, disableUpdateNag: true },
-    ...(scenario === 'thinking' ? { model: { name: 'gemini-3-pro-preview' } } : {}),
+    ...(context.model !== undefined ? { model: { name: context.model } } : scenario === 'thinking' ? { model: { name: 'gemini-3-pro-preview' } } : {}),
   };
   return {
     args: ['-o', 'stream-json', '-p', AGENT_CLIENT_PROMPTS[scenario], '--skip-trust'],
@@ -130,20 +134,21 @@ function geminiRun(scenario: AgentClientScenario, context: AgentClientRunContext
 }
 
 function opencodeRun(scenario: AgentClientScenario, context: AgentClientRunContext): AgentClientRun {
+  const model = context.model ?? 'recorded-model';
   const config = {
     $schema: 'https://opencode.ai/config.json',
     autoupdate: false,
     share: 'disabled',
-    model: 'tokenforge/recorded-model',
-    small_model: 'tokenforge/recorded-model',
+    model: `tokenforge/${model}`,
+    small_model: `tokenforge/${model}`,
     provider: {
       tokenforge: {
         npm: '@ai-sdk/openai-compatible',
         name: 'TokenForge',
         options: { baseURL: `${context.baseUrl}/v1`, apiKey: FAKE_API_KEY },
         models: {
-          'recorded-model': {
-            name: 'Recorded model',
+          [model]: {
+            name: model,
             tool_call: true,
             reasoning: scenario === 'thinking',
             ...(scenario === 'thinking' ? { options: { reasoningEffort: 'high' } } : {}),

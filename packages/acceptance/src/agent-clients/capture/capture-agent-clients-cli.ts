@@ -7,50 +7,21 @@
  * `... capture:agent-clients --from-run <run folder>` sanitizes an earlier run's raw captures again without running
  * any CLI (the sanitizer is deterministic, so the fixtures come out the same).
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRequestRecorder, type RecordedRequest } from '../recorder/request-recorder.js';
 import { sanitizeCapture } from '../sanitize/sanitize-capture.js';
-import { AGENT_CLIENT_SCENARIOS, AGENT_CLIENTS, agentClientRun, type AgentClient, type AgentClientScenario } from './agent-client-runs.js';
+import { AGENT_CLIENT_SCENARIOS, AGENT_CLIENTS, type AgentClient, type AgentClientScenario } from './agent-client-runs.js';
+import { installAgentClients, runAgentClient } from './run-agent-client.js';
 import type { AgentClientCapture } from './agent-client-capture.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repositoryRoot = resolve(here, '../../../../..');
 const fixturesDir = resolve(here, '../__fixtures__');
-
-interface InstalledClient {
-  readonly package: string;
-  readonly version?: string;
-  readonly bin: string | null;
-  readonly reason?: string;
-}
 
 function option(name: string): string[] | undefined {
   const position = process.argv.indexOf(name);
   return position < 0 ? undefined : (process.argv[position + 1] ?? '').split(',');
-}
-
-function installClients(): { cacheDir: string; clients: Record<AgentClient, InstalledClient> } {
-  const run = spawnSync(process.execPath, [join(repositoryRoot, 'tools/agent-clients/install-agent-clients.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (run.status !== 0) throw new Error('installing the agent clients failed');
-  return JSON.parse(run.stdout) as { cacheDir: string; clients: Record<AgentClient, InstalledClient> };
-}
-
-async function runOnce(bin: string, args: readonly string[], env: Record<string, string>, cwd: string, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolvePromise) => {
-    const child = spawn(bin, args, { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
 }
 
 /** Sanitizes one raw capture of a run folder into its committed fixture. */
@@ -78,7 +49,7 @@ async function main(): Promise<void> {
   }
   const clients = (option('--client') ?? [...AGENT_CLIENTS]) as AgentClient[];
   const scenarios = (option('--scenario') ?? [...AGENT_CLIENT_SCENARIOS]) as AgentClientScenario[];
-  const installed = installClients();
+  const installed = installAgentClients();
   const runRoot = join(dirname(installed.cacheDir), 'runs', new Date().toISOString().replace(/[:.]/g, '-'));
   const recorder = await startRequestRecorder();
   try {
@@ -89,27 +60,24 @@ async function main(): Promise<void> {
         continue;
       }
       for (const scenario of scenarios) {
-        const home = join(runRoot, client, scenario, 'home');
-        const scratch = join(runRoot, client, scenario, 'scratch');
-        mkdirSync(home, { recursive: true });
-        mkdirSync(scratch, { recursive: true });
-        const run = agentClientRun(client, scenario, { baseUrl: recorder.url, home, scratch });
-        for (const [file, text] of Object.entries(run.homeFiles)) {
-          mkdirSync(dirname(join(home, file)), { recursive: true });
-          writeFileSync(join(home, file), text);
-        }
-        recorder.toolPreferences = scenario === 'tool' ? run.toolPreferences : [];
-        const first = recorder.requests.length;
-        const started = Date.now();
-        const result = await runOnce(cli.bin, run.args, run.env, scratch, 240_000);
+        const folder = join(runRoot, client, scenario);
+        let first = 0;
+        const result = await runAgentClient({
+          installed,
+          client,
+          scenario,
+          baseUrl: recorder.url,
+          folder,
+          before: (toolPreferences) => {
+            recorder.toolPreferences = scenario === 'tool' ? toolPreferences : [];
+            first = recorder.requests.length;
+          },
+        });
         const requests = recorder.requests.slice(first);
-        const seconds = Math.round((Date.now() - started) / 100) / 10;
-        writeFileSync(join(runRoot, client, scenario, 'raw.json'), `${JSON.stringify(requests, null, 2)}\n`);
-        writeFileSync(join(runRoot, client, scenario, 'stdout.txt'), result.stdout);
-        writeFileSync(join(runRoot, client, scenario, 'stderr.txt'), result.stderr);
-        console.error(`${client}/${scenario}: exit ${result.code}, ${requests.length} requests, ${seconds} s (${join(runRoot, client, scenario)})`);
+        writeFileSync(join(folder, 'raw.json'), `${JSON.stringify(requests, null, 2)}\n`);
+        console.error(`${client}/${scenario}: exit ${result.code}, ${requests.length} requests, ${result.seconds} s (${folder})`);
         const meta: Omit<AgentClientCapture, 'requests'> = { client, package: cli.package, version: cli.version ?? 'unknown', scenario, capturedAt: new Date().toISOString().slice(0, 10), exitCode: result.code };
-        writeFileSync(join(runRoot, client, scenario, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+        writeFileSync(join(folder, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
         writeFixture(runRoot, client, scenario, [dirname(installed.cacheDir)]);
       }
     }
