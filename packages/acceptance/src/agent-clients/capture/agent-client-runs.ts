@@ -31,6 +31,8 @@ export interface AgentClientRunContext {
   readonly scratch: string;
   /** The model to ask for (a simulator scenario, a catalogue name); each CLI's default when absent. */
   readonly model?: string;
+  /** Extra request headers; only Codex takes them from its config (`http_headers` of the provider). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export const FAKE_API_KEY = 'tf-fake-key-0000';
@@ -97,6 +99,7 @@ function codexRun(scenario: AgentClientScenario, context: AgentClientRunContext)
     'wire_api = "responses"',
     'supports_websockets = false',
     'request_max_retries = 0',
+    ...(context.headers === undefined ? [] : [`http_headers = { ${Object.entries(context.headers).map(([name, value]) => `${JSON.stringify(name)} = ${JSON.stringify(value)}`).join(', ')} }`]),
     'stream_max_retries = 0',
     '',
   ].join('\n');

@@ -61,6 +61,7 @@ export async function runAgentClient(input: {
   readonly baseUrl: string;
   readonly folder: string;
   readonly model?: string;
+  readonly headers?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   readonly before?: (toolPreferences: readonly RecorderToolChoice[]) => void;
 }): Promise<AgentClientRunResult> {
@@ -70,7 +71,7 @@ export async function runAgentClient(input: {
   const scratch = join(input.folder, 'scratch');
   mkdirSync(home, { recursive: true });
   mkdirSync(scratch, { recursive: true });
-  const run = agentClientRun(input.client, input.scenario, { baseUrl: input.baseUrl, home, scratch, ...(input.model === undefined ? {} : { model: input.model }) });
+  const run = agentClientRun(input.client, input.scenario, { baseUrl: input.baseUrl, home, scratch, ...(input.model === undefined ? {} : { model: input.model }), ...(input.headers === undefined ? {} : { headers: input.headers }) });
   for (const [file, text] of Object.entries(run.homeFiles)) {
     mkdirSync(dirname(join(home, file)), { recursive: true });
     writeFileSync(join(home, file), text);
