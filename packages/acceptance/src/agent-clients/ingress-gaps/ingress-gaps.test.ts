@@ -1,9 +1,14 @@
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_CLIENT_FIXTURES_DIR, loadAgentClientCaptures } from '../test-support/load-agent-client-captures.js';
 import { probeCaptures, renderIngressGaps } from './render-ingress-gaps.js';
 
-const rows = probeCaptures(loadAgentClientCaptures());
+import type { IngressGapRow } from './render-ingress-gaps.js';
+
+let rows: IngressGapRow[] = [];
+beforeAll(async () => {
+  rows = await probeCaptures(loadAgentClientCaptures());
+});
 
 /** client -> the distinct first outcomes of its requests, e.g. `refused unsupported-feature messages.*.role`. */
 function firstOutcomes(): Record<string, string[]> {
@@ -36,6 +41,16 @@ describe('agent-client captures through the current ingress codecs', () => {
       gemini: ['decoded gemini-generate-content/v1'],
       opencode: ['decoded openai-chat/v1'],
     });
+  });
+
+  it('passes every decodable request through its own family, losing fields the work list names', () => {
+    const outcomes = rows.map((row) => `${row.capture.client}:${row.passThrough?.outcome}`);
+    // Codex's requests, once `additional_tools` is removed, keep a tool_choice without tools: nothing is sent.
+    expect(new Set(outcomes)).toEqual(new Set(['claude:sent', 'codex:not-sent', 'gemini:sent', 'opencode:sent']));
+    // Spot checks of the current state (issue 16 point 4 names these): dropped on a same-dialect pass-through.
+    const dropped = (client: string): Set<string> => new Set(rows.filter((row) => row.capture.client === client).flatMap((row) => (row.passThrough?.outcome === 'sent' ? row.passThrough.dropped : [])));
+    expect(dropped('claude')).toContain('metadata.user_id');
+    expect(dropped('gemini')).toContain('generationConfig.thinkingConfig.thinkingLevel');
   });
 
   it('matches the committed work list in docs/agent-clients-ingress-gaps.md', async () => {

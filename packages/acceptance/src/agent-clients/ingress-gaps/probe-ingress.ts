@@ -18,8 +18,15 @@ export interface IngressRefusal {
 /** The outcome of one captured request. */
 export type IngressProbe =
   | { readonly outcome: 'no-ingress'; readonly reason: string }
-  | { readonly outcome: 'decoded'; readonly family: ProtocolFamily; readonly taskKind: string; readonly stream: boolean }
-  | { readonly outcome: 'refused'; readonly family: ProtocolFamily; readonly refusals: readonly IngressRefusal[]; readonly decodesAfterRemoval: boolean };
+  | { readonly outcome: 'decoded'; readonly family: ProtocolFamily; readonly taskKind: string; readonly stream: boolean; readonly body: unknown }
+  | {
+      readonly outcome: 'refused';
+      readonly family: ProtocolFamily;
+      readonly refusals: readonly IngressRefusal[];
+      readonly decodesAfterRemoval: boolean;
+      /** The body with the refused fields removed, when that decodes. */
+      readonly body?: unknown;
+    };
 
 /** The chat dialect a request path belongs to; the requests a dialect's ingress does not take are undefined. */
 export function familyOfPath(method: string, path: string): ProtocolFamily | undefined {
@@ -67,8 +74,8 @@ export function probeIngress(request: RecordedRequest): IngressProbe {
   for (let attempt = 0; attempt <= MAX_REMOVALS; attempt += 1) {
     try {
       const decoded = codecs.ingress.decodeRequest({ path: request.path, query: request.query, body: new TextEncoder().encode(JSON.stringify(body)) });
-      if (refusals.length === 0) return { outcome: 'decoded', family, taskKind: decoded.task.kind, stream: 'stream' in decoded.task && decoded.task.stream === true };
-      return { outcome: 'refused', family, refusals, decodesAfterRemoval: true };
+      if (refusals.length === 0) return { outcome: 'decoded', family, taskKind: decoded.task.kind, stream: 'stream' in decoded.task && decoded.task.stream === true, body };
+      return { outcome: 'refused', family, refusals, decodesAfterRemoval: true, body };
     } catch (error) {
       if (!isCodecErrorV1(error)) throw error;
       const path = error.path ?? '';

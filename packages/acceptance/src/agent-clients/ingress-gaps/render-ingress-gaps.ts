@@ -4,17 +4,29 @@
 import type { AgentClientCapture } from '../capture/agent-client-capture.js';
 import { inventoryFields } from './field-inventory.js';
 import { probeIngress, type IngressProbe } from './probe-ingress.js';
+import { samePassThrough, type PassThrough } from './same-dialect-pass-through.js';
 
 /** One row: a captured request and what the current ingress made of it. */
 export interface IngressGapRow {
   readonly capture: AgentClientCapture;
   readonly index: number;
   readonly probe: IngressProbe;
+  /** The same-dialect pass-through of the request (after removing refused fields), when it decodes. */
+  readonly passThrough: PassThrough | undefined;
 }
 
 /** Probes every request of every capture, in capture order. */
-export function probeCaptures(captures: readonly AgentClientCapture[]): IngressGapRow[] {
-  return captures.flatMap((capture) => capture.requests.map((request, index) => ({ capture, index, probe: probeIngress(request) })));
+export async function probeCaptures(captures: readonly AgentClientCapture[]): Promise<IngressGapRow[]> {
+  const rows: IngressGapRow[] = [];
+  for (const capture of captures) {
+    for (const [index, request] of capture.requests.entries()) {
+      const probe = probeIngress(request);
+      const decodable = probe.outcome === 'decoded' || (probe.outcome === 'refused' && probe.decodesAfterRemoval);
+      const passThrough = decodable ? await samePassThrough(probe.family, { path: request.path, query: request.query, body: probe.body }) : undefined;
+      rows.push({ capture, index, probe, passThrough });
+    }
+  }
+  return rows;
 }
 
 const generalize = (text: string): string => text.replace(/\.\d+(?=\.|$|\s)/g, '.*');
@@ -100,6 +112,39 @@ export function renderIngressGaps(rows: readonly IngressGapRow[]): string {
     'the values of keyword fields. "Decoded" above does not mean every one of these was kept: this is the checklist',
     'for a same-dialect request keeping its fields. Paths inside JSON schemas are not listed.',
   );
+  lines.push(
+    '',
+    '## Same-dialect pass-through: fields dropped today',
+    '',
+    'Each request that decodes (after removing the refused fields above) is executed by the engine against a target of',
+    'its own family with a capturing transport; these are the client\'s fields (generalized paths, not inside schemas or',
+    'tool arguments) that the provider request the adapter builds does not carry. Fields the adapter renames (for',
+    'example a client `max_tokens` sent as `max_completion_tokens`) also show here: read them as "not passed as sent".',
+    '',
+    '| dialect | field dropped | dropped in |',
+    '|---|---|---|',
+  );
+  const dropped = new Map<string, Set<string>>();
+  const notSent: string[] = [];
+  for (const row of rows) {
+    if (row.passThrough === undefined || row.probe.outcome === 'no-ingress') continue;
+    if (row.passThrough.outcome === 'not-sent') {
+      notSent.push(`${row.capture.client}/${row.capture.scenario} #${row.index}: ${row.passThrough.reason}`);
+      continue;
+    }
+    for (const path of row.passThrough.dropped) {
+      const key = `${row.probe.family}|${path}`;
+      const seen = dropped.get(key) ?? new Set<string>();
+      seen.add(`${row.capture.client}/${row.capture.scenario}`);
+      dropped.set(key, seen);
+    }
+  }
+  for (const [key, seen] of [...dropped.entries()].sort(([left], [right]) => left.localeCompare(right))) {
+    const [family, path] = key.split('|');
+    lines.push(`| ${family} | \`${path}\` | ${[...seen].join(', ')} |`);
+  }
+  if (dropped.size === 0) lines.push('| (none) | | |');
+  if (notSent.length > 0) lines.push('', `Not sent: ${notSent.join('; ')}.`);
   const captures = [...new Set(rows.map((row) => row.capture))];
   for (const [family, fields] of inventoryFields(captures)) {
     lines.push('', `### ${family}`, '', '| field | sent by | values |', '|---|---|---|');
