@@ -12,6 +12,11 @@ export type SimulatorScenario =
   | { readonly kind: 'text'; readonly chunks: number }
   /** `tool-call`: one call of `get_weather` with `{"city":"Paris"}`. */
   | { readonly kind: 'tool-call' }
+  /**
+   * `scripted[.toolName]`: the scripted model. A request that declares tools gets a call of `toolName` (default: the
+   * first declared tool); once the conversation ends with that tool's result, the answer is text. See `scripted/`.
+   */
+  | { readonly kind: 'scripted'; readonly tool: string | undefined }
   /** `reasoning`: a reasoning block (with a signature where the dialect carries one), then text. */
   | { readonly kind: 'reasoning' }
   /** `error.status[.retryAfterSeconds]`: the provider's error envelope with this HTTP status. */
@@ -35,6 +40,7 @@ export type SimulatorScenario =
 export const SIMULATOR_SCENARIO_KINDS = [
   'text',
   'tool-call',
+  'scripted',
   'reasoning',
   'error',
   'mid-stream-error',
@@ -72,6 +78,11 @@ export function parseSimulatorScenario(value: string): SimulatorScenario | undef
     case 'mid-stream-error':
     case 'truncated':
       return args.length === 0 ? { kind } : undefined;
+    case 'scripted': {
+      if (args.length === 0) return { kind: 'scripted', tool: undefined };
+      const tool = args.join('.');
+      return /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/.test(tool) ? { kind: 'scripted', tool } : undefined;
+    }
     case 'error': {
       const status = integer(args[0], 400, 599);
       if (status === undefined || args.length > 2) return undefined;

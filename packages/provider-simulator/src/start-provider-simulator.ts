@@ -23,6 +23,8 @@ import { serveOpenAiEmbeddings } from './wire/openai-embeddings-wire.js';
 import { imageEditModel, serveOpenAiImageEdits, serveOpenAiImageGenerations } from './wire/openai-images-wire.js';
 import { openAiResponsesWire } from './wire/openai-responses-wire.js';
 import { roughTokens, serveChat, type ChatWire } from './wire/serve-chat.js';
+import { planScriptedTurn, type ScriptedToolArguments } from './scripted/plan-scripted-turn.js';
+import type { ScriptedDialect } from './scripted/scripted-dialect.js';
 
 /** Options of {@link startProviderSimulator}. */
 export interface StartProviderSimulatorOptions {
@@ -36,6 +38,11 @@ export interface StartProviderSimulatorOptions {
   readonly jobTimings?: Partial<SimJobTimings>;
   /** Clock in epoch milliseconds (job progression, JWT checks). Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Arguments of the `scripted` scenario's tool calls, by tool name (a JSON object, or text for a custom tool).
+   * A tool without an entry gets a small value of its declared schema.
+   */
+  readonly scriptedToolArguments?: ScriptedToolArguments;
 }
 
 /** One request the simulator answered. */
@@ -74,7 +81,12 @@ interface Route {
 
 const DEFAULT_CHAT: SimulatorScenario = { kind: 'text', chunks: 3 };
 
-function chatRoute(surface: SimulatorSurface, wire: ChatWire, streamOf: (body: Record<string, unknown>) => boolean, modelOf?: () => string): Route {
+interface ChatDialect {
+  readonly dialect: ScriptedDialect;
+  readonly scriptedToolArguments: ScriptedToolArguments | undefined;
+}
+
+function chatRoute(surface: SimulatorSurface, wire: ChatWire, chat: ChatDialect, streamOf: (body: Record<string, unknown>) => boolean, modelOf?: () => string): Route {
   return {
     surface,
     serve: async (exchange, headerScenario) => {
@@ -83,7 +95,11 @@ function chatRoute(surface: SimulatorSurface, wire: ChatWire, streamOf: (body: R
       const model = modelOf?.() ?? (typeof body.model === 'string' ? body.model : undefined);
       if (model === undefined) return exchange.json(400, wire.errorBody(400, 'A model is required.'));
       const scenario = headerScenario ?? parseSimulatorScenario(model) ?? DEFAULT_CHAT;
-      return serveChat(wire, exchange, { stream: streamOf(body), model, inputTokens: roughTokens(exchange.request.body.length) }, scenario);
+      const facts = { stream: streamOf(body), model, inputTokens: roughTokens(exchange.request.body.length) };
+      if (scenario.kind !== 'scripted') return serveChat(wire, exchange, facts, scenario);
+      const turn = planScriptedTurn({ dialect: chat.dialect, body, tool: scenario.tool, inputTokens: facts.inputTokens, toolArguments: chat.scriptedToolArguments });
+      if ('refusal' in turn) return exchange.json(400, wire.errorBody(400, turn.refusal));
+      return serveChat(wire, exchange, facts, scenario, turn.plan);
     },
   };
 }
@@ -108,17 +124,19 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
   let shut: () => void = () => {};
   const shutdown = new Promise<void>((resolve) => (shut = resolve));
 
+  const chat = (dialect: ScriptedDialect): ChatDialect => ({ dialect, scriptedToolArguments: options.scriptedToolArguments });
+
   function route(request: SimRequest): Route | undefined {
     const segments = request.path.split('/').filter((segment) => segment.length > 0);
     const path = segments.join('/');
     if (request.method === 'POST') {
       switch (path) {
         case 'v1/chat/completions':
-          return chatRoute('openai', openAiChatWire, (body) => body.stream === true);
+          return chatRoute('openai', openAiChatWire, chat('openai-chat'), (body) => body.stream === true);
         case 'v1/responses':
-          return chatRoute('openai', openAiResponsesWire, (body) => body.stream === true);
+          return chatRoute('openai', openAiResponsesWire, chat('openai-responses'), (body) => body.stream === true);
         case 'v1/messages':
-          return chatRoute('anthropic', anthropicMessagesWire, (body) => body.stream === true);
+          return chatRoute('anthropic', anthropicMessagesWire, chat('anthropic-messages'), (body) => body.stream === true);
         case 'v1/embeddings':
           return { surface: 'openai', serve: (exchange, scenario) => serveOpenAiEmbeddings(exchange, jsonModelScenario(exchange, scenario)) };
         case 'v1/images/generations':
@@ -136,7 +154,7 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
       const gemini = /^v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
       if (gemini !== null) {
         const model = decodeURIComponent(gemini[1] as string);
-        return chatRoute('gemini', geminiWire, () => gemini[2] === 'streamGenerateContent', () => model);
+        return chatRoute('gemini', geminiWire, chat('gemini'), () => gemini[2] === 'streamGenerateContent', () => model);
       }
     }
     if (segments[0] === 'v1' && segments[1] === 'videos') {

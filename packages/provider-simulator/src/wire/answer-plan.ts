@@ -6,8 +6,11 @@ export interface AnswerPlan {
   readonly reasoning?: { readonly chunks: readonly string[]; readonly signature: string };
   /** Text deltas (possibly none). */
   readonly text: readonly string[];
-  /** A tool call, when the scenario calls one. */
-  readonly toolCall?: { readonly id: string; readonly name: string; readonly argumentChunks: readonly string[] };
+  /**
+   * A tool call, when the scenario calls one. `kind: 'custom'` is a freeform call (Responses `custom_tool_call`):
+   * the chunks are its input text rather than JSON arguments.
+   */
+  readonly toolCall?: { readonly id: string; readonly name: string; readonly argumentChunks: readonly string[]; readonly kind?: 'custom' };
   /** Token counts the answer reports. */
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly reasoningTokens: number };
 }

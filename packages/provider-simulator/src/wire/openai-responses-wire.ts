@@ -57,7 +57,9 @@ function outputItems(plan: AnswerPlan): Record<string, unknown>[] {
       content: [{ type: 'output_text', text: joined(plan.text), annotations: [] }],
     });
   }
-  if (plan.toolCall !== undefined) {
+  if (plan.toolCall?.kind === 'custom') {
+    items.push({ id: 'ctc_sim0001', type: 'custom_tool_call', status: 'completed', call_id: plan.toolCall.id, name: plan.toolCall.name, input: joined(plan.toolCall.argumentChunks) });
+  } else if (plan.toolCall !== undefined) {
     items.push({
       id: 'fc_sim0001',
       type: 'function_call',
@@ -119,6 +121,10 @@ export const openAiResponsesWire: ChatWire = {
           events.push({ type: 'response.function_call_arguments.delta', item_id: itemId, output_index, delta });
         }
         events.push({ type: 'response.function_call_arguments.done', item_id: itemId, output_index, arguments: item.arguments });
+      } else if (item.type === 'custom_tool_call' && plan.toolCall !== undefined) {
+        events.push({ type: 'response.output_item.added', output_index, item: { ...item, status: 'in_progress', input: '' } });
+        for (const delta of plan.toolCall.argumentChunks) events.push({ type: 'response.custom_tool_call_input.delta', item_id: itemId, output_index, delta });
+        events.push({ type: 'response.custom_tool_call_input.done', item_id: itemId, output_index, input: item.input });
       }
       events.push({ type: 'response.output_item.done', output_index, item });
       outputIndex += 1;

@@ -112,8 +112,8 @@ async function serveSync(wire: ChatWire, exchange: SimExchange, plan: AnswerPlan
   }
 }
 
-/** Serves a chat-like request in `wire`'s dialect according to `scenario`. */
-export async function serveChat(wire: ChatWire, exchange: SimExchange, facts: ChatRequestFacts, scenario: SimulatorScenario): Promise<void> {
+/** Serves a chat-like request in `wire`'s dialect according to `scenario` (or to `plan`, when the caller made one). */
+export async function serveChat(wire: ChatWire, exchange: SimExchange, facts: ChatRequestFacts, scenario: SimulatorScenario, plan?: AnswerPlan): Promise<void> {
   switch (scenario.kind) {
     case 'error':
       return exchange.json(scenario.status, wire.errorBody(scenario.status, 'Simulated provider error.'), errorHeaders(scenario.status, scenario.retryAfterSeconds));
@@ -125,6 +125,6 @@ export async function serveChat(wire: ChatWire, exchange: SimExchange, facts: Ch
     default:
       break;
   }
-  const plan = planFor(scenario, facts.inputTokens);
-  return facts.stream ? serveStream(wire, exchange, plan, facts, scenario) : serveSync(wire, exchange, plan, facts, scenario);
+  const answer = plan ?? planFor(scenario, facts.inputTokens);
+  return facts.stream ? serveStream(wire, exchange, answer, facts, scenario) : serveSync(wire, exchange, answer, facts, scenario);
 }
