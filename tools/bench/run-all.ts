@@ -56,7 +56,7 @@ export interface RunAllOptions {
 function runChild(file: string, args: readonly string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     // --expose-gc for the peers' heap figure; tsx through --import so the flags reach node itself.
-    const child = spawn(process.execPath, ['--expose-gc', '--conditions=@tokenforge/source', '--import', 'tsx', join(HERE, file), ...args], {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(HERE, file), ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'inherit', 'inherit'],
     });

@@ -20,7 +20,7 @@ const chunks = file('stream.chunks.txt', '{"delta":"hi"}\n{"done":true}\n');
 const badChunks = file('bad.chunks.txt', '{"delta":5}\n{"done":true}\n');
 
 function runCli(args: string[]): { status: number | null; lines: unknown[]; stderr: string } {
-  const result = spawnSync('pnpm', ['exec', 'tsx', '--conditions=@tokenforge/source', 'packages/acceptance/src/replay/replay-cli.ts', ...args], {
+  const result = spawnSync(join(repositoryRoot, 'node_modules', '.bin', 'tsx'), ['packages/acceptance/src/replay/replay-cli.ts', ...args], {
     cwd: repositoryRoot,
     encoding: 'utf8',
     env: { ...process.env, TOKENFORGE_REPLAY_TEST_ONLY_SUITE_MODULE: exampleSuiteModule, NO_COLOR: '1' },
