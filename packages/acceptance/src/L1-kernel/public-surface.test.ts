@@ -39,8 +39,8 @@ const allowedFilesEntry = /^(?:dist\/index\.js|dist\/index\.d\.ts|README(?:\.[a-
 
 const updateHint = (name: string): string =>
   `The public exports of @tokenforge/${name} changed. If the change is intended, record it with:\n` +
-  '  pnpm exec vitest run --project acceptance -u\n' +
-  '(or `pnpm exec vitest run --project acceptance src/L1-kernel/public-surface -u` to touch no other snapshot)\n' +
+  '  npx vitest run --project acceptance -u\n' +
+  '(or `npx vitest run --project acceptance src/L1-kernel/public-surface -u` to touch no other snapshot)\n' +
   'and commit the updated file under packages/acceptance/src/L1-kernel/__snapshots__/exports/.';
 
 function readManifest(name: PublishablePackage): Manifest {

@@ -64,7 +64,7 @@ describe('replay CLI (spawned process, test-only example suite)', () => {
   it('exits 2 on a usage error', () => {
     const result = runCli(['--family', 'example-chat/v1', '--response', chunks]);
     expect(result.lines).toEqual([]);
-    expect(result.stderr).toContain('usage: pnpm replay');
+    expect(result.stderr).toContain('usage: npx --yes pnpm@12.4.2 replay');
     expect(result.status).toBe(2);
   });
 });
