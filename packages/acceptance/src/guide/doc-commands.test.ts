@@ -34,6 +34,7 @@ describe('every command written in a document runs as written on a machine with 
         'packages/protocol-engine/README.md',
         'packages/acceptance/src/replay/README.md',
         'packages/acceptance/src/certification/README.md',
+        'examples/external-app/README.md',
       ]),
     );
     expect(exampleAndToolSources).toEqual(expect.arrayContaining(['examples/engine-quickstart.ts', 'tools/bench/run-all.ts']));
