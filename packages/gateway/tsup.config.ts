@@ -9,4 +9,6 @@ export default defineConfig({
   clean: true,
   sourcemap: false,
   treeshake: true,
+  // One file per entry: the package ships exactly dist/index.js and the bin dist/cli.js.
+  splitting: false,
 });

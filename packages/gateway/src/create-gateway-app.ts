@@ -1,30 +1,35 @@
 import type { ProtocolFamily } from '@tokenforge/model-protocol';
+import { createOpenAiEmbeddingsEgressCodec } from '@tokenforge/provider-adapters';
 import { Hono, type Context } from 'hono';
+import { clientAuthRefusal, type ErrorShape } from './http/client-auth-refusal.js';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from './http/authenticate-client.js';
 import { anthropicModelList, geminiModelList, openAiModelList } from './dialects/list-models.js';
 import { serveDirectRequest, type DirectDialect } from './dialects/serve-direct-request.js';
 import { registerJobRoutes } from './jobs/job-routes.js';
 import type { GatewayRuntime } from './runtime/gateway-runtime.js';
 
-const dialect = (family: string, keyPlacement: ClientKeyPlacement): DirectDialect => ({ family: family as ProtocolFamily, keyPlacement });
+const dialect = (family: string, keyPlacement: ClientKeyPlacement, errorShape: ErrorShape, extra: Partial<DirectDialect> = {}): DirectDialect => ({
+  family: family as ProtocolFamily,
+  keyPlacement,
+  errorShape,
+  ...extra,
+});
 
-const OPENAI_CHAT = dialect('openai-chat/v1', 'bearer');
-const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer');
-const ANTHROPIC = dialect('anthropic-messages/v1', 'anthropic');
-const GEMINI = dialect('gemini-generate-content/v1', 'gemini');
-const EMBEDDINGS = dialect('openai-embeddings/v1', 'bearer');
-const IMAGES = dialect('openai-images/v1', 'bearer');
-const RERANK = dialect('cohere-rerank/v1', 'bearer');
+const BASE64_EMBEDDINGS = createOpenAiEmbeddingsEgressCodec({ encodingFormat: 'base64' });
 
-function unauthorized(c: Context, shape: 'openai' | 'anthropic' | 'gemini'): Response {
-  switch (shape) {
-    case 'anthropic':
-      return c.json({ type: 'error', error: { type: 'authentication_error', message: 'The API key is missing or invalid.' } }, 401);
-    case 'gemini':
-      return c.json({ error: { code: 401, message: 'The API key is missing or invalid.', status: 'UNAUTHENTICATED' } }, 401);
-    default:
-      return c.json({ error: { message: 'The API key is missing or invalid.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }, 401);
-  }
+const OPENAI_CHAT = dialect('openai-chat/v1', 'bearer', 'openai');
+const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai');
+const ANTHROPIC = dialect('anthropic-messages/v1', 'anthropic', 'anthropic');
+const GEMINI = dialect('gemini-generate-content/v1', 'gemini', 'gemini');
+const EMBEDDINGS = dialect('openai-embeddings/v1', 'bearer', 'openai', {
+  // The OpenAI SDKs ask for base64 by default; the ingress reports the client's choice.
+  egressFor: (decoded) => ('clientEncodingFormat' in decoded && decoded.clientEncodingFormat === 'base64' ? BASE64_EMBEDDINGS : undefined),
+});
+const IMAGES = dialect('openai-images/v1', 'bearer', 'openai');
+const RERANK = dialect('cohere-rerank/v1', 'bearer', 'cohere');
+
+function unauthorized(_c: Context, shape: ErrorShape): Response {
+  return clientAuthRefusal(shape, 'unauthenticated');
 }
 
 function authorized(c: Context, runtime: GatewayRuntime, placement: ClientKeyPlacement): string | undefined {

@@ -17,6 +17,7 @@ import {
 import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
 import type { Context } from 'hono';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from '../http/authenticate-client.js';
+import { clientAuthRefusal, type ErrorShape } from '../http/client-auth-refusal.js';
 import { readLimitedBody } from '../http/read-limited-body.js';
 import { logRequest, type OperatorLogAttempt, type OperatorLogLine } from '../operations/operator-log.js';
 import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
@@ -28,6 +29,10 @@ export interface DirectDialect {
   /** The codec family of the dialect (`openai-chat/v1`, ...). */
   readonly family: ProtocolFamily;
   readonly keyPlacement: ClientKeyPlacement;
+  /** The envelope of a client-key refusal. */
+  readonly errorShape: ErrorShape;
+  /** An egress for what this request asked (OpenAI embeddings: the client's `encoding_format`). */
+  readonly egressFor?: (decoded: IngressDecodedRequestV1) => EgressCodecV1 | undefined;
 }
 
 /** Request headers that change what a body means; they reach the ingress codec (lower-case names). */
@@ -91,7 +96,8 @@ type Attempted =
 export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, dialect: DirectDialect): Promise<Response> {
   const codecs = runtime.suite.codecsFor(dialect.family);
   if (codecs === undefined) throw new Error(`${dialect.family} has no codecs`);
-  const { ingress, egress } = codecs;
+  const { ingress } = codecs;
+  let egress = codecs.egress;
   const request = c.req.raw;
   const url = new URL(request.url);
   const record: RequestRecord = { requestId: randomUUID(), route: `${request.method} ${routeLabel(url.pathname)}`, started: performance.now(), attempts: [] };
@@ -121,7 +127,10 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
   };
 
   const clientId = matchClientKey(presentedClientKey(dialect.keyPlacement, request.headers, url.searchParams), runtime.catalogue.clientKeys);
-  if (clientId === undefined) return refuse({ source: 'provider', failure: { code: 'authentication', retryable: false } }, 'refused:authentication');
+  if (clientId === undefined) {
+    finish(401, 'refused:client-key');
+    return clientAuthRefusal(dialect.errorShape, record.requestId);
+  }
   record.client = clientId;
   if (runtime.draining) return refuse({ source: 'provider', failure: { code: 'overloaded', retryable: true, retryAfterMs: GATEWAY_WAIT_MS } }, 'refused:draining');
   if (!runtime.limiter.tryAcquire()) {
@@ -145,6 +154,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
       return refuse({ source: 'ingress', code: error.code }, `refused:${error.code}`);
     }
     context = { ...context, modelLabel: decoded.modelLabel };
+    egress = dialect.egressFor?.(decoded) ?? egress;
     record.model = decoded.modelLabel;
     const targets = targetsFor(runtime, decoded.task, decoded.modelLabel);
     if (targets === undefined || targets.length === 0) return refuse({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-found');
