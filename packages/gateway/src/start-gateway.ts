@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { TaskKindV2 } from '@tokenforge/model-protocol';
@@ -99,6 +99,17 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
   server.keepAliveTimeout = 5_000;
+  // Responses being written (streams included): the drain waits for these, not only for the engine's work.
+  const writing = new Set<ServerResponse>();
+  let onAllWritten: (() => void) | undefined;
+  server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    writing.add(response);
+    response.once('close', () => {
+      writing.delete(response);
+      if (writing.size === 0) onAllWritten?.();
+    });
+  });
+  const allWritten = (): Promise<void> => (writing.size === 0 ? Promise.resolve() : new Promise((resolve) => (onAllWritten = resolve)));
   const host = options.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
@@ -122,7 +133,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([runtime.limiter.whenIdle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, limits.drainTimeoutMs)))]);
+      await Promise.race([allWritten(), new Promise<void>((resolve) => (timer = setTimeout(resolve, limits.drainTimeoutMs)))]);
       clearTimeout(timer);
       server.closeAllConnections();
       await stopped;

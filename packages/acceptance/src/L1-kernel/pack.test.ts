@@ -21,7 +21,7 @@ const workspaceVersions = Object.fromEntries(
   ]),
 );
 /** Node-only packages: the others run on any JavaScript runtime, so their bundles import no builtin. */
-const nodeOnlyPackages: readonly PublishablePackage[] = ['http-transport', 'provider-simulator'];
+const nodeOnlyPackages: readonly PublishablePackage[] = ['http-transport', 'provider-simulator', 'gateway'];
 
 let workRoot: string;
 const tarballs = new Map<PublishablePackage, string>();
@@ -128,6 +128,7 @@ describe.each(publishablePackages)('the packed @tokenforge/%s', (name) => {
       nodeOnly: nodeOnlyPackages.includes(name),
       workspaceVersions,
       dataFolders: name === 'provider-simulator' ? ['fixtures'] : [],
+      extraEntries: name === 'gateway' ? ['dist/cli.js'] : [],
     })).toEqual([]);
   });
 });

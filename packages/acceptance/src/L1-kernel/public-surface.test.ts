@@ -33,16 +33,20 @@ const allowedDependencies: Record<PublishablePackage, { readonly required: strin
   'provider-adapters': { required: [], optional: ['@tokenforge/model-protocol'] },
   'http-transport': { required: [], optional: ['@tokenforge/model-protocol', 'undici'] },
   'provider-simulator': { required: [], optional: ['selfsigned'] },
+  gateway: {
+    required: ['@tokenforge/protocol-engine', '@tokenforge/provider-adapters', '@tokenforge/http-transport', 'hono', '@hono/node-server'],
+    optional: ['@tokenforge/model-protocol', '@tokenforge/provider-simulator', 'pino', 'yaml', 'zod'],
+  },
 };
 
 /** What `files` may name: the built root entry, its types, readmes and the license. Never sources, tests or fixtures. */
 const allowedFilesEntry = /^(?:dist\/index\.js|dist\/index\.d\.ts|README(?:\.[a-zA-Z-]+)?\.md|LICENSE)$/;
 
 /**
- * Data folders a package serves at run time, by package: the simulator answers `recorded.<name>` scenarios from its
- * own copies of the recorded fixtures (each folder with its NOTICE.md).
+ * Other entries a package ships, by package: the simulator answers `recorded.<name>` scenarios from its own copies
+ * of the recorded fixtures (each folder with its NOTICE.md); the gateway ships its bin.
  */
-const allowedDataEntries: Partial<Record<PublishablePackage, readonly string[]>> = { 'provider-simulator': ['fixtures'] };
+const allowedDataEntries: Partial<Record<PublishablePackage, readonly string[]>> = { 'provider-simulator': ['fixtures'], gateway: ['dist/cli.js'] };
 
 const updateHint = (name: string): string =>
   `The public exports of @tokenforge/${name} changed. If the change is intended, record it with:\n` +

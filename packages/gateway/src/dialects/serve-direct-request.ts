@@ -39,6 +39,7 @@ export interface DirectDialect {
 const MEANINGFUL_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta', 'content-type'] as const;
 
 const GATEWAY_WAIT_MS = 1000;
+const IN_STREAM_ERROR_PAUSE_MS = 20;
 
 interface RequestRecord {
   readonly requestId: string;
@@ -221,6 +222,8 @@ async function attempt(
     logAttempt(error.code);
     // An input-phase refusal (the target cannot do what the task asks) sent nothing: the next target may.
     if (error.phase === 'input') return { kind: 'failure', failure: { code: 'unsupported', retryable: true }, acceptance: 'not-accepted' };
+    // A transport failure (connection refused or reset, no response head) returned nothing to the client.
+    if (error.phase === 'transport') return { kind: 'failure', failure: { code: 'network', retryable: true }, acceptance: 'unknown' };
     const answer = egress.encodeError({ source: 'engine', code: error.code }, context);
     return { kind: 'answer', response: toResponse(answer, { 'x-request-id': record.requestId }), outcome: `engine:${error.code}` };
   }
@@ -297,7 +300,9 @@ async function startStream(
     const terminal = await execution.terminal;
     if (terminal.status === 'failed') {
       logAttempt(terminal.failure.code);
-      return { kind: 'failure', failure: terminal.failure, acceptance: execution.acceptance.state };
+      // The head arrived but the answer did not (a stall, a cut): for the client, whose stream has not started,
+      // that is an answer that may or may not have been produced, i.e. `unknown`.
+      return { kind: 'failure', failure: terminal.failure, acceptance: 'unknown' };
     }
   }
   logAttempt('ok');
@@ -327,6 +332,9 @@ async function startStream(
         }
         const terminal = await execution.terminal;
         const tail = encoder.encodeTerminal(terminal);
+        // An in-stream error goes out as its own read: the Gemini SDK recognises its bare error object only when
+        // it does not share a socket read with the frames before it.
+        if (terminal.status === 'failed' && record.firstByteAt !== undefined) await new Promise((resolve) => setTimeout(resolve, IN_STREAM_ERROR_PAUSE_MS));
         if (tail.byteLength > 0) controller.enqueue(tail);
         controller.close();
         close(terminal, terminal.status === 'failed' ? `failed-in-stream:${terminal.failure.code}` : terminal.status);
