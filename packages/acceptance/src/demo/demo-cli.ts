@@ -10,7 +10,7 @@ import { runGatewayDemo } from './run-gateway-demo.js';
 async function main(): Promise<void> {
   const started = performance.now();
   const report = await runGatewayDemo({ log: (line) => console.log(line) });
-  console.log(`\nsupport matrix (each cell: an SDK or fetch call through the gateway, async rows engine-direct until the gateway serves jobs; latency as the client saw it; n/a: not declared)\n`);
+  console.log(`\nsupport matrix (each cell: an SDK or fetch call through the gateway; latency as the client saw it; n/a: not declared)\n`);
   console.log(formatSupportMatrix(report));
   console.log(
     `\n${report.ok ? 'all declared cells passed' : 'SOME CELLS FAILED'} in ${((performance.now() - started) / 1000).toFixed(1)} s ` +

@@ -25,12 +25,12 @@ export interface DemoRowPlan {
   readonly model: string;
   /** The family of the target that model routes to (what the row proves reachable). */
   readonly targetFamily: string;
-  /** The start of the gateway route the client calls, as the operator log names it (`POST /v1/messages`). */
+  /** The gateway route the client calls, as the operator log names it (`POST /v1/messages`; jobs rows: `/v1/jobs`). */
   readonly route: string;
   readonly sync?: DemoCall;
   readonly stream?: DemoCall;
-  /** An async family: create, poll with get, list and (when `cancel`) cancel; `providerModel` is its wire model. */
-  readonly jobs?: { readonly cancel: boolean; readonly providerModel: string };
+  /** An async family: create, poll with get, list and (when `cancel`) cancel, through the gateway's jobs API. */
+  readonly jobs?: { readonly cancel: boolean };
 }
 
 /**
@@ -59,8 +59,8 @@ export const DEMO_FAMILY_PLANS: Readonly<Record<string, DemoRowPlan>> = {
   'openai-embeddings/v1': { label: 'openai-embeddings/v1', model: 'sim-embeddings', route: 'POST /v1/embeddings', targetFamily: 'openai-embeddings/v1', sync: openAiEmbeddings },
   'openai-images/v1': { label: 'openai-images/v1', model: 'sim-images', route: 'POST /v1/images/generations', targetFamily: 'openai-images/v1', sync: openAiImages },
   'cohere-rerank/v1': { label: 'cohere-rerank/v1', model: 'sim-rerank', route: 'POST /v2/rerank', targetFamily: 'cohere-rerank/v1', sync: cohereRerank },
-  'kling-video/v1': { label: 'kling-video/v1', model: 'sim-kling-video', route: DEMO_JOBS_ROUTE, targetFamily: 'kling-video/v1', jobs: { cancel: false, providerModel: 'kling-v2-master' } },
-  'dashscope-tasks/v1': { label: 'dashscope-tasks/v1', model: 'sim-dashscope-video', route: DEMO_JOBS_ROUTE, targetFamily: 'dashscope-tasks/v1', jobs: { cancel: true, providerModel: 'wan2.2-t2v-plus' } },
+  'kling-video/v1': { label: 'kling-video/v1', model: 'sim-kling-video', route: DEMO_JOBS_ROUTE, targetFamily: 'kling-video/v1', jobs: { cancel: false } },
+  'dashscope-tasks/v1': { label: 'dashscope-tasks/v1', model: 'sim-dashscope-video', route: DEMO_JOBS_ROUTE, targetFamily: 'dashscope-tasks/v1', jobs: { cancel: true } },
 };
 
 /** Clients of one dialect served by a target of another, through the ingress and egress codecs. */

@@ -60,9 +60,21 @@ function formatStep(label: string, key: string, cell: DemoCell): string {
   return `${mark} ${label.padEnd(32)} ${key.padEnd(7)} ${latency}  ${cell.detail ?? ''}`;
 }
 
-type RowResult = Omit<DemoRow, 'gatewayRequests' | 'servedBy'> & { readonly route: string };
+/**
+ * A row before attribution. A jobs row keeps the span of operator log lines written while it ran: its get, list and
+ * cancel lines name no model, and only one row uses the jobs routes at a time.
+ */
+type RowResult = Omit<DemoRow, 'gatewayRequests' | 'servedBy'> & { readonly route: string; readonly logSpan?: readonly [number, number] };
 
-async function runRow(clients: DemoClients, gateway: RunningGateway, plan: DemoRowPlan, crossDialect: boolean, log: (line: string) => void): Promise<RowResult> {
+async function runRow(
+  clients: DemoClients,
+  gateway: RunningGateway,
+  plan: DemoRowPlan,
+  crossDialect: boolean,
+  log: (line: string) => void,
+  logLength: () => number,
+): Promise<RowResult> {
+  const spanStart = logLength();
   const cells = emptyCells();
   const emit = (key: DemoCellKey, cell: DemoCell): void => {
     cells[key] = cell;
@@ -75,10 +87,11 @@ async function runRow(clients: DemoClients, gateway: RunningGateway, plan: DemoR
       const call: DemoCall | undefined = plan[key];
       if (call !== undefined) emit(key, await timedCell(() => call(clients, plan.model)));
     }
-    if (plan.jobs !== undefined) await runDemoJobs({ simulator: gateway.simulator, timed: timedCell }, plan.targetFamily, plan.jobs.providerModel, plan.jobs, emit);
+    if (plan.jobs !== undefined) await runDemoJobs(clients, plan.model, plan.jobs, timedCell, emit);
     if (plan.sync === undefined && plan.stream === undefined && plan.jobs === undefined) emit('sync', { status: 'fail', detail: 'the plan has no call' });
   }
-  return { label: plan.label, model: plan.model, targetFamily: plan.targetFamily, route: plan.route, crossDialect, cells };
+  const row = { label: plan.label, model: plan.model, targetFamily: plan.targetFamily, route: plan.route, crossDialect, cells };
+  return plan.jobs === undefined ? row : { ...row, logSpan: [spanStart, logLength()] };
 }
 
 /** The operator log lines the gateway wrote (one JSON object per request). */
@@ -89,7 +102,10 @@ interface LoggedRequest {
 }
 
 function attribute(row: RowResult, logged: readonly LoggedRequest[]): DemoRow {
-  const mine = logged.filter((line) => line.model === row.model && row.model !== '' && (line.route ?? '').startsWith(row.route));
+  const mine =
+    row.logSpan === undefined
+      ? logged.filter((line) => line.model === row.model && row.model !== '' && (line.route ?? '').startsWith(row.route))
+      : logged.slice(row.logSpan[0], row.logSpan[1]).filter((line) => (line.route ?? '').includes(row.route));
   const servedBy = [...new Set(mine.flatMap((line) => (line.target?.family === undefined ? [] : [line.target.family])))].sort();
   const { route: _route, ...rest } = row;
   return { ...rest, gatewayRequests: mine.length, servedBy };
@@ -124,9 +140,9 @@ export async function runGatewayDemo(options: RunGatewayDemoOptions = {}): Promi
         results.push({ label: family, model: '', targetFamily: family, route: '', crossDialect: false, cells });
         continue;
       }
-      results.push(await runRow(clients, gateway, plan, false, log));
+      results.push(await runRow(clients, gateway, plan, false, log, () => operatorLog.length));
     }
-    for (const plan of crossDialectPlans) results.push(await runRow(clients, gateway, plan, true, log));
+    for (const plan of crossDialectPlans) results.push(await runRow(clients, gateway, plan, true, log, () => operatorLog.length));
     providerRequests = gateway.simulator?.requests.length ?? 0;
   } finally {
     await gateway.close();
