@@ -3,6 +3,7 @@ import { createOpenAiEmbeddingsEgressCodec } from '@tokenforge/provider-adapters
 import { Hono, type Context } from 'hono';
 import { clientAuthRefusal, type ErrorShape } from './http/client-auth-refusal.js';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from './http/authenticate-client.js';
+import { decodeImageEdit } from './dialects/decode-image-edit.js';
 import { anthropicModelList, geminiModelList, openAiModelList } from './dialects/list-models.js';
 import { serveDirectRequest, type DirectDialect } from './dialects/serve-direct-request.js';
 import { registerJobRoutes } from './jobs/job-routes.js';
@@ -26,6 +27,9 @@ const EMBEDDINGS = dialect('openai-embeddings/v1', 'bearer', 'openai', {
   egressFor: (decoded) => ('clientEncodingFormat' in decoded && decoded.clientEncodingFormat === 'base64' ? BASE64_EMBEDDINGS : undefined),
 });
 const IMAGES = dialect('openai-images/v1', 'bearer', 'openai');
+const IMAGE_EDITS = dialect('openai-images/v1', 'bearer', 'openai', {
+  decode: (body, request) => decodeImageEdit(body, request.headers.get('content-type') ?? ''),
+});
 const RERANK = dialect('cohere-rerank/v1', 'bearer', 'cohere');
 
 function unauthorized(_c: Context, shape: ErrorShape): Response {
@@ -48,6 +52,7 @@ export function createGatewayApp(runtime: GatewayRuntime): Hono {
   app.post('/v1/messages', (c) => serveDirectRequest(c, runtime, ANTHROPIC));
   app.post('/v1/embeddings', (c) => serveDirectRequest(c, runtime, EMBEDDINGS));
   app.post('/v1/images/generations', (c) => serveDirectRequest(c, runtime, IMAGES));
+  app.post('/v1/images/edits', (c) => serveDirectRequest(c, runtime, IMAGE_EDITS));
   app.post('/v1/rerank', (c) => serveDirectRequest(c, runtime, RERANK));
   app.post('/v2/rerank', (c) => serveDirectRequest(c, runtime, RERANK));
   app.post('/v1beta/models/:target{[^/]+:(?:generateContent|streamGenerateContent)}', (c) => serveDirectRequest(c, runtime, GEMINI));

@@ -65,3 +65,25 @@ describe('health', () => {
     expect(await (await fetch(`${gateway.url}/readyz`)).json()).toEqual({ status: 'ready' });
   });
 });
+
+describe('image edits (multipart)', () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+
+  it('edits through the OpenAI SDK, the file reaching the provider as multipart', async () => {
+    const before = gateway.simulator?.requests.length ?? 0;
+    const answer = await openAi().images.edit({ model: 'sim-image-edits', prompt: 'add a red hat', image: await OpenAI.toFile(png, 'cat.png', { type: 'image/png' }) });
+    expect(answer.data?.length).toBeGreaterThan(0);
+    expect(gateway.simulator?.requests.slice(before).map((request) => request.path)).toContain('/v1/images/edits');
+  });
+
+  it('refuses a form without an image, nothing forwarded', async () => {
+    const before = gateway.simulator?.requests.length ?? 0;
+    const form = new FormData();
+    form.set('model', 'sim-image-edits');
+    form.set('prompt', 'x');
+    const response = await fetch(`${gateway.url}/v1/images/edits`, { method: 'POST', headers: { authorization: `Bearer ${gateway.clientKey}` }, body: form });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+    expect(gateway.simulator?.requests.length).toBe(before);
+  });
+});

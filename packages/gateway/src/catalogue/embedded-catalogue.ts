@@ -28,6 +28,7 @@ const EMBEDDED_MODELS: readonly EmbeddedModel[] = [
     capability: { embedding: { spaceId: 'simulator-embedding-16', defaultDimensions: 16 } },
   },
   { name: 'sim-images', family: 'openai-images/v1', providerModel: 'gpt-image-1', taskKind: 'image-generation' },
+  { name: 'sim-image-edits', family: 'openai-images/v1', providerModel: 'gpt-image-1', taskKind: 'image-edit' },
   { name: 'sim-rerank', family: 'cohere-rerank/v1', providerModel: 'rerank-v3.5', taskKind: 'rerank' },
   { name: 'sim-kling-video', family: 'kling-video/v1', providerModel: 'kling-v2-master', taskKind: 'video-generation' },
   { name: 'sim-dashscope-video', family: 'dashscope-tasks/v1', providerModel: 'wan2.2-t2v-plus', taskKind: 'video-generation' },

@@ -15,7 +15,7 @@ export const FAMILY_CAPABILITY_DEFAULTS: Readonly<Record<string, CapabilityDefau
   'anthropic-messages/v1': CHAT,
   'gemini-generate-content/v1': CHAT,
   'openai-embeddings/v1': { executionMode: 'sync', taskKinds: ['embedding'] },
-  'openai-images/v1': { executionMode: 'sync', taskKinds: ['image-generation', 'image-edit'] },
+  'openai-images/v1': { executionMode: 'sync', taskKinds: ['image-generation', 'image-edit'], maxPreparedMediaBytes: 16 * 1024 * 1024 },
   'cohere-rerank/v1': { executionMode: 'sync', taskKinds: ['rerank'] },
   'kling-video/v1': { executionMode: 'async-job', taskKinds: ['video-generation'] },
   'dashscope-tasks/v1': { executionMode: 'async-job', taskKinds: ['video-generation', 'image-generation'] },

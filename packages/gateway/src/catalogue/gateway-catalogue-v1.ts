@@ -39,6 +39,8 @@ export const gatewayCapabilityOverridesV1Schema = z.strictObject({
   reasoning: z.boolean().optional(),
   /** JSON schema response formats. */
   structuredOutput: z.boolean().optional(),
+  /** Largest total size of the files of an image edit, in bytes (default for `openai-images/v1`: 16 MiB). */
+  maxPreparedMediaBytes: z.number().int().positive().optional(),
   /** The embedding space of an embedding target (vectors of two spaces are not comparable). */
   embedding: embeddingSpaceV2Schema.optional(),
 });

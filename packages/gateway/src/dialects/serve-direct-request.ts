@@ -10,6 +10,7 @@ import {
   type IngressDecodedRequestV1,
   type NormalizedProviderFailureV1,
   type NormalizedStreamEventV1,
+  type PreparedMediaExecutionInputV2,
   type ProtocolFamily,
   type TaskEnvelopeV2,
   type UsageV1,
@@ -18,6 +19,7 @@ import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1 } from '@tokenf
 import type { Context } from 'hono';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from '../http/authenticate-client.js';
 import { clientAuthRefusal, type ErrorShape } from '../http/client-auth-refusal.js';
+import { meaningfulHeaders } from '../http/meaningful-headers.js';
 import { readLimitedBody } from '../http/read-limited-body.js';
 import { logRequest, type OperatorLogAttempt, type OperatorLogLine } from '../operations/operator-log.js';
 import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
@@ -31,12 +33,11 @@ export interface DirectDialect {
   readonly keyPlacement: ClientKeyPlacement;
   /** The envelope of a client-key refusal. */
   readonly errorShape: ErrorShape;
+  /** Decodes the body itself instead of the ingress codec (OpenAI image edits: a multipart form with files). */
+  readonly decode?: (body: Uint8Array, request: Request) => Promise<{ decoded: IngressDecodedRequestV1; preparedMedia?: PreparedMediaExecutionInputV2 }>;
   /** An egress for what this request asked (OpenAI embeddings: the client's `encoding_format`). */
   readonly egressFor?: (decoded: IngressDecodedRequestV1) => EgressCodecV1 | undefined;
 }
-
-/** Request headers that change what a body means; they reach the ingress codec (lower-case names). */
-const MEANINGFUL_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta', 'content-type'] as const;
 
 const GATEWAY_WAIT_MS = 1000;
 const IN_STREAM_ERROR_PAUSE_MS = 20;
@@ -68,15 +69,6 @@ function usageFields(usage: UsageV1 | undefined): Record<string, number> | undef
   const fields: Record<string, number> = {};
   for (const [name, value] of Object.entries(usage)) if (typeof value === 'number') fields[name] = value;
   return fields;
-}
-
-function pickHeaders(headers: Headers): Record<string, string> {
-  const picked: Record<string, string> = {};
-  for (const name of MEANINGFUL_HEADERS) {
-    const value = headers.get(name);
-    if (value !== null) picked[name] = value;
-  }
-  return picked;
 }
 
 function targetsFor(runtime: GatewayRuntime, task: TaskEnvelopeV2, modelName: string): readonly RuntimeTarget[] | undefined {
@@ -147,9 +139,16 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
     const body = await readLimitedBody(request, runtime.limits.maxBodyBytes);
     if (body === undefined) return refuse({ source: 'ingress', code: 'body-too-large' }, 'refused:body-too-large');
     let decoded: IngressDecodedRequestV1;
+    let preparedMedia: PreparedMediaExecutionInputV2 | undefined;
     try {
-      const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: pickHeaders(request.headers) };
-      decoded = ingress.decodeRequest(wire);
+      if (dialect.decode !== undefined) {
+        const custom = await dialect.decode(body, request);
+        decoded = custom.decoded;
+        preparedMedia = custom.preparedMedia;
+      } else {
+        const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: meaningfulHeaders(request.headers) };
+        decoded = ingress.decodeRequest(wire);
+      }
     } catch (error) {
       if (!isCodecErrorV1(error)) throw error;
       return refuse({ source: 'ingress', code: error.code }, `refused:${error.code}`);
@@ -170,7 +169,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
         if (signal.aborted) return refuse({ source: 'provider', failure: { code: 'timeout', retryable: true } }, 'cancelled');
         budget.attemptsLeft -= 1;
         record.target = target;
-        last = await attempt(runtime, egress, decoded.task, target, context, signal, record, () => {
+        last = await attempt(runtime, egress, decoded.task, preparedMedia, target, context, signal, record, () => {
           release();
         }, finish);
         if (last.kind === 'answer') {
@@ -204,6 +203,7 @@ async function attempt(
   runtime: GatewayRuntime,
   egress: EgressCodecV1,
   task: TaskEnvelopeV2,
+  preparedMedia: PreparedMediaExecutionInputV2 | undefined,
   target: RuntimeTarget,
   context: EgressContextV1,
   signal: AbortSignal,
@@ -216,7 +216,7 @@ async function attempt(
   };
   let execution: ProtocolEngineExecutionV1;
   try {
-    execution = await runtime.engine.execute({ binding: target.binding, task, signal });
+    execution = await runtime.engine.execute({ binding: target.binding, task, signal, ...(preparedMedia === undefined ? {} : { preparedMedia }) });
   } catch (error) {
     if (!isProtocolEngineErrorV1(error)) throw error;
     logAttempt(error.code);

@@ -79,6 +79,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
       }
       const capability = capabilityOfTarget(target);
       if (!capability.taskKinds.includes(model.taskKind)) problems.push(`${path}: the target does not serve the model's task kind ${model.taskKind}`);
+      if (capability.taskKinds.includes('embedding') && capability.embedding === undefined) problems.push(`${path}.capability.embedding: an embedding target needs its embedding space`);
       const credentials = credentialsOf(target, env, path, problems);
       if (credentials === undefined) return;
       const family = target.family as ProtocolFamily;
