@@ -1,10 +1,12 @@
 /**
  * A small application that uses the published packages exactly as a registry user would: the provider simulator
  * on a loopback port, an engine over the builtin suite, and one hardened HTTP transport per connection. It runs a
- * sync OpenAI-chat call and a streamed Anthropic call, prints what it saw, and exits non-zero on any surprise.
+ * sync OpenAI-chat call and a streamed Anthropic call through the engine, then starts the gateway's embedded default
+ * and asks it for a chat completion over HTTP. Prints what it saw and exits non-zero on any surprise.
  *
  * Plain ESM JavaScript on purpose: `npm install` of the tarballs and `node main.mjs` are all it needs.
  */
+import { startGateway } from '@tokenforge/gateway';
 import { createHttpProviderTransport } from '@tokenforge/http-transport';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { createBuiltinTokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
@@ -18,7 +20,7 @@ function text(result) {
   return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-for (const name of ['@tokenforge/protocol-engine', '@tokenforge/provider-adapters', '@tokenforge/http-transport', '@tokenforge/provider-simulator']) {
+for (const name of ['@tokenforge/protocol-engine', '@tokenforge/provider-adapters', '@tokenforge/http-transport', '@tokenforge/provider-simulator', '@tokenforge/gateway']) {
   console.log(`resolved ${name} -> ${new URL(import.meta.resolve(name)).pathname}`);
 }
 
@@ -67,8 +69,23 @@ try {
   const terminal = await stream.terminal;
   check(terminal.status === 'completed' && terminal.result.kind === 'chat', 'a completed stream');
   console.log(`anthropic-messages stream: ${deltas} deltas, "${text(terminal.result)}" finish=${terminal.finishReason?.unified}`);
-  console.log('external app finished');
 } finally {
   await Promise.all(transports.map((transport) => transport.close()));
   await simulator.close();
 }
+
+// The gateway from its tarball: the embedded default (its own simulator in-process), an OpenAI-dialect request.
+const gateway = await startGateway({ logger: { write: () => {} } });
+try {
+  const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${gateway.clientKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'sim-openai-chat', messages: [{ role: 'user', content: 'Say hello.' }] }),
+  });
+  const completion = await response.json();
+  check(response.status === 200, `gateway answered HTTP ${response.status}`);
+  console.log(`gateway ${gateway.models.length} models, chat completion: "${completion.choices[0].message.content}"`);
+} finally {
+  await gateway.close();
+}
+console.log('external app finished');
