@@ -2,7 +2,6 @@
  * Architecture rules. Each rule is proven to fail on a planted violation by
  * packages/acceptance/src/L1-kernel/import-boundary.test.ts (fixtures under fixtures/violations/<rule>/).
  */
-const path = require('node:path');
 
 /** Test code: test files, test-only helpers and recorded fixtures. */
 const TEST_CODE = '\\.test\\.ts$|/test-support/|/__fixtures__/';
@@ -88,11 +87,12 @@ module.exports = {
     // otherwise the "imports only X" rules could never see an npm import.
     exclude: { path: '^packages/[^/]+/(dist|node_modules|\\.turbo)/|/__fixtures__/|/fixtures/violations/' },
     tsPreCompilationDeps: true,
-    // Absolute, so the acceptance gates can cruise fixture trees with this same file from another directory.
-    tsConfig: { fileName: path.join(__dirname, 'tsconfig.base.json') },
+    // Relative to the working directory: its `paths` map each `@tokenforge/*` import to that tree's own sources, so
+    // the acceptance gates cruise a fixture tree (which carries a copy of this file) with this same configuration.
+    tsConfig: { fileName: 'tsconfig.base.json' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
-      conditionNames: ['@tokenforge/source', 'import', 'types', 'default'],
+      conditionNames: ['import', 'types', 'default'],
       mainFields: ['module', 'main', 'types'],
       extensions: ['.ts', '.js', '.mjs', '.json'],
     },

@@ -1,15 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const packages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'http-transport', 'provider-simulator', 'gateway', 'acceptance'];
 
 /**
- * One root configuration: every package is a project, so one `vitest run` yields one JSON report.
- * Workspace packages resolve to their TypeScript sources through the `@tokenforge/source` condition,
- * so tests never depend on a stale build.
+ * `@tokenforge/*` imports resolve to each package's TypeScript source through the `paths` of tsconfig.base.json
+ * (the one map tsc, tsx and dependency-cruiser read too), so tests never depend on a stale build.
  */
+const workspaceSources = Object.entries(
+  (JSON.parse(readFileSync(new URL('./tsconfig.base.json', import.meta.url), 'utf8')) as {
+    compilerOptions: { paths: Record<string, [string]> };
+  }).compilerOptions.paths,
+).map(([name, [target]]) => ({
+  find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`),
+  replacement: fileURLToPath(new URL(target, import.meta.url)),
+}));
+
+/** One root configuration: every package is a project, so one `vitest run` yields one JSON report. */
 export default defineConfig({
-  resolve: { conditions: ['@tokenforge/source', 'import', 'module', 'default'] },
-  ssr: { resolve: { conditions: ['@tokenforge/source', 'import', 'module', 'node', 'default'] } },
+  resolve: { alias: workspaceSources },
   test: {
     projects: [
       ...packages.map((name) => ({

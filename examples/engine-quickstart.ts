@@ -4,7 +4,7 @@
  * Everything provider-side is an in-memory EXAMPLE (examples/support): a made-up wire dialect, two tiny adapter
  * families and a transport that never leaves the process. The engine calls are exactly what a real host writes.
  *
- * Run: `pnpm example`. Exits non-zero if anything unexpected happens.
+ * Run: `npx --yes pnpm@12.4.2 example`. Exits non-zero if anything unexpected happens.
  */
 import type { AdapterTerminalOutcome, ProtocolCapabilityV2, TaskEnvelopeV2 } from '@tokenforge/model-protocol';
 import {

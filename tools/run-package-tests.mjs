@@ -1,4 +1,4 @@
-// Runs one package's tests through the root vitest configuration, so `pnpm --filter <pkg> test -- <file>`
+// Runs one package's tests through the root vitest configuration, so `npx --yes pnpm@12.4.2 --filter <pkg> test -- <file>`
 // works with paths relative to the package.
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';

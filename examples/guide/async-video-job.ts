@@ -10,7 +10,7 @@
  *   4. a start whose answer was lost after the request left: `rejected` with acceptance `unknown`. The job may
  *      exist, so the host does not resend; it reconciles through `engine.jobs.list` and adopts the job it finds.
  *
- * Run: `pnpm exec tsx --conditions=@tokenforge/source examples/guide/async-video-job.ts` (exits non-zero if
+ * Run: `npx tsx examples/guide/async-video-job.ts` (exits non-zero if
  * anything unexpected happens). Read it beside docs/guides/PROTOCOL_ENGINE.md.
  */
 import { pathToFileURL } from 'node:url';

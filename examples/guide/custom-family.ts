@@ -8,7 +8,7 @@
  * the unchanged engine. The provider side is the fixture transport of `@tokenforge/provider-adapters`, which replays
  * scripted answers and records every request.
  *
- * Run: `pnpm exec tsx --conditions=@tokenforge/source examples/guide/custom-family.ts` (exits non-zero if anything
+ * Run: `npx tsx examples/guide/custom-family.ts` (exits non-zero if anything
  * unexpected happens). Read it beside section 8 of docs/guides/PROTOCOL_ENGINE.md.
  */
 import { pathToFileURL } from 'node:url';

@@ -7,7 +7,7 @@
  *   2. left early (`break`): the engine closes the adapter, the transport is released, `terminal` is `cancelled`;
  *   3. the provider fails mid-stream: the events so far were delivered, `terminal` is `failed` (not an exception).
  *
- * Run: `pnpm exec tsx --conditions=@tokenforge/source examples/guide/stream-chat.ts` (exits non-zero if anything
+ * Run: `npx tsx examples/guide/stream-chat.ts` (exits non-zero if anything
  * unexpected happens). Read it beside docs/guides/PROTOCOL_ENGINE.md.
  */
 import { pathToFileURL } from 'node:url';

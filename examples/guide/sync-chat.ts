@@ -7,7 +7,7 @@
  *   2. a `response` whose terminal is `failed`: a provider failure is a fact the host reads, not an exception;
  *   3. a `ProtocolEngineErrorV1` thrown before any network, when the task needs more than the target declares.
  *
- * Run: `pnpm exec tsx --conditions=@tokenforge/source examples/guide/sync-chat.ts` (exits non-zero if anything
+ * Run: `npx tsx examples/guide/sync-chat.ts` (exits non-zero if anything
  * unexpected happens). Read it beside docs/guides/PROTOCOL_ENGINE.md.
  */
 import { pathToFileURL } from 'node:url';

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:check`: measures again (or reads `--report=<file>`) and compares every ratio and scaling exponent
+ * `npx --yes pnpm@12.4.2 bench:check`: measures again (or reads `--report=<file>`) and compares every ratio and scaling exponent
  * with the committed tools/bench/results/bench-report.json (or `--baseline=<file>`). Exits 1 when one worsened by
  * more than 25% (`--tolerance=0.25`). Not run in CI: shared machines are too noisy for the rule.
  *
@@ -23,7 +23,7 @@ function committedReport(): BenchReport {
   try {
     return JSON.parse(execFileSync('git', ['show', `HEAD:${path}`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as BenchReport;
   } catch {
-    if (!existsSync(REPORT_PATH)) throw new Error(`no committed report to compare with: run \`pnpm bench\` and commit ${path}`);
+    if (!existsSync(REPORT_PATH)) throw new Error(`no committed report to compare with: run \`npx --yes pnpm@12.4.2 bench\` and commit ${path}`);
     return JSON.parse(readFileSync(REPORT_PATH, 'utf8')) as BenchReport;
   }
 }

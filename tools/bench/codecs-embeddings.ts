@@ -9,7 +9,7 @@
  *   Target: at most 1.3x the floor.
  *
  * Ratios are paired per round (cases run interleaved), so load shared with other processes cancels out.
- * Run: `pnpm exec tsx --conditions=@tokenforge/source tools/bench/codecs-embeddings.ts`. Writes
+ * Run: `npx tsx tools/bench/codecs-embeddings.ts`. Writes
  * tools/bench/results/codecs-embeddings.json.
  */
 import { fileURLToPath } from 'node:url';

@@ -8,10 +8,10 @@
  * reported too); tool-argument accumulation is linear (4x the deltas cost at most 4.5x the time).
  *
  * Component figures beside them (parseSafeJson vs JSON.parse, the SSE decoder alone, the stream driver) show
- * where the time goes. If `tools/bench/codecs-embeddings.ts` exists it runs afterwards, so `pnpm bench:codecs`
+ * where the time goes. If `tools/bench/codecs-embeddings.ts` exists it runs afterwards, so `npx --yes pnpm@12.4.2 bench:codecs`
  * reports everything.
  *
- * Run: `pnpm bench:codecs`. Writes tools/bench/results/codecs.json.
+ * Run: `npx --yes pnpm@12.4.2 bench:codecs`. Writes tools/bench/results/codecs.json.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -3,7 +3,7 @@
  * fake adapter) and per sync execution, measured beside `JSON.parse` of a typical 270-byte chat chunk in the same
  * run. Target: the engine's own cost per event is at most 0.25x that JSON.parse.
  *
- * Run: `pnpm bench:engine`. Writes tools/bench/results/engine.json.
+ * Run: `npx --yes pnpm@12.4.2 bench:engine`. Writes tools/bench/results/engine.json.
  */
 import {
   normalizedStreamEventV1Schema,

@@ -1,5 +1,5 @@
 /**
- * A small benchmark harness shared by the repository's benchmarks (`pnpm bench:*`).
+ * A small benchmark harness shared by the repository's benchmarks (`npx --yes pnpm@12.4.2 bench:*`).
  *
  * Each measurement runs a warm-up, then several timed rounds of a fixed number of operations, and reports the
  * median nanoseconds per operation with the spread across rounds. Ratios between measurements taken in the same

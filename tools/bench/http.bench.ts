@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:http`: what engine + http-transport add on top of a bare undici request, against the provider
+ * `npx --yes pnpm@12.4.2 bench:http`: what engine + http-transport add on top of a bare undici request, against the provider
  * simulator running in a child process (so its work does not share this process's event loop).
  *
  * - sync chat completions at concurrency 1 and 32: per-call latency (p50, p99) of a bare undici request that reads
@@ -38,7 +38,7 @@ const { Pool } = (await import(createRequire(new URL('../../packages/acceptance/
 
 const SIMULATOR_CLI = fileURLToPath(new URL('../../packages/provider-simulator/src/simulator-cli.ts', import.meta.url));
 
-/** Starts `pnpm simulator`'s entry point in a child process and reads its URL and the OpenAI test key from stdout. */
+/** Starts `npx --yes pnpm@12.4.2 simulator`'s entry point in a child process and reads its URL and the OpenAI test key from stdout. */
 async function startSimulatorChild(): Promise<{ child: ChildProcess; ready: ChildReady }> {
   const child = spawn(process.execPath, [...process.execArgv, SIMULATOR_CLI], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<ChildReady>((resolve, reject) => {

@@ -14,7 +14,7 @@
  * over 5,000 calls each); heap retained after 100 streams.
  *
  * Cases of a workload run interleaved, their order reversed every other round; ratios are taken per round and
- * their median reported. Run: `pnpm bench:peers` (`--quick` for a smoke run, `--only=chat,sync,...` for some
+ * their median reported. Run: `npx --yes pnpm@12.4.2 bench:peers` (`--quick` for a smoke run, `--only=chat,sync,...` for some
  * workloads, `--with-slow-peers` to time the openai SDK on the 4 MB event too, `BENCH_TRACE=1` to print each
  * path's first pass). Writes tools/bench/results/peers.json.
  */

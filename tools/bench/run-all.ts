@@ -1,5 +1,5 @@
 /**
- * `pnpm bench`: runs every benchmark (engine, codecs with embeddings, http, peers) several times, each in a fresh
+ * `npx --yes pnpm@12.4.2 bench`: runs every benchmark (engine, codecs with embeddings, http, peers) several times, each in a fresh
  * process, pools their figures and writes tools/bench/results/bench-report.json and docs/benchmarks.md.
  *
  * A benchmark whose file is absent is reported as not run; one that exits non-zero is reported as failed (and
@@ -20,11 +20,11 @@ import { renderBenchmarksMarkdown } from './report/render-markdown.js';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
 const RESULTS = join(HERE, 'results');
-/** Where `pnpm bench` writes the aggregated report. */
+/** Where `npx --yes pnpm@12.4.2 bench` writes the aggregated report. */
 export const REPORT_PATH = join(RESULTS, 'bench-report.json');
 const DOCS_PATH = join(ROOT, 'docs/benchmarks.md');
 
-/** A benchmark `pnpm bench` knows: its file, the result files it writes, and how it is run here. */
+/** A benchmark `npx --yes pnpm@12.4.2 bench` knows: its file, the result files it writes, and how it is run here. */
 interface BenchmarkSpec {
   readonly file: string;
   /** Result names (tools/bench/results/<name>.json), each reported as its own benchmark. */
@@ -56,7 +56,7 @@ export interface RunAllOptions {
 function runChild(file: string, args: readonly string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     // --expose-gc for the peers' heap figure; tsx through --import so the flags reach node itself.
-    const child = spawn(process.execPath, ['--expose-gc', '--conditions=@tokenforge/source', '--import', 'tsx', join(HERE, file), ...args], {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(HERE, file), ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'inherit', 'inherit'],
     });

@@ -1,7 +1,7 @@
 /**
  * Writes the support matrix of the builtin suite into both protocol engine guides, between their markers.
  *
- * Run: `pnpm docs:matrix` (or `pnpm exec tsx --conditions=@tokenforge/source tools/support-matrix/generate-support-matrix.ts`).
+ * Run: `npx --yes pnpm@12.4.2 docs:matrix` (or `npx tsx tools/support-matrix/generate-support-matrix.ts`).
  * `--check` writes nothing and exits 1 when a guide's tables differ from the generated ones.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -186,7 +186,7 @@ export function renderSupportMatrix(matrix: SupportMatrix, language: SupportMatr
 }
 
 /** The command that regenerates the tables (the root script, and what it runs). */
-export const SUPPORT_MATRIX_COMMAND = 'pnpm docs:matrix (pnpm exec tsx --conditions=@tokenforge/source tools/support-matrix/generate-support-matrix.ts)';
+export const SUPPORT_MATRIX_COMMAND = 'npx --yes pnpm@12.4.2 docs:matrix (npx tsx tools/support-matrix/generate-support-matrix.ts)';
 
 /** The line that opens the generated block. */
 export const SUPPORT_MATRIX_BEGIN = '<!-- support-matrix:begin (generated from the builtin suite by tools/support-matrix; do not edit by hand) -->';

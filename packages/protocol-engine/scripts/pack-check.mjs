@@ -2,7 +2,7 @@
 /**
  * Pack check of @tokenforge/protocol-engine.
  *
- * 1. `pnpm pack` the engine and model-protocol (build both first: `pnpm --dir packages/protocol-engine check` does).
+ * 1. `pnpm pack` the engine and model-protocol (build both first: `npx --yes pnpm@12.4.2 --dir packages/protocol-engine check` does).
  * 2. Assert the engine tarball holds only package.json, LICENSE, README.md, README.zh-CN.md and the production
  *    modules behind the root (at most five, including dist/index.js and dist/index.d.ts), and that its manifest
  *    names exactly one runtime dependency with a real version (no `workspace:`).
@@ -58,7 +58,7 @@ try {
     try {
       readFileSync(join(engineDirectory, module));
     } catch {
-      fail(`${module} is missing: build the package first (pnpm --dir packages/protocol-engine check builds it)`);
+      fail(`${module} is missing: build the package first (npx --yes pnpm@12.4.2 --dir packages/protocol-engine check builds it)`);
     }
   }
   const tarballs = join(workspace, 'tarballs');

@@ -1,7 +1,7 @@
 /**
  * The figures a benchmark hands to the report: one metric per comparable number, with its per-round samples so
- * the report can pool rounds of several processes. `pnpm bench` aggregates them into
- * tools/bench/results/bench-report.json; `pnpm bench:check` compares them with the committed report.
+ * the report can pool rounds of several processes. `npx --yes pnpm@12.4.2 bench` aggregates them into
+ * tools/bench/results/bench-report.json; `npx --yes pnpm@12.4.2 bench:check` compares them with the committed report.
  */
 
 /** What a metric measures; only `ratio` and `exponent` metrics are compared by `bench:check`. */

@@ -1,6 +1,6 @@
 /**
  * The aggregated benchmark report (`tools/bench/results/bench-report.json`): every benchmark's metrics pooled
- * over the processes `pnpm bench` ran, with their spread, targets and the peers' workload tables.
+ * over the processes `npx --yes pnpm@12.4.2 bench` ran, with their spread, targets and the peers' workload tables.
  */
 import type { MachineFacts } from '../harness.js';
 import { meetsTarget, type BenchMetric, type BenchMetricTarget, type BenchMetricUnit } from './bench-metric.js';

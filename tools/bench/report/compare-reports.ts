@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:check`'s rule: a ratio or scaling exponent that worsened by more than the tolerance (25% by
+ * `npx --yes pnpm@12.4.2 bench:check`'s rule: a ratio or scaling exponent that worsened by more than the tolerance (25% by
  * default) against the committed report is a regression. Absolute figures (nanoseconds, microseconds, bytes)
  * depend on the machine and are not compared; a metric missing on either side is listed, not failed.
  */

@@ -64,7 +64,7 @@ describe('renderBenchmarksMarkdown', () => {
     expect(markdown).toContain('| **TokenForge** | ours | 14.0 ms | 1.40× (IQR 1.26×–1.54×) |  |');
     expect(markdown).toContain('| AI SDK | peer | 70.0 ms | 7.00× (IQR 6.30×–7.70×) | 5.00× (IQR 4.50×–5.50×) |');
     expect(markdown).toContain('| http | not-run: tools/bench/http.bench.ts is not in this checkout | 0 |');
-    expect(markdown).toContain('`pnpm bench:check`');
+    expect(markdown).toContain('`npx --yes pnpm@12.4.2 bench:check`');
     expect(markdown).not.toContain('Noisy run');
     expect(markdown).toContain('Its load stayed below its core count');
     expect(markdown).not.toMatch(/\n\n\n/);

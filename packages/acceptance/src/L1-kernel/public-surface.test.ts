@@ -50,8 +50,8 @@ const allowedDataEntries: Partial<Record<PublishablePackage, readonly string[]>>
 
 const updateHint = (name: string): string =>
   `The public exports of @tokenforge/${name} changed. If the change is intended, record it with:\n` +
-  '  pnpm exec vitest run --project acceptance -u\n' +
-  '(or `pnpm exec vitest run --project acceptance src/L1-kernel/public-surface -u` to touch no other snapshot)\n' +
+  '  npx vitest run --project acceptance -u\n' +
+  '(or `npx vitest run --project acceptance src/L1-kernel/public-surface -u` to touch no other snapshot)\n' +
   'and commit the updated file under packages/acceptance/src/L1-kernel/__snapshots__/exports/.';
 
 function readManifest(name: PublishablePackage): Manifest {
@@ -71,16 +71,11 @@ describe.each(publishablePackages)('package.json of @tokenforge/%s', (name) => {
     expect(existsSync(join(repositoryRoot, 'packages', name, 'LICENSE'))).toBe(true);
   });
 
-  it('exports only its root, with types first and the source condition kept out of the published map', () => {
+  it('exports only its built root, types first, the same map in the workspace and the tarball (no custom condition)', () => {
     expect(Object.keys(manifest.exports ?? {})).toEqual(['.']);
-    expect(Object.keys(manifest.publishConfig?.exports ?? {})).toEqual(['.']);
-    expect(manifest.exports?.['.']).toEqual({
-      '@tokenforge/source': './src/index.ts',
-      types: './dist/index.d.ts',
-      import: './dist/index.js',
-    });
-    expect(manifest.publishConfig?.exports?.['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
-    expect(Object.keys(manifest.publishConfig?.exports?.['.'] ?? {})[0]).toBe('types');
+    expect(manifest.exports?.['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+    expect(Object.keys(manifest.exports?.['.'] ?? {})[0]).toBe('types');
+    expect(manifest.publishConfig?.exports).toBeUndefined();
     for (const field of ['types', 'main', 'module'] as const) {
       if (manifest[field] !== undefined) expect(['./dist/index.d.ts', './dist/index.js']).toContain(manifest[field]);
     }

@@ -20,7 +20,7 @@ const chunks = file('stream.chunks.txt', '{"delta":"hi"}\n{"done":true}\n');
 const badChunks = file('bad.chunks.txt', '{"delta":5}\n{"done":true}\n');
 
 function runCli(args: string[]): { status: number | null; lines: unknown[]; stderr: string } {
-  const result = spawnSync('pnpm', ['exec', 'tsx', '--conditions=@tokenforge/source', 'packages/acceptance/src/replay/replay-cli.ts', ...args], {
+  const result = spawnSync(join(repositoryRoot, 'node_modules', '.bin', 'tsx'), ['packages/acceptance/src/replay/replay-cli.ts', ...args], {
     cwd: repositoryRoot,
     encoding: 'utf8',
     env: { ...process.env, TOKENFORGE_REPLAY_TEST_ONLY_SUITE_MODULE: exampleSuiteModule, NO_COLOR: '1' },
@@ -64,7 +64,7 @@ describe('replay CLI (spawned process, test-only example suite)', () => {
   it('exits 2 on a usage error', () => {
     const result = runCli(['--family', 'example-chat/v1', '--response', chunks]);
     expect(result.lines).toEqual([]);
-    expect(result.stderr).toContain('usage: pnpm replay');
+    expect(result.stderr).toContain('usage: npx --yes pnpm@12.4.2 replay');
     expect(result.status).toBe(2);
   });
 });

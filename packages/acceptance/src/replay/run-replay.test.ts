@@ -225,7 +225,7 @@ describe('runReplayV1: usage errors exit 2', () => {
     const result = await replay(argv);
     expect(result.exit).toBe(2);
     expect(result.stderr).toContain(message);
-    expect(result.stderr).toContain('usage: pnpm replay');
+    expect(result.stderr).toContain('usage: npx --yes pnpm@12.4.2 replay');
   });
 });
 

@@ -8,7 +8,7 @@ const EXAMPLE = new URL('../../examples/catalogue.example.yaml', import.meta.url
 describe('the catalogue', () => {
   it('the committed JSON Schema is the one the zod schema generates', () => {
     const committed = JSON.parse(readFileSync(new URL('./gateway-catalogue-v1.schema.json', import.meta.url), 'utf8')) as unknown;
-    // Regenerate with: npx --yes pnpm@12.4.2 exec tsx --conditions=@tokenforge/source packages/gateway/src/catalogue/write-catalogue-json-schema.ts
+    // Regenerate with: npx --yes pnpm@12.4.2 exec tsx packages/gateway/src/catalogue/write-catalogue-json-schema.ts
     expect(committed).toEqual(gatewayCatalogueV1JsonSchema());
   });
 

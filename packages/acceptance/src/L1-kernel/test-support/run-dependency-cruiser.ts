@@ -95,6 +95,8 @@ function toReport(result: CruiseJson): CruiseReport {
 /** Copies a violation fixture (a miniature `packages/<name>/src/...` workspace) into `workspace`, linking dependencies. */
 function materializeFixture(fixtureDirectory: string, workspace: string): void {
   cpSync(fixtureDirectory, workspace, { recursive: true });
+  // The repository's `paths` map each `@tokenforge/*` name to `./packages/<name>/src/index.ts` beside this copy.
+  cpSync(join(repositoryRoot, 'tsconfig.base.json'), join(workspace, 'tsconfig.base.json'));
   restoreFixtureTestNames(workspace);
   const packagesDirectory = join(workspace, 'packages');
   for (const folder of readdirSync(packagesDirectory)) {

@@ -12,14 +12,14 @@ import { validateCertificationManifest, type ManifestValidationV1 } from '../man
 import { REAL_PROVIDER_CALLS_ACK, requireAcknowledgement, runCertification } from '../run/run-certification.js';
 import { readJsonFile, runCli, type CliIo } from './cli-io.js';
 
-export const CERTIFY_USAGE = `usage: pnpm certify:protocol-engine-real --manifest <suite.json>
+export const CERTIFY_USAGE = `usage: npx --yes pnpm@12.4.2 certify:protocol-engine-real --manifest <suite.json>
          validate the manifest offline (default; no network)
-       pnpm certify:protocol-engine-real --manifest <suite.json> --run --env-file <.env>
+       npx --yes pnpm@12.4.2 certify:protocol-engine-real --manifest <suite.json> --run --env-file <.env>
          --ack-real-provider-calls ${REAL_PROVIDER_CALLS_ACK} [--evidence <file>]
          call the real providers and write evidence (mode 0600)
-       pnpm certify:protocol-engine-real --manifest <suite.json> --verify <evidence.json> [<evidence.json> ...]
+       npx --yes pnpm@12.4.2 certify:protocol-engine-real --manifest <suite.json> --verify <evidence.json> [<evidence.json> ...]
          say per registered family whether real success evidence exists
-       pnpm certify:protocol-engine-real --write-template <file>
+       npx --yes pnpm@12.4.2 certify:protocol-engine-real --write-template <file>
          write a manifest template for every registered family, caps at the exact worst case
 
 exit status: 0 valid / run succeeded / every family certified, 1 problems found, 2 refused or usage error, 3 failure`;

@@ -5,7 +5,7 @@ import { readEnvFile } from '../env/read-env-file.js';
 import { REAL_PROVIDER_CALLS_ACK, requireAcknowledgement } from '../run/run-certification.js';
 import { readJsonFile, runCli, type CliIo } from './cli-io.js';
 
-export const DIAGNOSE_USAGE = `usage: pnpm --filter @tokenforge/acceptance diagnose:protocol-engine-real-async
+export const DIAGNOSE_USAGE = `usage: npx --yes pnpm@12.4.2 --filter @tokenforge/acceptance diagnose:protocol-engine-real-async
          --manifest <async-shard.json> --env-file <provider.env> --created-after <UTC timestamp>
          --ack-real-provider-calls ${REAL_PROVIDER_CALLS_ACK}
 

@@ -5,7 +5,7 @@ import { recoverAsyncShard } from '../recover/recover-async-shard.js';
 import { REAL_PROVIDER_CALLS_ACK, requireAcknowledgement } from '../run/run-certification.js';
 import { readJsonFile, runCli, type CliIo } from './cli-io.js';
 
-export const RECOVER_USAGE = `usage: pnpm --filter @tokenforge/acceptance recover:protocol-engine-real-shard
+export const RECOVER_USAGE = `usage: npx --yes pnpm@12.4.2 --filter @tokenforge/acceptance recover:protocol-engine-real-shard
          --manifest <async-shard.json> --failure-evidence <polling-exhausted.json> --env-file <provider.env>
          --output <recovered-success.json> --ack-real-provider-calls ${REAL_PROVIDER_CALLS_ACK}
 

@@ -9,7 +9,7 @@ import { certificationExampleFiles } from './write-example-files.js';
 import { worstCaseRequests } from './worst-case-requests.js';
 
 const examples = new URL('../../../../../examples/certification/', import.meta.url);
-const REFRESH = 'pnpm exec tsx --conditions=@tokenforge/source -e "import(\'./packages/acceptance/src/certification/manifest/write-example-files.ts\').then((m) => m.writeCertificationExampleFiles(\'examples/certification\'))"';
+const REFRESH = 'npx tsx -e "import(\'./packages/acceptance/src/certification/manifest/write-example-files.ts\').then((m) => m.writeCertificationExampleFiles(\'examples/certification\'))"';
 
 describe('committed certification examples', () => {
   const generated = certificationExampleFiles();

@@ -1,0 +1,91 @@
+/**
+ * A small application that uses the published packages exactly as a registry user would: the provider simulator
+ * on a loopback port, an engine over the builtin suite, and one hardened HTTP transport per connection. It runs a
+ * sync OpenAI-chat call and a streamed Anthropic call through the engine, then starts the gateway's embedded default
+ * and asks it for a chat completion over HTTP. Prints what it saw and exits non-zero on any surprise.
+ *
+ * Plain ESM JavaScript on purpose: `npm install` of the tarballs and `node main.mjs` are all it needs.
+ */
+import { startGateway } from '@tokenforge/gateway';
+import { createHttpProviderTransport } from '@tokenforge/http-transport';
+import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
+import { createBuiltinTokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import { startProviderSimulator } from '@tokenforge/provider-simulator';
+
+function check(condition, what) {
+  if (!condition) throw new Error(`unexpected: ${what}`);
+}
+
+function text(result) {
+  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+for (const name of ['@tokenforge/protocol-engine', '@tokenforge/provider-adapters', '@tokenforge/http-transport', '@tokenforge/provider-simulator', '@tokenforge/gateway']) {
+  console.log(`resolved ${name} -> ${new URL(import.meta.resolve(name)).pathname}`);
+}
+
+const simulator = await startProviderSimulator();
+const suite = createBuiltinTokenForgeProtocolSuiteV1();
+const engine = createProtocolEngineV1({ registry: suite.registry });
+const transports = [];
+
+/** What a host's catalogue would resolve: a target on the simulator, and its credential-bound transport. */
+function bind(protocolFamily, providerModel) {
+  const transport = createHttpProviderTransport({
+    baseUrl: simulator.baseUrlFor(protocolFamily),
+    credentials: simulator.credentialsFor(protocolFamily),
+    metadata: suite.transportMetadataFor(protocolFamily),
+    policy: { allowedAddressCategories: ['loopback'], allowInsecureHttpToLoopback: true },
+  });
+  transports.push(transport);
+  return createProtocolEngineTargetBindingV1({
+    target: {
+      provider: 'provider-simulator',
+      providerModel,
+      connectionRef: `simulator/${protocolFamily}`,
+      capability: { protocolFamily, executionMode: 'stream-capable', taskKinds: ['chat'] },
+    },
+    bindTransport: () => transport,
+  });
+}
+
+try {
+  console.log(`engine serves ${engine.protocolFamilies.length} families`);
+  const messages = [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }];
+  const signal = AbortSignal.timeout(20_000);
+
+  const sync = await engine.execute({ binding: bind('openai-chat/v1', 'gpt-4.1-mini'), task: { kind: 'chat', messages, stream: false }, signal });
+  check(sync.kind === 'response' && sync.terminal.status === 'completed' && sync.terminal.result.kind === 'chat', 'a completed sync answer');
+  console.log(`openai-chat sync: "${text(sync.terminal.result)}" finish=${sync.terminal.finishReason?.unified}`);
+
+  const stream = await engine.execute({
+    binding: bind('anthropic-messages/v1', 'claude-sonnet-4-5'),
+    task: { kind: 'chat', messages, maxOutputTokens: 64, stream: true },
+    signal,
+  });
+  check(stream.kind === 'stream', 'a stream');
+  let deltas = 0;
+  for await (const event of stream.events) if (event.type === 'text-delta') deltas += 1;
+  const terminal = await stream.terminal;
+  check(terminal.status === 'completed' && terminal.result.kind === 'chat', 'a completed stream');
+  console.log(`anthropic-messages stream: ${deltas} deltas, "${text(terminal.result)}" finish=${terminal.finishReason?.unified}`);
+} finally {
+  await Promise.all(transports.map((transport) => transport.close()));
+  await simulator.close();
+}
+
+// The gateway from its tarball: the embedded default (its own simulator in-process), an OpenAI-dialect request.
+const gateway = await startGateway({ logger: { write: () => {} } });
+try {
+  const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${gateway.clientKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'sim-openai-chat', messages: [{ role: 'user', content: 'Say hello.' }] }),
+  });
+  const completion = await response.json();
+  check(response.status === 200, `gateway answered HTTP ${response.status}`);
+  console.log(`gateway ${gateway.models.length} models, chat completion: "${completion.choices[0].message.content}"`);
+} finally {
+  await gateway.close();
+}
+console.log('external app finished');

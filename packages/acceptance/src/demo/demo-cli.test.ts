@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repositoryRoot } from '../L1-kernel/test-support/repository.js';
+import { runCommand } from '../L1-kernel/test-support/run-command.js';
+import { DEMO_CROSS_DIALECT_PLANS, DEMO_FAMILY_PLANS } from './demo-plans.js';
+
+describe('the demo command (the README\'s first command after the install)', () => {
+  it('is the root demo script, which runs with tsx and no flag, exits 0 and prints the matrix with every row', { timeout: 120_000 }, async () => {
+    const manifest = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts.demo).toBe('tsx packages/acceptance/src/demo/demo-cli.ts');
+    const run = await runCommand(join(repositoryRoot, 'node_modules', '.bin', 'tsx'), ['packages/acceptance/src/demo/demo-cli.ts'], {
+      cwd: repositoryRoot,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toMatch(/^gateway listening on http:\/\/127\.0\.0\.1:\d+ /);
+    const matrixStart = lines.findIndex((line) => line.startsWith('client -> target'));
+    expect(matrixStart).toBeGreaterThan(0);
+    const matrixRows = lines.slice(matrixStart + 2).filter((line) => line.length > 0 && !line.startsWith('all declared'));
+    const labels = [...Object.keys(DEMO_FAMILY_PLANS).sort(), ...DEMO_CROSS_DIALECT_PLANS.map((plan) => plan.label)];
+    expect(matrixRows.map((line) => labels.find((label) => line.startsWith(`${label} `)))).toEqual(labels);
+    expect(matrixRows.join('\n')).not.toContain('FAIL');
+    expect(lines.some((line) => /^all declared cells passed in \d+\.\d s \(\d+ provider requests behind them\)$/.test(line))).toBe(true);
+  });
+});
