@@ -8,7 +8,7 @@ const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 
 describe('tokenforge-gateway with no --config', () => {
   it('prints its URL, the client key and the model names first, serves, and exits on SIGTERM', async () => {
-    const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['--conditions=@tokenforge/source', CLI, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(`${ROOT}node_modules/.bin/tsx`, [CLI, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     const reader = createInterface({ input: child.stdout });
     const firstThree = new Promise<void>((resolve) => {
