@@ -64,3 +64,6 @@ export { classifyAsyncStartError } from './classify-async-start-error.js';
 export { isHttpsMediaUrl } from './https-media-url.js';
 
 export { finishedExecution } from './finished-execution.js';
+
+export { createWireReaders, isWireCount, isWireRecord } from './wire-readers.js';
+export type { WireReaders, WireReadersOptions, WireRecord } from './wire-readers.js';

@@ -13,7 +13,7 @@ import { decodeAnthropicMessagesStream } from './decode-stream.js';
 import { encodeAnthropicMessagesRequest } from './encode-request.js';
 import { mapAnthropicError } from './map-error.js';
 import type { AnthropicMessagesRequestBody } from './wire-request.js';
-import { readAnthropicErrorEnvelope } from './wire-schema.js';
+import { readAnthropicErrorEnvelope } from './wire-readers.js';
 
 /** The protocol family this folder implements. */
 export const ANTHROPIC_MESSAGES_PROTOCOL_FAMILY = 'anthropic-messages/v1';

@@ -21,7 +21,7 @@ import {
 import { convertAnthropicUsage, type AnthropicWireUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
-import { readAnthropicStreamEvent, type AnthropicWireContentBlock, type AnthropicWireDelta } from './wire-schema.js';
+import { readAnthropicStreamEvent, type AnthropicWireContentBlock, type AnthropicWireDelta } from './wire-readers.js';
 
 /** Options of {@link createAnthropicMessagesStreamMachine}. */
 export interface AnthropicMessagesStreamMachineOptions {

@@ -1,15 +1,12 @@
 import { CodecErrorV1 } from '@tokenforge/model-protocol';
+import { isWireRecord as isRecord, type WireRecord as JsonRecord } from '../../codec-kit/wire-readers.js';
 
 /*
  * Small readers of a client's Messages request. A field that is missing where the API requires it, or has the
  * wrong type or range, throws CodecErrorV1 `invalid-request` naming the JSON path (never the value).
  */
 
-export type JsonRecord = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord, type JsonRecord };
 
 export function invalid(path: string, rule: string): CodecErrorV1 {
   return new CodecErrorV1('invalid-request', `${path} ${rule}`, { path });

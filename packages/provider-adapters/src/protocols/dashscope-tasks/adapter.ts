@@ -25,7 +25,7 @@ import {
 } from './encode-job-requests.js';
 import { mapDashScopeError } from './map-error.js';
 import { DASHSCOPE_TASKS_PROTOCOL_FAMILY } from './protocol-family.js';
-import { readDashScopeError, readDashScopeTask, readDashScopeTaskList } from './wire-schema.js';
+import { readDashScopeError, readDashScopeTask, readDashScopeTaskList } from './wire-readers.js';
 
 /** Options of {@link createDashScopeTasksAdapterFactory}. */
 export interface DashScopeTasksAdapterOptionsV1 {

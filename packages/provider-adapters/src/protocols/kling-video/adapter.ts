@@ -22,7 +22,7 @@ import { decodeKlingJobId } from './job-id.js';
 import { mapKlingError } from './map-error.js';
 import { planKlingJobList } from './plan-job-list.js';
 import { KLING_VIDEO_PROTOCOL_FAMILY } from './protocol-family.js';
-import { readKlingEnvelope, readKlingTask, readKlingTaskList } from './wire-schema.js';
+import { readKlingEnvelope, readKlingTask, readKlingTaskList } from './wire-readers.js';
 
 /** Options of {@link createKlingVideoAdapterFactory}. */
 export interface KlingVideoAdapterOptionsV1 {

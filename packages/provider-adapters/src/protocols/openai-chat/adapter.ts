@@ -20,7 +20,7 @@ import { encodeOpenAiChatRequest, type OpenAiChatEncodedRequest } from './encode
 import { mapOpenAiChatHttpError } from './map-error.js';
 import { OPENAI_CHAT_PROTOCOL_FAMILY } from './protocol-family.js';
 import type { OpenAiChatProtocolOptionsV1 } from './protocol-options.js';
-import { readOpenAiChatError } from './wire-schema.js';
+import { readOpenAiChatError } from './wire-readers.js';
 
 /** Options of {@link createOpenAiChatAdapterFactory}. */
 export interface OpenAiChatAdapterOptionsV1 extends OpenAiChatProtocolOptionsV1 {

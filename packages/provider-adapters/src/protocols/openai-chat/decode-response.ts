@@ -4,7 +4,7 @@ import { convertOpenAiChatUsage } from './convert-usage.js';
 import { deriveOpenAiChatToolCallId } from './derive-tool-call-id.js';
 import { mapOpenAiChatFinishReasonFailure, mapOpenAiChatInBandError } from './map-error.js';
 import { mapOpenAiChatFinishReason } from './map-finish-reason.js';
-import { readOpenAiChatCompletion, type OpenAiChatWireMessage } from './wire-schema.js';
+import { readOpenAiChatCompletion, type OpenAiChatWireMessage } from './wire-readers.js';
 
 /** What a sync body decodes to. */
 export interface OpenAiChatDecodedResponse {

@@ -21,11 +21,12 @@ import { deriveOpenAiChatToolCallId } from './derive-tool-call-id.js';
 import { mapOpenAiChatFinishReasonFailure, mapOpenAiChatInBandError } from './map-error.js';
 import { mapOpenAiChatFinishReason } from './map-finish-reason.js';
 import {
+  OPENAI_CHAT_WIRE,
   readOpenAiChatChunk,
   readOpenAiChatError,
   type OpenAiChatWireMessage,
   type OpenAiChatWireToolCall,
-} from './wire-schema.js';
+} from './wire-readers.js';
 
 /**
  * SSE event names this family accepts. Chat Completions sends none (the SSE default `message`); `error` is the
@@ -74,9 +75,7 @@ export interface OpenAiChatStreamMachineOptions {
   readonly plainTextFastPath?: boolean;
 }
 
-function violation(message: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `openai-chat ${message}`);
-}
+const { violation } = OPENAI_CHAT_WIRE;
 
 /**
  * Creates the state machine that turns Chat Completions SSE events into normalized events and one terminal.

@@ -19,8 +19,8 @@ import { createOpenAiResponsesStreamMachine } from './decode-stream.js';
 import { encodeOpenAiResponsesRequest, type OpenAiResponsesEncodedRequest } from './encode-request.js';
 import { mapOpenAiResponsesHttpError } from './map-error.js';
 import { OPENAI_RESPONSES_PROTOCOL_FAMILY } from './protocol-family.js';
-import { isWireRecord } from './wire-json.js';
-import { readOpenAiResponsesError, type OpenAiResponsesWireError } from './wire-schema.js';
+import { isWireRecord } from '../../codec-kit/wire-readers.js';
+import { readOpenAiResponsesError, type OpenAiResponsesWireError } from './wire-readers.js';
 
 /** Options of {@link createOpenAiResponsesAdapterFactory}. */
 export interface OpenAiResponsesAdapterOptionsV1 {

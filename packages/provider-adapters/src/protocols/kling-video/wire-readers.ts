@@ -1,4 +1,4 @@
-import { ProtocolViolationError } from '../../codec-kit/index.js';
+import { createWireReaders, isWireRecord as isRecord } from '../../codec-kit/wire-readers.js';
 
 /*
  * Tolerant readers of what a Kling server sends (fact sheet §4): only the fields this family reads, any extra key
@@ -40,29 +40,18 @@ export interface KlingWireTask {
   readonly updatedAtMs?: number;
 }
 
+/** The readers of this family's wire JSON (messages start with `Kling`). */
+export const KLING_VIDEO_WIRE = createWireReaders({ family: 'Kling' });
+const wire = KLING_VIDEO_WIRE;
+const { violation } = wire;
 const MAX_TASK_STATUS_LENGTH = 64;
 const MAX_REQUEST_ID_LENGTH = 256;
 const PRINTABLE = /^[\x21-\x7e]+$/;
 const DECIMAL = /^\d{1,9}(?:\.\d{1,6})?$/;
 
-function violation(path: string, rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `Kling ${path} ${rule}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function optional(record: Record<string, unknown>, key: string): unknown {
   const value = record[key];
   return value === null ? undefined : value;
-}
-
-function readOptionalString(record: Record<string, unknown>, key: string, path: string): string | undefined {
-  const value = optional(record, key);
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw violation(path, 'must be a string');
-  return value;
 }
 
 function readOptionalEpochMs(record: Record<string, unknown>, key: string, path: string): number | undefined {
@@ -104,13 +93,13 @@ export function readKlingTask(value: unknown, path = 'data'): KlingWireTask {
   const taskId = value.task_id;
   if (typeof taskId === 'number') throw violation(`${path}.task_id`, 'is a JSON number; task ids must be strings');
   if (typeof taskId !== 'string' || taskId.length === 0) throw violation(`${path}.task_id`, 'must be a non-empty string');
-  const taskStatus = readOptionalString(value, 'task_status', `${path}.task_status`);
+  const taskStatus = wire.optionalString(value.task_status, path, 'task_status');
   if (taskStatus !== undefined && (taskStatus.length === 0 || taskStatus.length > MAX_TASK_STATUS_LENGTH)) {
     throw violation(`${path}.task_status`, 'must hold 1 to 64 characters');
   }
   const taskInfo = optional(value, 'task_info');
   if (taskInfo !== undefined && !isRecord(taskInfo)) throw violation(`${path}.task_info`, 'must be an object');
-  const externalTaskId = taskInfo === undefined ? undefined : readOptionalString(taskInfo, 'external_task_id', `${path}.task_info.external_task_id`);
+  const externalTaskId = taskInfo === undefined ? undefined : wire.optionalString(taskInfo.external_task_id, `${path}.task_info`, 'external_task_id');
   const taskResult = optional(value, 'task_result');
   if (taskResult !== undefined && !isRecord(taskResult)) throw violation(`${path}.task_result`, 'must be an object');
   const rawVideos = taskResult === undefined ? undefined : optional(taskResult, 'videos');

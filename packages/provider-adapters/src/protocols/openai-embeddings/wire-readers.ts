@@ -1,4 +1,4 @@
-import { ProtocolViolationError } from '../../codec-kit/index.js';
+import { createWireReaders, isWireRecord as isRecord } from '../../codec-kit/wire-readers.js';
 
 /*
  * Tolerant readers of what an OpenAI embeddings server sends (fact sheet §1). They read only the fields this
@@ -10,6 +10,10 @@ import { ProtocolViolationError } from '../../codec-kit/index.js';
 
 /** Largest token count accepted: two of them still add up below `Number.MAX_SAFE_INTEGER`. */
 const MAX_COUNT = 2 ** 52;
+/** The readers of this family's wire JSON (messages start with `openai-embeddings`). */
+export const OPENAI_EMBEDDINGS_WIRE = createWireReaders({ family: 'openai-embeddings', maxCount: MAX_COUNT });
+const wire = OPENAI_EMBEDDINGS_WIRE;
+const { violation } = wire;
 
 /** One `data[]` element, as far as this family reads it. */
 export interface OpenAiEmbeddingsWireItem {
@@ -37,28 +41,11 @@ export interface OpenAiEmbeddingsWireResponse {
   readonly usage?: OpenAiEmbeddingsWireUsage;
 }
 
-function violation(path: string, rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `openai-embeddings ${path} ${rule}`);
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function optionalCount(object: Readonly<Record<string, unknown>>, key: string, path: string): number | undefined {
-  const value = object[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_COUNT) {
-    throw violation(`${path}.${key}`, 'must be a non-negative integer');
-  }
-  return value;
-}
-
 function readUsage(value: unknown): OpenAiEmbeddingsWireUsage | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isRecord(value)) throw violation('usage', 'must be an object');
-  const promptTokens = optionalCount(value, 'prompt_tokens', 'usage');
-  const totalTokens = optionalCount(value, 'total_tokens', 'usage');
+  const promptTokens = wire.optionalCount(value.prompt_tokens, 'usage', 'prompt_tokens');
+  const totalTokens = wire.optionalCount(value.total_tokens, 'usage', 'total_tokens');
   return {
     ...(promptTokens === undefined ? {} : { prompt_tokens: promptTokens }),
     ...(totalTokens === undefined ? {} : { total_tokens: totalTokens }),

@@ -1,4 +1,4 @@
-import { ProtocolViolationError } from '../../codec-kit/index.js';
+import { createWireReaders, isWireRecord as isRecord } from '../../codec-kit/wire-readers.js';
 
 /*
  * Tolerant readers of rerank responses (fact sheet §3). The dialect is chosen by the body's structure, never by a
@@ -14,6 +14,9 @@ import { ProtocolViolationError } from '../../codec-kit/index.js';
 
 /** Largest token or unit count accepted: three of them still add up below `Number.MAX_SAFE_INTEGER`. */
 const MAX_COUNT = 2 ** 51;
+/** The readers of this family's wire JSON (messages start with `cohere-rerank`). */
+const wire = createWireReaders({ family: 'cohere-rerank', maxCount: MAX_COUNT });
+const { violation } = wire;
 
 /** One ranked document as the server sent it. */
 export interface RerankWireResult {
@@ -45,34 +48,6 @@ export interface RerankWireResponse {
   readonly usage: RerankWireUsage;
 }
 
-function violation(path: string, rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `cohere-rerank ${path} ${rule}`);
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isUnset(value: unknown): value is null | undefined {
-  return value === undefined || value === null;
-}
-
-function optionalObject(object: Readonly<Record<string, unknown>>, key: string, path: string): Readonly<Record<string, unknown>> | undefined {
-  const value = object[key];
-  if (isUnset(value)) return undefined;
-  if (!isRecord(value)) throw violation(`${path}${key}`, 'must be an object');
-  return value;
-}
-
-function optionalCount(object: Readonly<Record<string, unknown>> | undefined, key: string, path: string): number | undefined {
-  const value = object?.[key];
-  if (isUnset(value)) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_COUNT) {
-    throw violation(`${path}.${key}`, 'must be a non-negative integer');
-  }
-  return value;
-}
-
 function readResults(items: readonly unknown[], path: string, scoreKey: 'relevance_score' | 'score'): RerankWireResult[] {
   const results = new Array<RerankWireResult>(items.length);
   for (let position = 0; position < items.length; position += 1) {
@@ -89,14 +64,14 @@ function readResults(items: readonly unknown[], path: string, scoreKey: 'relevan
 }
 
 function readUsage(body: Readonly<Record<string, unknown>>): RerankWireUsage {
-  const meta = optionalObject(body, 'meta', '');
-  const billed = meta === undefined ? undefined : optionalObject(meta, 'billed_units', 'meta.');
-  const usage = optionalObject(body, 'usage', '');
-  const tokens = optionalObject(body, 'tokens', '');
-  const searchUnits = optionalCount(billed, 'search_units', 'meta.billed_units');
-  const inputTokens = optionalCount(usage, 'prompt_tokens', 'usage') ?? optionalCount(tokens, 'input_tokens', 'tokens');
-  const outputTokens = optionalCount(usage, 'completion_tokens', 'usage') ?? optionalCount(tokens, 'output_tokens', 'tokens');
-  const totalTokens = optionalCount(usage, 'total_tokens', 'usage');
+  const meta = wire.optionalRecord(body.meta, 'body', 'meta');
+  const billed = meta === undefined ? undefined : wire.optionalRecord(meta.billed_units, 'meta', 'billed_units');
+  const usage = wire.optionalRecord(body.usage, 'body', 'usage');
+  const tokens = wire.optionalRecord(body.tokens, 'body', 'tokens');
+  const searchUnits = wire.optionalCount(billed?.search_units, 'meta.billed_units', 'search_units');
+  const inputTokens = wire.optionalCount(usage?.prompt_tokens, 'usage', 'prompt_tokens') ?? wire.optionalCount(tokens?.input_tokens, 'tokens', 'input_tokens');
+  const outputTokens = wire.optionalCount(usage?.completion_tokens, 'usage', 'completion_tokens') ?? wire.optionalCount(tokens?.output_tokens, 'tokens', 'output_tokens');
+  const totalTokens = wire.optionalCount(usage?.total_tokens, 'usage', 'total_tokens');
   return {
     ...(searchUnits === undefined ? {} : { search_units: searchUnits }),
     ...(inputTokens === undefined ? {} : { input_tokens: inputTokens }),

@@ -1,4 +1,4 @@
-import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
+import { createWireReaders, isWireRecord } from '../../codec-kit/wire-readers.js';
 
 /**
  * Tolerant readers of what a Gemini generateContent endpoint sends. They read only the fields this family
@@ -138,25 +138,19 @@ export interface GeminiResponseWire {
 const KNOWN_ENUM = /^[A-Z0-9_]{1,64}$/;
 const MAX_IDENTIFIER_LENGTH = 512;
 
-function violation(message: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', message);
-}
+/** The readers of this family's wire JSON (messages start with `gemini-generate-content`). */
+export const GEMINI_GENERATE_CONTENT_WIRE = createWireReaders({ family: 'gemini-generate-content' });
+const wire = GEMINI_GENERATE_CONTENT_WIRE;
+const { violation } = wire;
 
 /** A plain JSON object (not an array, not null). */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function optionalString(value: unknown, field: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw violation(`${field} is not a string`);
-  return value;
-}
+export const isJsonObject: (value: unknown) => value is Record<string, unknown> = isWireRecord;
 
 function optionalEnum(value: unknown, field: string): string | undefined {
-  const text = optionalString(value, field);
-  if (text !== undefined && !KNOWN_ENUM.test(text)) throw violation(`${field} is not an enum value`);
-  return text;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw violation(`${field} is not a string`);
+  if (!KNOWN_ENUM.test(value)) throw violation(`${field} is not an enum value`);
+  return value;
 }
 
 function optionalBoolean(value: unknown, field: string): boolean {
@@ -166,16 +160,8 @@ function optionalBoolean(value: unknown, field: string): boolean {
 }
 
 function optionalSignature(value: unknown): string | undefined {
-  const text = optionalString(value, 'part.thoughtSignature');
+  const text = wire.optionalString(value, 'part', 'thoughtSignature');
   return text === undefined || text.length === 0 ? undefined : text;
-}
-
-function optionalCount(value: unknown, field: string): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw violation(`${field} is not a non-negative integer`);
-  }
-  return value;
 }
 
 const DATA_KEYS = ['text', 'functionCall', 'functionResponse', ...GEMINI_IGNORED_PART_KINDS] as const;
@@ -214,9 +200,9 @@ export function readGeminiPart(value: unknown): GeminiPartWire {
 
 function readFunctionCall(value: unknown, signature: string | undefined): GeminiFunctionCallPartWire {
   if (!isJsonObject(value)) throw violation('part.functionCall is not an object');
-  const name = optionalString(value.name, 'functionCall.name');
+  const name = wire.optionalString(value.name, 'functionCall', 'name');
   if (name !== undefined && (name.length === 0 || name.length > 256)) throw violation('functionCall.name is empty or too long');
-  const id = optionalString(value.id, 'functionCall.id');
+  const id = wire.optionalString(value.id, 'functionCall', 'id');
   if (id !== undefined && (id.length === 0 || id.length > MAX_IDENTIFIER_LENGTH)) {
     throw violation('functionCall.id is empty or too long');
   }
@@ -276,7 +262,7 @@ export function readGeminiUsage(value: unknown): GeminiUsageWire {
   if (!isJsonObject(value)) throw violation('usageMetadata is not an object');
   const usage: { -readonly [K in keyof GeminiUsageWire]: GeminiUsageWire[K] } = {};
   for (const field of GEMINI_USAGE_COUNT_FIELDS) {
-    const count = optionalCount(value[field], `usageMetadata.${field}`);
+    const count = wire.optionalCount(value[field], 'usageMetadata', field);
     if (count !== undefined) usage[field] = count;
   }
   return usage;
@@ -355,8 +341,8 @@ export function readGeminiResponse(value: unknown): GeminiResponseWire {
     blockReason = optionalEnum(value.promptFeedback.blockReason, 'promptFeedback.blockReason');
   }
   const usage = value.usageMetadata === undefined || value.usageMetadata === null ? undefined : readGeminiUsage(value.usageMetadata);
-  const modelVersion = optionalString(value.modelVersion, 'modelVersion');
-  const responseId = optionalString(value.responseId, 'responseId');
+  const modelVersion = wire.optionalString(value.modelVersion, 'body', 'modelVersion');
+  const responseId = wire.optionalString(value.responseId, 'body', 'responseId');
   return {
     error: undefined,
     parts,

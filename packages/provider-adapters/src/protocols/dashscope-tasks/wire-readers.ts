@@ -1,4 +1,4 @@
-import { ProtocolViolationError } from '../../codec-kit/index.js';
+import { createWireReaders, isWireRecord as isRecord } from '../../codec-kit/wire-readers.js';
 
 /*
  * Tolerant readers of what DashScope sends (fact sheet §5): only the fields this family reads, any extra key
@@ -61,33 +61,15 @@ export interface DashScopeWireTaskList {
   readonly items: readonly DashScopeWireListItem[];
 }
 
+/** The readers of this family's wire JSON (messages start with `DashScope`). */
+export const DASHSCOPE_TASKS_WIRE = createWireReaders({ family: 'DashScope' });
+const wire = DASHSCOPE_TASKS_WIRE;
+const { violation } = wire;
 const PRINTABLE = /^[\x21-\x7e]{1,256}$/;
-
-function violation(path: string, rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `DashScope ${path} ${rule}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function optional(record: Record<string, unknown>, key: string): unknown {
   const value = record[key];
   return value === null ? undefined : value;
-}
-
-function readString(record: Record<string, unknown>, key: string, path: string): string | undefined {
-  const value = optional(record, key);
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw violation(path, 'must be a string');
-  return value;
-}
-
-function readCount(record: Record<string, unknown>, key: string, path: string): number | undefined {
-  const value = optional(record, key);
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw violation(path, 'must be a non-negative integer');
-  return value;
 }
 
 function readSeconds(record: Record<string, unknown>, key: string, path: string): number | undefined {
@@ -125,18 +107,18 @@ export function readDashScopeRequestId(value: unknown): string | undefined {
 
 function readResult(value: unknown, path: string): DashScopeWireResult {
   if (!isRecord(value)) throw violation(path, 'must be an object');
-  const url = readString(value, 'url', `${path}.url`);
+  const url = wire.optionalString(value.url, path, 'url');
   if (url !== undefined && url.length > 0) return { url };
-  const code = readString(value, 'code', `${path}.code`);
+  const code = wire.optionalString(value.code, path, 'code');
   if (code === undefined) throw violation(path, 'carries neither a url nor an error code');
   return { code };
 }
 
 function readMetrics(value: unknown, path: string): DashScopeWireMetrics {
   if (!isRecord(value)) throw violation(path, 'must be an object');
-  const total = readCount(value, 'TOTAL', `${path}.TOTAL`);
-  const succeeded = readCount(value, 'SUCCEEDED', `${path}.SUCCEEDED`);
-  const failed = readCount(value, 'FAILED', `${path}.FAILED`);
+  const total = wire.optionalCount(value.TOTAL, path, 'TOTAL');
+  const succeeded = wire.optionalCount(value.SUCCEEDED, path, 'SUCCEEDED');
+  const failed = wire.optionalCount(value.FAILED, path, 'FAILED');
   if (succeeded === undefined || failed === undefined) throw violation(path, 'needs SUCCEEDED and FAILED');
   if (total !== undefined && succeeded + failed > total) throw violation(path, 'counts more outcomes than TOTAL');
   return { ...(total === undefined ? {} : { total }), succeeded, failed };
@@ -152,19 +134,19 @@ export function readDashScopeTask(value: unknown): DashScopeWireTask {
   const output = optional(value, 'output');
   if (!isRecord(output)) throw violation('output', 'must be an object');
   const taskId = readTaskId(output.task_id, 'output.task_id');
-  const taskStatus = readString(output, 'task_status', 'output.task_status');
-  const submitTime = readString(output, 'submit_time', 'output.submit_time');
-  const endTime = readString(output, 'end_time', 'output.end_time');
-  const videoUrl = readString(output, 'video_url', 'output.video_url');
+  const taskStatus = wire.optionalString(output.task_status, 'output', 'task_status');
+  const submitTime = wire.optionalString(output.submit_time, 'output', 'submit_time');
+  const endTime = wire.optionalString(output.end_time, 'output', 'end_time');
+  const videoUrl = wire.optionalString(output.video_url, 'output', 'video_url');
   const rawResults = optional(output, 'results');
   if (rawResults !== undefined && !Array.isArray(rawResults)) throw violation('output.results', 'must be an array');
   const results = rawResults?.map((result, index) => readResult(result, `output.results[${index}]`));
   const rawMetrics = optional(output, 'task_metrics');
   const metrics = rawMetrics === undefined ? undefined : readMetrics(rawMetrics, 'output.task_metrics');
-  const code = readString(output, 'code', 'output.code');
+  const code = wire.optionalString(output.code, 'output', 'code');
   const usage = optional(value, 'usage');
   if (usage !== undefined && !isRecord(usage)) throw violation('usage', 'must be an object');
-  const imageCount = usage === undefined ? undefined : readCount(usage, 'image_count', 'usage.image_count');
+  const imageCount = usage === undefined ? undefined : wire.optionalCount(usage.image_count, 'usage', 'image_count');
   const videoDuration =
     usage === undefined ? undefined : (readSeconds(usage, 'video_duration', 'usage.video_duration') ?? readSeconds(usage, 'duration', 'usage.duration'));
   const requestId = requestIdOf(value);
@@ -193,14 +175,14 @@ function readEpochMs(record: Record<string, unknown>, key: string, path: string)
 /** Reads a list answer `{total, total_page, page_no, page_size, data[]}`. */
 export function readDashScopeTaskList(value: unknown): DashScopeWireTaskList {
   if (!isRecord(value)) throw violation('body', 'must be a JSON object');
-  const total = readCount(value, 'total', 'total');
-  const totalPage = readCount(value, 'total_page', 'total_page');
+  const total = wire.optionalCount(value.total, 'body', 'total');
+  const totalPage = wire.optionalCount(value.total_page, 'body', 'total_page');
   const data = optional(value, 'data');
   if (data !== undefined && !Array.isArray(data)) throw violation('data', 'must be an array');
   const items = (data ?? []).map((item: unknown, index: number): DashScopeWireListItem => {
     const path = `data[${index}]`;
     if (!isRecord(item)) throw violation(path, 'must be an object');
-    const status = readString(item, 'status', `${path}.status`);
+    const status = wire.optionalString(item.status, path, 'status');
     const gmtCreate = readEpochMs(item, 'gmt_create', `${path}.gmt_create`);
     const endTime = readEpochMs(item, 'end_time', `${path}.end_time`);
     return {

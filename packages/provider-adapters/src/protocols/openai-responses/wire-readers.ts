@@ -1,14 +1,11 @@
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
-import {
-  isWireRecord,
-  optionalWireArray,
-  optionalWireCount,
-  optionalWireRecord,
-  optionalWireString,
-  requiredWireString,
-  wireViolation,
-  type WireRecord,
-} from './wire-json.js';
+import { createWireReaders, isWireRecord, type WireRecord } from '../../codec-kit/wire-readers.js';
+
+/** The readers of this family's wire JSON (messages start with `openai-responses`). */
+export const OPENAI_RESPONSES_WIRE = createWireReaders({ family: 'openai-responses' });
+const wire = OPENAI_RESPONSES_WIRE;
+/** Largest `output_index` / `content_index` / `summary_index` accepted (anything larger is hostile). */
+export const OPENAI_RESPONSES_MAX_WIRE_INDEX = 1_000_000;
 
 /*
  * Tolerant readers of what an OpenAI Responses server sends (§2.5 to §2.10 of the chat wire fact sheet). They read
@@ -125,22 +122,22 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** Reads a `usage` object. */
 export function readOpenAiResponsesUsage(value: WireRecord, path: string): OpenAiResponsesWireUsage {
   const usage: Mutable<OpenAiResponsesWireUsage> = {};
-  const input = optionalWireCount(value, 'input_tokens', path);
+  const input = wire.optionalCount(value.input_tokens, path, 'input_tokens');
   if (input !== undefined) usage.input_tokens = input;
-  const output = optionalWireCount(value, 'output_tokens', path);
+  const output = wire.optionalCount(value.output_tokens, path, 'output_tokens');
   if (output !== undefined) usage.output_tokens = output;
-  const total = optionalWireCount(value, 'total_tokens', path);
+  const total = wire.optionalCount(value.total_tokens, path, 'total_tokens');
   if (total !== undefined) usage.total_tokens = total;
-  const inputDetails = optionalWireRecord(value, 'input_tokens_details', path);
+  const inputDetails = wire.optionalRecord(value.input_tokens_details, path, 'input_tokens_details');
   if (inputDetails !== undefined) {
-    const cached = optionalWireCount(inputDetails, 'cached_tokens', `${path}.input_tokens_details`);
+    const cached = wire.optionalCount(inputDetails.cached_tokens, `${path}.input_tokens_details`, 'cached_tokens');
     if (cached !== undefined) usage.cached_tokens = cached;
-    const cacheWrite = optionalWireCount(inputDetails, 'cache_write_tokens', `${path}.input_tokens_details`);
+    const cacheWrite = wire.optionalCount(inputDetails.cache_write_tokens, `${path}.input_tokens_details`, 'cache_write_tokens');
     if (cacheWrite !== undefined) usage.cache_write_tokens = cacheWrite;
   }
-  const outputDetails = optionalWireRecord(value, 'output_tokens_details', path);
+  const outputDetails = wire.optionalRecord(value.output_tokens_details, path, 'output_tokens_details');
   if (outputDetails !== undefined) {
-    const reasoning = optionalWireCount(outputDetails, 'reasoning_tokens', `${path}.output_tokens_details`);
+    const reasoning = wire.optionalCount(outputDetails.reasoning_tokens, `${path}.output_tokens_details`, 'reasoning_tokens');
     if (reasoning !== undefined) usage.reasoning_tokens = reasoning;
   }
   return usage;
@@ -153,37 +150,37 @@ export function readOpenAiResponsesUsage(value: WireRecord, path: string): OpenA
 export function readOpenAiResponsesError(value: unknown, path: string): OpenAiResponsesWireError | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return { message: value };
-  if (!isWireRecord(value)) throw wireViolation(path, 'must be an object');
+  if (!isWireRecord(value)) throw wire.violation(path, 'must be an object');
   const code = value.code;
   if (code !== undefined && code !== null && typeof code !== 'string' && typeof code !== 'number') {
-    throw wireViolation(`${path}.code`, 'must be a string or a number');
+    throw wire.violation(`${path}.code`, 'must be a string or a number');
   }
   const error: Mutable<OpenAiResponsesWireError> = {};
   if (typeof code === 'string' || typeof code === 'number') error.code = code;
-  const type = optionalWireString(value, 'type', path);
+  const type = wire.optionalString(value.type, path, 'type');
   if (type !== undefined) error.type = type;
-  const message = optionalWireString(value, 'message', path);
+  const message = wire.optionalString(value.message, path, 'message');
   if (message !== undefined) error.message = message;
   if (typeof value.param === 'string') error.param = value.param;
   return error;
 }
 
 function readContentPart(value: unknown, path: string): OpenAiResponsesWireContentPart {
-  if (!isWireRecord(value)) throw wireViolation(path, 'must be an object');
-  const type = requiredWireString(value, 'type', path);
-  if (type === 'output_text') return { type, text: requiredWireString(value, 'text', path) };
-  if (type === 'refusal') return { type, text: requiredWireString(value, 'refusal', path) };
+  if (!isWireRecord(value)) throw wire.violation(path, 'must be an object');
+  const type = wire.requiredString(value.type, path, 'type');
+  if (type === 'output_text') return { type, text: wire.requiredString(value.text, path, 'text') };
+  if (type === 'refusal') return { type, text: wire.requiredString(value.refusal, path, 'refusal') };
   throw new ProtocolViolationError('unexpected-event', 'openai-responses message content part has an unknown type');
 }
 
 function readTexts(record: WireRecord, key: string, partType: string, path: string): string[] {
-  const list = optionalWireArray(record, key, path) ?? [];
+  const list = wire.optionalArray(record[key], path, key) ?? [];
   return list.map((entry, index) => {
     const entryPath = `${path}.${key}.${index}`;
-    if (!isWireRecord(entry)) throw wireViolation(entryPath, 'must be an object');
-    const type = optionalWireString(entry, 'type', entryPath);
-    if (type !== undefined && type !== partType) throw wireViolation(`${entryPath}.type`, `must be ${partType}`);
-    return requiredWireString(entry, 'text', entryPath);
+    if (!isWireRecord(entry)) throw wire.violation(entryPath, 'must be an object');
+    const type = wire.optionalString(entry.type, entryPath, 'type');
+    if (type !== undefined && type !== partType) throw wire.violation(`${entryPath}.type`, `must be ${partType}`);
+    return wire.requiredString(entry.text, entryPath, 'text');
   });
 }
 
@@ -195,19 +192,19 @@ function readTexts(record: WireRecord, key: string, partType: string, path: stri
  * or an item that asks for a client action this family cannot carry.
  */
 export function readOpenAiResponsesOutputItem(value: unknown, path: string, partial: boolean): OpenAiResponsesWireOutputItem {
-  if (!isWireRecord(value)) throw wireViolation(path, 'must be an object');
-  const type = requiredWireString(value, 'type', path);
-  const id = optionalWireString(value, 'id', path);
+  if (!isWireRecord(value)) throw wire.violation(path, 'must be an object');
+  const type = wire.requiredString(value.type, path, 'type');
+  const id = wire.optionalString(value.id, path, 'id');
   switch (type) {
     case 'message': {
-      const role = optionalWireString(value, 'role', path);
-      if (role !== undefined && role !== 'assistant') throw wireViolation(`${path}.role`, 'must be "assistant"');
-      const content = optionalWireArray(value, 'content', path);
-      if (content === undefined && !partial) throw wireViolation(`${path}.content`, 'is required');
+      const role = wire.optionalString(value.role, path, 'role');
+      if (role !== undefined && role !== 'assistant') throw wire.violation(`${path}.role`, 'must be "assistant"');
+      const content = wire.optionalArray(value.content, path, 'content');
+      if (content === undefined && !partial) throw wire.violation(`${path}.content`, 'is required');
       return { type, id, content: (content ?? []).map((part, index) => readContentPart(part, `${path}.content.${index}`)) };
     }
     case 'reasoning': {
-      const encrypted = optionalWireString(value, 'encrypted_content', path);
+      const encrypted = wire.optionalString(value.encrypted_content, path, 'encrypted_content');
       return {
         type,
         id,
@@ -217,18 +214,18 @@ export function readOpenAiResponsesOutputItem(value: unknown, path: string, part
       };
     }
     case 'function_call': {
-      const callId = requiredWireString(value, 'call_id', path);
-      const name = requiredWireString(value, 'name', path);
-      if (callId.length === 0 || callId.length > 512) throw wireViolation(`${path}.call_id`, 'must be 1 to 512 characters');
-      if (name.length === 0 || name.length > 256) throw wireViolation(`${path}.name`, 'must be 1 to 256 characters');
-      const argumentsText = optionalWireString(value, 'arguments', path);
-      if (argumentsText === undefined && !partial) throw wireViolation(`${path}.arguments`, 'is required');
+      const callId = wire.requiredString(value.call_id, path, 'call_id');
+      const name = wire.requiredString(value.name, path, 'name');
+      if (callId.length === 0 || callId.length > 512) throw wire.violation(`${path}.call_id`, 'must be 1 to 512 characters');
+      if (name.length === 0 || name.length > 256) throw wire.violation(`${path}.name`, 'must be 1 to 256 characters');
+      const argumentsText = wire.optionalString(value.arguments, path, 'arguments');
+      if (argumentsText === undefined && !partial) throw wire.violation(`${path}.arguments`, 'is required');
       return { type, id, callId, name, arguments: argumentsText ?? '' };
     }
     default:
       if (OPENAI_RESPONSES_SERVER_SIDE_ITEM_TYPES.includes(type)) return { type: 'server-side', id };
       if (OPENAI_RESPONSES_CLIENT_ACTION_ITEM_TYPES.includes(type)) {
-        throw wireViolation(`${path}.type`, 'asks for a client tool this family never declares');
+        throw wire.violation(`${path}.type`, 'asks for a client tool this family never declares');
       }
       throw new ProtocolViolationError('unexpected-event', 'openai-responses output item has an unknown type');
   }
@@ -239,24 +236,24 @@ export function readOpenAiResponsesOutputItem(value: unknown, path: string, part
  * `status` is tolerated absent (§2.11).
  */
 export function readOpenAiResponsesResponse(value: unknown, path: string): OpenAiResponsesWireResponse {
-  if (!isWireRecord(value)) throw wireViolation(path, 'must be a JSON object');
-  const outputValue = optionalWireArray(value, 'output', path);
-  if (outputValue === undefined) throw wireViolation(`${path}.output`, 'is required');
+  if (!isWireRecord(value)) throw wire.violation(path, 'must be a JSON object');
+  const outputValue = wire.optionalArray(value.output, path, 'output');
+  if (outputValue === undefined) throw wire.violation(`${path}.output`, 'is required');
   const response: Mutable<OpenAiResponsesWireResponse> = {
     output: outputValue.map((item, index) => readOpenAiResponsesOutputItem(item, `${path}.output.${index}`, false)),
   };
-  const status = optionalWireString(value, 'status', path);
+  const status = wire.optionalString(value.status, path, 'status');
   if (status !== undefined) response.status = status;
-  const model = optionalWireString(value, 'model', path);
+  const model = wire.optionalString(value.model, path, 'model');
   if (model !== undefined) response.model = model;
   const error = readOpenAiResponsesError(value.error, `${path}.error`);
   if (error !== undefined) response.error = error;
-  const incomplete = optionalWireRecord(value, 'incomplete_details', path);
+  const incomplete = wire.optionalRecord(value.incomplete_details, path, 'incomplete_details');
   if (incomplete !== undefined) {
-    const reason = optionalWireString(incomplete, 'reason', `${path}.incomplete_details`);
+    const reason = wire.optionalString(incomplete.reason, `${path}.incomplete_details`, 'reason');
     if (reason !== undefined) response.incompleteReason = reason;
   }
-  const usage = optionalWireRecord(value, 'usage', path);
+  const usage = wire.optionalRecord(value.usage, path, 'usage');
   if (usage !== undefined) response.usage = readOpenAiResponsesUsage(usage, `${path}.usage`);
   return response;
 }

@@ -1,4 +1,5 @@
-import { ProtocolViolationError } from '../../codec-kit/index.js';
+import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
+import { createWireReaders, isWireRecord as isRecord, type WireRecord as JsonRecord } from '../../codec-kit/wire-readers.js';
 import type { AnthropicWireUsage } from './convert-usage.js';
 
 /*
@@ -88,64 +89,10 @@ export type AnthropicWireStreamEvent =
   | { readonly type: 'harmless'; readonly wireType: string }
   | { readonly type: 'error'; readonly error: AnthropicWireError };
 
-type JsonRecord = Record<string, unknown>;
-
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function violation(path: string, rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `anthropic-messages ${path} ${rule}`);
-}
-
-function requireRecord(record: JsonRecord, key: string, path: string): JsonRecord {
-  const value = record[key];
-  if (!isRecord(value)) throw violation(`${path}.${key}`, 'must be an object');
-  return value;
-}
-
-function requireString(record: JsonRecord, key: string, path: string): string {
-  return stringValue(record[key], path, key);
-}
-
-/** `value` (already read by name, which keeps the per-event reads monomorphic) when it is a string. */
-function stringValue(value: unknown, path: string, key: string): string {
-  if (typeof value !== 'string') throw violation(`${path}.${key}`, 'must be a string');
-  return value;
-}
-
-/** A non-empty string of at most `maxLength` characters (ids and names, bounded like the normalized contract). */
-function requireBoundedString(record: JsonRecord, key: string, path: string, maxLength: number): string {
-  const value = record[key];
-  if (typeof value !== 'string' || value.length === 0 || value.length > maxLength) {
-    throw violation(`${path}.${key}`, `must be a string of 1 to ${maxLength} characters`);
-  }
-  return value;
-}
-
-function optionalString(record: JsonRecord, key: string, path: string): string | undefined {
-  const value = record[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw violation(`${path}.${key}`, 'must be a string');
-  return value;
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_COUNT;
-}
-
-function requireCount(record: JsonRecord, key: string, path: string): number {
-  const value = record[key];
-  if (!isCount(value)) throw violation(`${path}.${key}`, 'must be a non-negative integer in range');
-  return value;
-}
-
-function optionalCount(record: JsonRecord, key: string, path: string): number | undefined {
-  const value = record[key];
-  if (value === undefined || value === null) return undefined;
-  if (!isCount(value)) throw violation(`${path}.${key}`, 'must be a non-negative integer in range');
-  return value;
-}
+/** The readers of this family's wire JSON (messages start with `anthropic-messages`). */
+export const ANTHROPIC_MESSAGES_WIRE = createWireReaders({ family: 'anthropic-messages', maxCount: MAX_COUNT });
+const wire = ANTHROPIC_MESSAGES_WIRE;
+const { violation, stringValue } = wire;
 
 function requireIndex(record: JsonRecord, path: string): number {
   const value = record.index;
@@ -181,36 +128,36 @@ function readUsage(value: JsonRecord, path: string, requireInput: boolean, requi
     throw violation(`${path}.output_tokens_details`, 'must be an object');
   }
   return compact<AnthropicWireUsage>({
-    input_tokens: requireInput ? requireCount(value, 'input_tokens', path) : optionalCount(value, 'input_tokens', path),
-    output_tokens: requireOutput ? requireCount(value, 'output_tokens', path) : optionalCount(value, 'output_tokens', path),
-    cache_creation_input_tokens: optionalCount(value, 'cache_creation_input_tokens', path),
-    cache_read_input_tokens: optionalCount(value, 'cache_read_input_tokens', path),
-    thinking_tokens: isRecord(details) ? optionalCount(details, 'thinking_tokens', `${path}.output_tokens_details`) : undefined,
+    input_tokens: requireInput ? wire.requiredCount(value.input_tokens, path, 'input_tokens') : wire.optionalCount(value.input_tokens, path, 'input_tokens'),
+    output_tokens: requireOutput ? wire.requiredCount(value.output_tokens, path, 'output_tokens') : wire.optionalCount(value.output_tokens, path, 'output_tokens'),
+    cache_creation_input_tokens: wire.optionalCount(value.cache_creation_input_tokens, path, 'cache_creation_input_tokens'),
+    cache_read_input_tokens: wire.optionalCount(value.cache_read_input_tokens, path, 'cache_read_input_tokens'),
+    thinking_tokens: isRecord(details) ? wire.optionalCount(details.thinking_tokens, `${path}.output_tokens_details`, 'thinking_tokens') : undefined,
   });
 }
 
 function readContentBlock(value: unknown, path: string, streamed: boolean): AnthropicWireContentBlock {
   if (!isRecord(value)) throw violation(path, 'must be an object');
-  const type = requireString(value, 'type', path);
+  const type = wire.stringValue(value.type, path, 'type');
   switch (type) {
     case 'text':
-      return { type: 'text', text: requireString(value, 'text', path) };
+      return { type: 'text', text: wire.stringValue(value.text, path, 'text') };
     case 'thinking':
       return {
         type: 'thinking',
-        thinking: requireString(value, 'thinking', path),
+        thinking: wire.stringValue(value.thinking, path, 'thinking'),
         // Streams open a thinking block with an empty signature and send the real one as a delta.
-        signature: streamed ? (optionalString(value, 'signature', path) ?? '') : requireString(value, 'signature', path),
+        signature: streamed ? (wire.optionalString(value.signature, path, 'signature') ?? '') : wire.stringValue(value.signature, path, 'signature'),
       };
     case 'redacted_thinking':
-      return { type: 'redacted_thinking', data: requireBoundedString(value, 'data', path, Number.MAX_SAFE_INTEGER) };
+      return { type: 'redacted_thinking', data: wire.boundedString(value.data, path, 'data', Number.MAX_SAFE_INTEGER) };
     case 'tool_use': {
       const input = value.input;
       if (streamed ? input !== undefined && !isRecord(input) : !isRecord(input)) throw violation(`${path}.input`, 'must be an object');
       return {
         type: 'tool_use',
-        id: requireBoundedString(value, 'id', path, 512),
-        name: requireBoundedString(value, 'name', path, 256),
+        id: wire.boundedString(value.id, path, 'id', 512),
+        name: wire.boundedString(value.name, path, 'name', 256),
         input: isRecord(input) ? input : {},
       };
     }
@@ -244,7 +191,7 @@ function readErrorObject(error: JsonRecord): AnthropicWireError {
  */
 export function readAnthropicMessage(value: unknown): AnthropicWireMessage | { readonly type: 'error'; readonly error: AnthropicWireError } {
   if (!isRecord(value)) throw violation('body', 'must be an object');
-  const type = requireString(value, 'type', 'body');
+  const type = wire.stringValue(value.type, 'body', 'type');
   if (type === 'error') {
     return { type: 'error', error: isRecord(value.error) ? readErrorObject(value.error) : {} };
   }
@@ -253,10 +200,10 @@ export function readAnthropicMessage(value: unknown): AnthropicWireMessage | { r
   const content = value.content;
   if (!Array.isArray(content)) throw violation('body.content', 'must be an array');
   return compact<AnthropicWireMessage>({
-    model: optionalString(value, 'model', 'body'),
+    model: wire.optionalString(value.model, 'body', 'model'),
     content: content.map((block, index) => readContentBlock(block, `body.content.${index}`, false)),
     stop_reason: requireStopReason(value, 'body'),
-    usage: readUsage(requireRecord(value, 'usage', 'body'), 'body.usage', true, true),
+    usage: readUsage(wire.requiredRecord(value.usage, 'body', 'usage'), 'body.usage', true, true),
   });
 }
 
@@ -270,12 +217,12 @@ export function readAnthropicStreamEvent(value: unknown, eventName: string | und
   if (eventName !== undefined && eventName !== type) throw violation('event.type', 'does not match the SSE event name');
   switch (type) {
     case 'message_start': {
-      const message = requireRecord(value, 'message', 'event');
+      const message = wire.requiredRecord(value.message, 'event', 'message');
       return compact<AnthropicWireStreamEvent & { type: 'message_start' }>({
         type: 'message_start',
-        id: requireBoundedString(message, 'id', 'event.message', 512),
-        model: optionalString(message, 'model', 'event.message'),
-        usage: readUsage(requireRecord(message, 'usage', 'event.message'), 'event.message.usage', true, false),
+        id: wire.boundedString(message.id, 'event.message', 'id', 512),
+        model: wire.optionalString(message.model, 'event.message', 'model'),
+        usage: readUsage(wire.requiredRecord(message.usage, 'event.message', 'usage'), 'event.message.usage', true, false),
       });
     }
     case 'content_block_start':
@@ -289,7 +236,7 @@ export function readAnthropicStreamEvent(value: unknown, eventName: string | und
     case 'content_block_stop':
       return { type: 'content_block_stop', index: requireIndex(value, 'event') };
     case 'message_delta': {
-      const delta = requireRecord(value, 'delta', 'event');
+      const delta = wire.requiredRecord(value.delta, 'event', 'delta');
       const stopReason = delta.stop_reason;
       if (stopReason !== undefined && stopReason !== null && typeof stopReason !== 'string') {
         throw violation('event.delta.stop_reason', 'must be a string or null');
@@ -297,7 +244,7 @@ export function readAnthropicStreamEvent(value: unknown, eventName: string | und
       return {
         type: 'message_delta',
         stop_reason: stopReason ?? null,
-        usage: readUsage(requireRecord(value, 'usage', 'event'), 'event.usage', false, true),
+        usage: readUsage(wire.requiredRecord(value.usage, 'event', 'usage'), 'event.usage', false, true),
       };
     }
     case 'message_stop':

@@ -9,12 +9,12 @@ export interface Base64DataUrl {
 const DATA_URL = /^data:([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)((?:;[a-z0-9-]+=[^;,]*)*);base64,/i;
 
 /**
- * Splits a base64 `data:` URL (`data:image/png;base64,...`, parameters such as `;charset=` allowed before
- * `;base64`). Returns `undefined` for anything else (an https URL, a non-base64 data URL). The payload is not
- * decoded or copied beyond one slice.
+ * Splits a base64 `data:` URL (`data:image/png;base64,...`, parameters allowed before `;base64`; the scheme in any
+ * case, as RFC 3986 §3.1 says). Returns `undefined` for anything else. Only the head of the URL is matched, so the
+ * cost does not grow with the payload. Shared by the chat and responses families.
  */
 export function parseBase64DataUrl(url: string): Base64DataUrl | undefined {
-  if (!url.startsWith('data:') && !url.startsWith('DATA:')) return undefined;
+  if (url.slice(0, 5).toLowerCase() !== 'data:') return undefined;
   const match = DATA_URL.exec(url.slice(0, 512));
   if (match === null) return undefined;
   const data = url.slice(match[0].length);

@@ -1,4 +1,4 @@
-import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
+import { createWireReaders, isWireRecord as isRecord, type WireRecord as JsonRecord } from '../../codec-kit/wire-readers.js';
 
 /*
  * Tolerant readers of what an OpenAI Chat Completions server sends. They read only the fields this family uses,
@@ -82,40 +82,9 @@ export interface OpenAiChatWireCompletion {
   readonly error: OpenAiChatWireError | undefined;
 }
 
-type JsonRecord = Record<string, unknown>;
-
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function violation(path: string, rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `openai-chat ${path} ${rule}`);
-}
-
-/*
- * The checks take the value already read (a named property read at the call site stays monomorphic) and the
- * field's path in pieces, joined only when the check fails: nothing is allocated for a well-formed chunk.
- */
-
-function optionalString(value: unknown, path: string, key: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw violation(`${path}.${key}`, 'must be a string');
-  return value;
-}
-
-function optionalCount(value: unknown, path: string, key: string, max = MAX_COUNT): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
-    throw violation(`${path}.${key}`, 'must be a non-negative integer in range');
-  }
-  return value;
-}
-
-function optionalRecord(value: unknown, path: string, key: string): JsonRecord | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!isRecord(value)) throw violation(`${path}.${key}`, 'must be an object');
-  return value;
-}
+/** The readers of this family's wire JSON (messages start with `openai-chat`). */
+export const OPENAI_CHAT_WIRE = createWireReaders({ family: 'openai-chat', maxCount: MAX_COUNT });
+const { violation, optionalString, optionalCount, optionalRecord } = OPENAI_CHAT_WIRE;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

@@ -1,4 +1,4 @@
-import { ProtocolViolationError } from '../../codec-kit/index.js';
+import { createWireReaders, isWireRecord as isRecord } from '../../codec-kit/wire-readers.js';
 
 /*
  * Tolerant readers of an OpenAI `ImagesResponse` (fact sheet §2c). They read only the fields this family uses
@@ -9,6 +9,13 @@ import { ProtocolViolationError } from '../../codec-kit/index.js';
 
 /** Largest token count accepted: three of them still add up below `Number.MAX_SAFE_INTEGER`. */
 const MAX_COUNT = 2 ** 51;
+/** The readers of this family's wire JSON (messages start with `openai-images`). */
+const wire = createWireReaders({ family: 'openai-images', maxCount: MAX_COUNT });
+const { violation } = wire;
+
+function isUnset(value: unknown): value is null | undefined {
+  return value === undefined || value === null;
+}
 /** Longest image URL accepted (the bound of the normalized result). */
 const MAX_URL_LENGTH = 8192;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -38,18 +45,6 @@ export interface OpenAiImagesWireResponse {
   readonly usage?: OpenAiImagesWireUsage;
 }
 
-function violation(path: string, rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `openai-images ${path} ${rule}`);
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isUnset(value: unknown): value is null | undefined {
-  return value === undefined || value === null;
-}
-
 /** Whether text is an absolute https URL without userinfo (no credentials may travel in an image link). */
 export function isSafeImageUrl(text: string): boolean {
   if (text.length === 0 || text.length > MAX_URL_LENGTH) return false;
@@ -65,15 +60,6 @@ export function isSafeImageUrl(text: string): boolean {
 /** Whether text is non-empty standard padded base64 (RFC 4648 §4, no whitespace). */
 export function isStandardBase64(text: string): boolean {
   return text.length > 0 && text.length % 4 === 0 && BASE64.test(text);
-}
-
-function optionalCount(object: Readonly<Record<string, unknown>>, key: string): number | undefined {
-  const value = object[key];
-  if (isUnset(value)) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_COUNT) {
-    throw violation(`usage.${key}`, 'must be a non-negative integer');
-  }
-  return value;
 }
 
 function readImage(value: unknown, path: string): OpenAiImagesWireImage {
@@ -110,9 +96,9 @@ export function readOpenAiImagesResponse(value: unknown): OpenAiImagesWireRespon
   let usage: OpenAiImagesWireUsage | undefined;
   if (!isUnset(value.usage)) {
     if (!isRecord(value.usage)) throw violation('usage', 'must be an object');
-    const inputTokens = optionalCount(value.usage, 'input_tokens');
-    const outputTokens = optionalCount(value.usage, 'output_tokens');
-    const totalTokens = optionalCount(value.usage, 'total_tokens');
+    const inputTokens = wire.optionalCount(value.usage.input_tokens, 'usage', 'input_tokens');
+    const outputTokens = wire.optionalCount(value.usage.output_tokens, 'usage', 'output_tokens');
+    const totalTokens = wire.optionalCount(value.usage.total_tokens, 'usage', 'total_tokens');
     usage = {
       ...(inputTokens === undefined ? {} : { input_tokens: inputTokens }),
       ...(outputTokens === undefined ? {} : { output_tokens: outputTokens }),
