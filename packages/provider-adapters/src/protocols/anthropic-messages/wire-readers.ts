@@ -1,3 +1,4 @@
+import { CONTRACT_BOUNDS_V1 as BOUNDS } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { createWireReaders, isWireRecord as isRecord, type WireRecord as JsonRecord } from '../../codec-kit/wire-readers.js';
 import type { AnthropicWireUsage } from './convert-usage.js';
@@ -156,8 +157,8 @@ function readContentBlock(value: unknown, path: string, streamed: boolean): Anth
       if (streamed ? input !== undefined && !isRecord(input) : !isRecord(input)) throw violation(`${path}.input`, 'must be an object');
       return {
         type: 'tool_use',
-        id: wire.boundedString(value.id, path, 'id', 512),
-        name: wire.boundedString(value.name, path, 'name', 256),
+        id: wire.boundedString(value.id, path, 'id', BOUNDS.toolCallIdMaxLength),
+        name: wire.boundedString(value.name, path, 'name', BOUNDS.toolNameMaxLength),
         input: isRecord(input) ? input : {},
       };
     }
@@ -220,7 +221,7 @@ export function readAnthropicStreamEvent(value: unknown, eventName: string | und
       const message = wire.requiredRecord(value.message, 'event', 'message');
       return compact<AnthropicWireStreamEvent & { type: 'message_start' }>({
         type: 'message_start',
-        id: wire.boundedString(message.id, 'event.message', 'id', 512),
+        id: wire.boundedString(message.id, 'event.message', 'id', BOUNDS.toolCallIdMaxLength),
         model: wire.optionalString(message.model, 'event.message', 'model'),
         usage: readUsage(wire.requiredRecord(message.usage, 'event.message', 'usage'), 'event.message.usage', true, false),
       });

@@ -1,3 +1,4 @@
+import { CONTRACT_BOUNDS_V1 as BOUNDS } from '@tokenforge/model-protocol';
 import { createWireReaders, isWireRecord } from '../../codec-kit/wire-readers.js';
 
 /**
@@ -136,7 +137,7 @@ export interface GeminiResponseWire {
 }
 
 const KNOWN_ENUM = /^[A-Z0-9_]{1,64}$/;
-const MAX_IDENTIFIER_LENGTH = 512;
+const MAX_IDENTIFIER_LENGTH = BOUNDS.toolCallIdMaxLength;
 
 /** The readers of this family's wire JSON (messages start with `gemini-generate-content`). */
 export const GEMINI_GENERATE_CONTENT_WIRE = createWireReaders({ family: 'gemini-generate-content' });
@@ -201,7 +202,7 @@ export function readGeminiPart(value: unknown): GeminiPartWire {
 function readFunctionCall(value: unknown, signature: string | undefined): GeminiFunctionCallPartWire {
   if (!isJsonObject(value)) throw violation('part.functionCall is not an object');
   const name = wire.optionalString(value.name, 'functionCall', 'name');
-  if (name !== undefined && (name.length === 0 || name.length > 256)) throw violation('functionCall.name is empty or too long');
+  if (name !== undefined && (name.length === 0 || name.length > BOUNDS.toolNameMaxLength)) throw violation('functionCall.name is empty or too long');
   const id = wire.optionalString(value.id, 'functionCall', 'id');
   if (id !== undefined && (id.length === 0 || id.length > MAX_IDENTIFIER_LENGTH)) {
     throw violation('functionCall.id is empty or too long');
@@ -349,7 +350,7 @@ export function readGeminiResponse(value: unknown): GeminiResponseWire {
     finishReason,
     blockReason,
     usage,
-    modelVersion: modelVersion !== undefined && modelVersion.length > 0 && modelVersion.length <= 256 ? modelVersion : undefined,
-    responseId: responseId !== undefined && responseId.length > 0 && responseId.length <= 256 ? responseId : undefined,
+    modelVersion: modelVersion !== undefined && modelVersion.length > 0 && modelVersion.length <= BOUNDS.providerIdentifierMaxLength ? modelVersion : undefined,
+    responseId: responseId !== undefined && responseId.length > 0 && responseId.length <= BOUNDS.providerIdentifierMaxLength ? responseId : undefined,
   };
 }

@@ -1,8 +1,9 @@
-import type {
-  AdapterTerminalOutcome,
-  ChatOutputPartV1,
-  NormalizedStreamEventV1,
-  UsageV1,
+import {
+  CONTRACT_BOUNDS_V1 as BOUNDS,
+  type AdapterTerminalOutcome,
+  type ChatOutputPartV1,
+  type NormalizedStreamEventV1,
+  type UsageV1,
 } from '@tokenforge/model-protocol';
 import {
   createToolCallAccumulator,
@@ -146,7 +147,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
   function startTool(call: ToolCallState, events: NormalizedStreamEventV1[]): void {
     const name = call.name as string;
     const toolCallId = call.wireId ?? deriveOpenAiChatToolCallId(call.blockIndex);
-    if (name.length > 256 || toolCallId.length > 512) throw violation('tool call name or id is too long');
+    if (name.length > BOUNDS.toolNameMaxLength || toolCallId.length > BOUNDS.toolCallIdMaxLength) throw violation('tool call name or id is too long');
     call.started = true;
     events.push({ type: 'tool-call-start', index: call.blockIndex, toolCallId, toolName: name });
     if (call.pending.length > 0) {

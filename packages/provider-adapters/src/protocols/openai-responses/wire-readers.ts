@@ -1,4 +1,5 @@
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
+import { CONTRACT_BOUNDS_V1 as BOUNDS } from '@tokenforge/model-protocol';
 import { createWireReaders, isWireRecord, type WireRecord } from '../../codec-kit/wire-readers.js';
 
 /** The readers of this family's wire JSON (messages start with `openai-responses`). */
@@ -216,8 +217,8 @@ export function readOpenAiResponsesOutputItem(value: unknown, path: string, part
     case 'function_call': {
       const callId = wire.requiredString(value.call_id, path, 'call_id');
       const name = wire.requiredString(value.name, path, 'name');
-      if (callId.length === 0 || callId.length > 512) throw wire.violation(`${path}.call_id`, 'must be 1 to 512 characters');
-      if (name.length === 0 || name.length > 256) throw wire.violation(`${path}.name`, 'must be 1 to 256 characters');
+      if (callId.length === 0 || callId.length > BOUNDS.toolCallIdMaxLength) throw wire.violation(`${path}.call_id`, 'must be 1 to 512 characters');
+      if (name.length === 0 || name.length > BOUNDS.toolNameMaxLength) throw wire.violation(`${path}.name`, 'must be 1 to 256 characters');
       const argumentsText = wire.optionalString(value.arguments, path, 'arguments');
       if (argumentsText === undefined && !partial) throw wire.violation(`${path}.arguments`, 'is required');
       return { type, id, callId, name, arguments: argumentsText ?? '' };
