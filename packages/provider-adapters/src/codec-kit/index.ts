@@ -65,5 +65,15 @@ export { isHttpsMediaUrl } from './https-media-url.js';
 
 export { finishedExecution } from './finished-execution.js';
 
+export { defineHttpFamily } from './define-http-family.js';
+export type {
+  HttpFamilyDecodedV1,
+  HttpFamilyDefinitionV1,
+  HttpFamilyErrorAnswerV1,
+  HttpFamilyOptionsV1,
+  HttpFamilyResponseContextV1,
+  HttpFamilyV1,
+} from './define-http-family.js';
+
 export { createWireReaders, isWireCount, isWireRecord } from './wire-readers.js';
 export type { WireReaders, WireReadersOptions, WireRecord } from './wire-readers.js';

@@ -1,8 +1,8 @@
 import type { AdapterTerminalOutcome, ChatOutputPartV1, EgressContextV1, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
-import { EGRESS_CANCELLED_FAILURE, EGRESS_INTERNAL_FAILURE, egressCreatedSeconds } from './egress-common.js';
-import { encodeOpenAiChatError } from './encode-egress-error.js';
-import { encodeOpenAiChatEgressUsage } from './encode-egress-usage.js';
-import { mapOpenAiChatEgressFinishReason } from './map-egress-finish-reason.js';
+import { EGRESS_CANCELLED_FAILURE, EGRESS_INTERNAL_FAILURE, egressCreatedSeconds } from './encode-client-common.js';
+import { encodeOpenAiChatError } from './encode-client-error.js';
+import { encodeOpenAiChatEgressUsage } from './encode-client-usage.js';
+import { mapOpenAiChatEgressFinishReason } from './encode-client-finish-reason.js';
 
 const encoder = new TextEncoder();
 

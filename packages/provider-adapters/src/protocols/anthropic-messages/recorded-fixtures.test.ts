@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ANTHROPIC_FIXTURE_CONSTANTS } from './__fixtures__/fixture-constants.js';
+import { ANTHROPIC_FIXTURE_CONSTANTS } from './__fixtures__/recorded-fixtures.js';
 
 describe('anthropic-messages fixture constants', () => {
   it.each(Object.entries(ANTHROPIC_FIXTURE_CONSTANTS))('%s equals its file byte for byte', (name, text) => {

@@ -8,9 +8,9 @@ import type {
 } from '@tokenforge/model-protocol';
 import { encodeSseEvent } from '../../codec-kit/sse-encoder.js';
 import { assertNever } from './assert-never.js';
-import { responseEnvelope, toolCallPart, type WirePart } from './egress-parts.js';
-import { blockReasonOf, toGeminiFinishReason } from './encode-finish-reason.js';
-import { googleErrorEnvelope, mapFailureToGoogleError } from './map-failure-to-google-error.js';
+import { responseEnvelope, toolCallPart, type WirePart } from './encode-client-parts.js';
+import { blockReasonOf, toGeminiFinishReason } from './encode-client-finish-reason.js';
+import { googleErrorEnvelope, mapFailureToGoogleError } from './encode-client-error.js';
 
 const textEncoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);

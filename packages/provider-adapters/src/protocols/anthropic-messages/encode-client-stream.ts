@@ -7,9 +7,9 @@ import {
   type UsageV1,
 } from '@tokenforge/model-protocol';
 import { formatSseEvent } from '../../codec-kit/index.js';
-import { ANTHROPIC_CANCELLED_ERROR, mapAnthropicEgressError } from './egress-error.js';
-import { encodeAnthropicStopReason } from './encode-stop-reason.js';
-import { encodeAnthropicWireUsage } from './encode-wire-usage.js';
+import { ANTHROPIC_CANCELLED_ERROR, mapAnthropicEgressError } from './encode-client-error.js';
+import { encodeAnthropicStopReason } from './encode-client-finish-reason.js';
+import { encodeAnthropicWireUsage } from './encode-client-usage.js';
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);

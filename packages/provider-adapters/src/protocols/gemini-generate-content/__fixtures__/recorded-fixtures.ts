@@ -1,6 +1,6 @@
 /**
  * The fixtures of this folder as string constants, for `conformance-cases.ts` (which runs on any runtime and so
- * cannot read files). `fixture-constants.test.ts` proves each constant equals its file byte for byte; origins,
+ * cannot read files). `recorded-fixtures.test.ts` proves each constant equals its file byte for byte; origins,
  * licenses and the fact-sheet sections the constructed files follow are in `NOTICE.md`.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Fixtures of this folder as string constants, for `conformance-cases.ts` (which runs on any runtime and so cannot
- * read files). `fixture-constants.test.ts` proves each constant equals its file byte for byte; origins and licenses
+ * read files). `recorded-fixtures.test.ts` proves each constant equals its file byte for byte; origins and licenses
  * are in `NOTICE.md`.
  */
 

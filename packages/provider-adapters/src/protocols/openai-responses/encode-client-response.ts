@@ -1,5 +1,5 @@
 import type { ChatOutputPartV1, EgressContextV1, FinishReasonV1, UsageV1 } from '@tokenforge/model-protocol';
-import { encodeOpenAiResponsesEgressUsage } from './encode-egress-usage.js';
+import { encodeOpenAiResponsesEgressUsage } from './encode-client-usage.js';
 
 /** An output item as this family writes it for clients. */
 export type OpenAiResponsesEgressItem = Record<string, unknown>;

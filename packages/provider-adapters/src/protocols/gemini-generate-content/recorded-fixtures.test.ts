@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as constants from './__fixtures__/fixture-constants.js';
+import * as constants from './__fixtures__/recorded-fixtures.js';
 import { readFixture } from './test-support/gemini-test-support.js';
 
 const FILES: Record<keyof typeof constants, string> = {

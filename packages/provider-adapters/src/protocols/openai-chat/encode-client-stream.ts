@@ -7,10 +7,10 @@ import type {
   UsageV1,
 } from '@tokenforge/model-protocol';
 import { encodeSseDone, encodeSseEvent } from '../../codec-kit/index.js';
-import { EGRESS_CANCELLED_FAILURE, EGRESS_INTERNAL_FAILURE, egressCreatedSeconds } from './egress-common.js';
-import { describeOpenAiChatEgressError } from './encode-egress-error.js';
-import { encodeOpenAiChatEgressUsage } from './encode-egress-usage.js';
-import { mapOpenAiChatEgressFinishReason } from './map-egress-finish-reason.js';
+import { EGRESS_CANCELLED_FAILURE, EGRESS_INTERNAL_FAILURE, egressCreatedSeconds } from './encode-client-common.js';
+import { describeOpenAiChatEgressError } from './encode-client-error.js';
+import { encodeOpenAiChatEgressUsage } from './encode-client-usage.js';
+import { mapOpenAiChatEgressFinishReason } from './encode-client-finish-reason.js';
 
 const EMPTY = new Uint8Array(0);
 

@@ -16,8 +16,8 @@ import {
   openAiResponsesEgressObject,
   openAiResponsesEgressStatus,
   type OpenAiResponsesEgressItem,
-} from './egress-response-object.js';
-import { describeOpenAiResponsesEgressError } from './encode-egress-error.js';
+} from './encode-client-response.js';
+import { describeOpenAiResponsesEgressError } from './encode-client-error.js';
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);

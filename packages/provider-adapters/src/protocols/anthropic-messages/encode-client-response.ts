@@ -1,7 +1,7 @@
 import type { ChatOutputPartV1, EgressContextV1, FinishReasonV1, UsageV1 } from '@tokenforge/model-protocol';
 import { parseSafeJson } from '../../codec-kit/index.js';
-import { encodeAnthropicStopReason } from './encode-stop-reason.js';
-import { encodeAnthropicWireUsage, type AnthropicEgressUsage } from './encode-wire-usage.js';
+import { encodeAnthropicStopReason } from './encode-client-finish-reason.js';
+import { encodeAnthropicWireUsage, type AnthropicEgressUsage } from './encode-client-usage.js';
 
 /** A response content block as written to an Anthropic client. */
 export type AnthropicEgressContentBlock =

@@ -18,7 +18,7 @@ import {
   requireString,
   unsupported,
   type JsonRecord,
-} from './ingress-reader.js';
+} from './client-readers.js';
 
 const encoder = new TextEncoder();
 

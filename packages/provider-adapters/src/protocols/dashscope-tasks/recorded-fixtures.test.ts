@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import * as recorded from './recorded-fixtures.js';
+import * as recorded from './__fixtures__/recorded-fixtures.js';
 
 const files: Record<string, string> = {
   DASHSCOPE_IMAGE_SYNTHESIS_CREATE_BODY: 'cnblogs-dashscope-sdk__image-synthesis-nosse.response.body.txt',
@@ -13,7 +13,7 @@ const files: Record<string, string> = {
 
 describe('recorded DashScope fixture constants', () => {
   it.each(Object.entries(files))('%s equals its file byte for byte', (name, file) => {
-    expect((recorded as Record<string, string>)[name]).toBe(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8'));
+    expect((recorded as Record<string, string>)[name]).toBe(readFileSync(new URL(`./__fixtures__/${file}`, import.meta.url), 'utf8'));
   });
 
   it('holds exactly the listed constants, and the BOM files start with U+FEFF', () => {
