@@ -75,5 +75,16 @@ export type {
   HttpFamilyV1,
 } from './define-http-family.js';
 
+export { defineAsyncJobFamily } from './define-async-job-family.js';
+export type {
+  AsyncJobAnswerV1,
+  AsyncJobFamilyDefinitionV1,
+  AsyncJobFamilyOptionsV1,
+  AsyncJobFamilyV1,
+  AsyncJobOperationKitV1,
+  AsyncJobReadingV1,
+  AsyncJobRequestV1,
+} from './define-async-job-family.js';
+
 export { createWireReaders, isWireCount, isWireRecord } from './wire-readers.js';
 export type { WireReaders, WireReadersOptions, WireRecord } from './wire-readers.js';
