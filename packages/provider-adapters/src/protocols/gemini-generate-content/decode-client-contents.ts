@@ -4,7 +4,7 @@ import {
   type MediaSourceV2,
   type ToolResultContentPartV2,
 } from '@tokenforge/model-protocol';
-import { invalidClientRequest, unsupportedClientFeature } from './client-request-errors.js';
+import { invalidClientRequest, unsupportedClientFeature } from './client-readers.js';
 import { isBase64 } from './is-base64.js';
 import { deriveRequestToolCallId } from './tool-call-id.js';
 import { isJsonObject } from './wire-readers.js';

@@ -1,5 +1,5 @@
 import type { ChatTaskV2, ReasoningControlV2, ResponseFormatV2, SamplingV2 } from '@tokenforge/model-protocol';
-import { invalidClientRequest, optionalClientNumber, unsupportedClientFeature } from './client-request-errors.js';
+import { invalidClientRequest, optionalClientNumber, unsupportedClientFeature } from './client-readers.js';
 import { fromGeminiOpenApiSchema } from './decode-client-schema.js';
 import { isJsonObject } from './wire-readers.js';
 

@@ -7,7 +7,7 @@ import {
   type TextPartV2,
 } from '@tokenforge/model-protocol';
 import { parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/safe-json.js';
-import { invalidClientRequest, unsupportedClientFeature } from './client-request-errors.js';
+import { invalidClientRequest, unsupportedClientFeature } from './client-readers.js';
 import { decodeClientContents } from './decode-client-contents.js';
 import { decodeClientGenerationConfig } from './decode-client-generation-config.js';
 import { decodeClientToolConfig, decodeClientTools } from './decode-client-tools.js';
