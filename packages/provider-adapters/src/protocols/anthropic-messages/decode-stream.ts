@@ -10,7 +10,6 @@ import {
   assertUsageConsistent,
   createAdapterStreamParts,
   createToolCallAccumulator,
-  decodeSseStream,
   mergeUsageSnapshot,
   parseSafeJson,
   usageEquals,
@@ -321,7 +320,7 @@ export interface DecodeAnthropicMessagesStreamInput extends AnthropicMessagesStr
 export function decodeAnthropicMessagesStream(input: DecodeAnthropicMessagesStreamInput): AsyncIterable<AdapterStreamPartV1> {
   return createAdapterStreamParts({
     body: input.body,
-    decodeFrames: (body) => decodeSseStream(body),
+    sse: {},
     machine: createAnthropicMessagesStreamMachine({ headers: input.headers, nowMs: input.nowMs }),
     signal: input.signal,
   });

@@ -1,5 +1,5 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
-import { createAdapterStreamParts, decodeSseStream, defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
+import { createAdapterStreamParts, defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
 import { decodeGeminiResponse } from './decode-response.js';
 import { createGeminiStreamMachine, GEMINI_SSE_DECODER_OPTIONS } from './decode-stream.js';
 import { encodeGeminiRequest, type GeminiEncodeOptions } from './encode-request.js';
@@ -21,7 +21,7 @@ export const GEMINI_GENERATE_CONTENT_HTTP_FAMILY = defineHttpFamily<GeminiGenera
   decodeStream: ({ input, response }) =>
     createAdapterStreamParts({
       body: response.body,
-      decodeFrames: (body) => decodeSseStream(body, GEMINI_SSE_DECODER_OPTIONS),
+      sse: GEMINI_SSE_DECODER_OPTIONS,
       machine: createGeminiStreamMachine(),
       signal: input.signal,
     }),

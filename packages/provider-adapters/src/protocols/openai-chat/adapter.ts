@@ -1,5 +1,5 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
-import { createAdapterStreamParts, decodeSseStream, defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
+import { createAdapterStreamParts, defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
 import { createOpenAiChatStreamMachine } from './decode-stream.js';
 import { decodeOpenAiChatResponse } from './decode-response.js';
 import { encodeOpenAiChatRequest } from './encode-request.js';
@@ -29,8 +29,7 @@ export const OPENAI_CHAT_HTTP_FAMILY = defineHttpFamily<OpenAiChatAdapterOptions
   decodeStream: ({ input, options, response }) =>
     createAdapterStreamParts({
       body: response.body,
-      decodeFrames: (body) =>
-        decodeSseStream(body, { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) }),
+      sse: { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) },
       machine: createOpenAiChatStreamMachine(),
       signal: input.signal,
     }),

@@ -1,5 +1,5 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
-import { createAdapterStreamParts, decodeSseStream, defineHttpFamily, isWireRecord, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
+import { createAdapterStreamParts, defineHttpFamily, isWireRecord, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
 import { decodeOpenAiResponsesResponse } from './decode-response.js';
 import { createOpenAiResponsesStreamMachine } from './decode-stream.js';
 import { encodeOpenAiResponsesRequest } from './encode-request.js';
@@ -37,8 +37,7 @@ export const OPENAI_RESPONSES_HTTP_FAMILY = defineHttpFamily<OpenAiResponsesAdap
   decodeStream: ({ input, options, response }) =>
     createAdapterStreamParts({
       body: response.body,
-      decodeFrames: (body) =>
-        decodeSseStream(body, { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) }),
+      sse: { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) },
       machine: createOpenAiResponsesStreamMachine(),
       signal: input.signal,
     }),

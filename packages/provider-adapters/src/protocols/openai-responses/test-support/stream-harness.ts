@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AdapterStreamPartV1, AdapterTerminalOutcome, NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
-import { createAdapterStreamParts, decodeSseStream } from '../../../codec-kit/index.js';
+import { createAdapterStreamParts } from '../../../codec-kit/index.js';
 import { frameRecordedChunksV1 } from '../../../testing/frame-recorded-chunks.js';
 import { createOpenAiResponsesStreamMachine } from '../decode-stream.js';
 
@@ -82,7 +82,7 @@ export async function runStream(
   const parts: AdapterStreamPartV1[] = [];
   for await (const part of createAdapterStreamParts({
     body,
-    decodeFrames: (source) => decodeSseStream(source, { bareJson: true }),
+    sse: { bareJson: true },
     machine: createOpenAiResponsesStreamMachine(),
     signal,
   })) {
