@@ -217,8 +217,8 @@ export function readOpenAiResponsesOutputItem(value: unknown, path: string, part
     case 'function_call': {
       const callId = wire.requiredString(value.call_id, path, 'call_id');
       const name = wire.requiredString(value.name, path, 'name');
-      if (callId.length === 0 || callId.length > BOUNDS.toolCallIdMaxLength) throw wire.violation(`${path}.call_id`, 'must be 1 to 512 characters');
-      if (name.length === 0 || name.length > BOUNDS.toolNameMaxLength) throw wire.violation(`${path}.name`, 'must be 1 to 256 characters');
+      if (callId.length === 0 || callId.length > BOUNDS.toolCallIdMaxLength) throw wire.violation(`${path}.call_id`, `must be 1 to ${BOUNDS.toolCallIdMaxLength} characters`);
+      if (name.length === 0 || name.length > BOUNDS.toolNameMaxLength) throw wire.violation(`${path}.name`, `must be 1 to ${BOUNDS.toolNameMaxLength} characters`);
       const argumentsText = wire.optionalString(value.arguments, path, 'arguments');
       if (argumentsText === undefined && !partial) throw wire.violation(`${path}.arguments`, 'is required');
       return { type, id, callId, name, arguments: argumentsText ?? '' };
