@@ -6,7 +6,7 @@ import { ProtocolViolationError } from './protocol-violation-error.js';
 
 const target: ProviderAdapterTargetV1 = {
   providerModel: 'm',
-  capability: { protocolFamily: 'kit-jobs/v1', executionMode: 'async', taskKinds: ['video-generation'] },
+  capability: { protocolFamily: 'kit-jobs/v1', executionMode: 'async-job', taskKinds: ['video-generation'] },
 };
 const request: AsyncJobRequestV1 = { method: 'GET', path: '/job', headers: { accept: 'application/json' }, body: { type: 'none' } };
 
@@ -24,7 +24,7 @@ function definition(overrides: Partial<AsyncJobFamilyDefinitionV1<AsyncJobFamily
       if (!answer.ok) return answer.result;
       return kit.decode(() => {
         if (answer.value === null) throw new ProtocolViolationError('invalid-event', 'kit-jobs null');
-        return { state: 'running' as const };
+        return { providerJobId: 'j1', state: 'running' as const };
       });
     },
     ...overrides,
@@ -52,7 +52,7 @@ describe('defineAsyncJobFamily', () => {
 
   it('operations: an HTTP failure, an oversized body and a protocol violation are failed results', async () => {
     const adapter = defineAsyncJobFamily(definition()).createAdapterFactory().createAdapter();
-    expect(await adapter.get?.(operationInput([{ body: { type: 'text', text: '{"a":1}' } }]))).toEqual({ status: 'ok', value: { state: 'running' } });
+    expect(await adapter.get?.(operationInput([{ body: { type: 'text', text: '{"a":1}' } }]))).toEqual({ status: 'ok', value: { providerJobId: 'j1', state: 'running' } });
     expect(await adapter.get?.(operationInput([{ status: 404, body: { type: 'text', text: '{}' } }]))).toEqual({ status: 'failed', failure: { code: 'not-found', retryable: false } });
     expect(await adapter.get?.(operationInput([{ body: { type: 'text', text: 'null' } }]))).toEqual({ status: 'failed', failure: { code: 'protocol-violation', retryable: false } });
     expect(await adapter.get?.(operationInput([{ body: { type: 'text', text: `{"a":"${'x'.repeat(100)}"}` } }]))).toEqual({
