@@ -24,14 +24,16 @@ export interface HttpFamilyOptionsV1 {
   readonly now?: () => number;
 }
 
-/** What a family's hooks see of one call after the response head arrived. */
+/** What a family's hooks see of one call after the response head arrived (the body goes to the hook alone). */
 export interface HttpFamilyResponseContextV1<Options> {
   /** The engine's input of this execution. */
   readonly input: ProviderAdapterExecuteInputV1;
   /** The options the factory was created with. */
   readonly options: Options | undefined;
-  /** The response head and body. */
-  readonly response: ProviderTransportResponse;
+  /** The HTTP status. */
+  readonly status: number;
+  /** Response headers with lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
   /** The clock's reading just after the response head arrived. */
   readonly nowMs: number;
 }
@@ -91,8 +93,8 @@ export interface HttpFamilyDefinitionV1<Options extends HttpFamilyOptionsV1> {
   readonly maxBodyBytes?: (options: Options | undefined) => number | undefined;
   /** The terminal of a parsed 2xx body; may throw a `ProtocolViolationError`. */
   readonly decodeResponse: (body: unknown, context: HttpFamilyResponseContextV1<Options>) => HttpFamilyDecodedV1;
-  /** The parts of a 2xx stream (families without streaming leave it out: their tasks never stream). */
-  readonly decodeStream?: (context: HttpFamilyResponseContextV1<Options>) => AsyncIterable<AdapterStreamPartV1>;
+  /** The parts of a 2xx stream over its body (families without streaming leave it out: their tasks never stream). */
+  readonly decodeStream?: (body: AsyncIterable<Uint8Array>, context: HttpFamilyResponseContextV1<Options>) => AsyncIterable<AdapterStreamPartV1>;
   /** The failure a non-2xx answer stands for. */
   readonly mapHttpError: (answer: HttpFamilyErrorAnswerV1) => NormalizedProviderFailureV1;
 }
@@ -148,9 +150,9 @@ async function execute<Options extends HttpFamilyOptionsV1>(
   const response = await input.transport.send({ ...request, signal: input.signal });
   const nowMs = (options?.now ?? Date.now)();
   const metadata = (providerModel?: string) => responseMetadataOf(definition as HttpFamilyDefinitionV1<never>, response, providerModel);
-  const context: HttpFamilyResponseContextV1<Options> = { input, options, response, nowMs };
+  const context: HttpFamilyResponseContextV1<Options> = { input, options, status: response.status, headers: response.headers, nowMs };
   if (stream && definition.decodeStream !== undefined && response.status >= 200 && response.status <= 299) {
-    return { kind: 'stream', acceptance: { state: 'accepted' }, responseMetadata: metadata(), parts: definition.decodeStream(context) };
+    return { kind: 'stream', acceptance: { state: 'accepted' }, responseMetadata: metadata(), parts: definition.decodeStream(response.body, context) };
   }
   let outcome: Awaited<ReturnType<typeof readJsonResponse>>;
   try {

@@ -37,9 +37,8 @@ export const ANTHROPIC_MESSAGES_HTTP_FAMILY = defineHttpFamily<AnthropicMessages
       body: { type: 'json', value: body },
     };
   },
-  decodeResponse: (body, { response, nowMs }) => decodeAnthropicMessagesResponse({ body, headers: response.headers, status: response.status, nowMs }),
-  decodeStream: ({ input, response, nowMs }) =>
-    decodeAnthropicMessagesStream({ body: response.body, headers: response.headers, nowMs, signal: input.signal }),
+  decodeResponse: (body, { headers, status, nowMs }) => decodeAnthropicMessagesResponse({ body, headers, status, nowMs }),
+  decodeStream: (body, { input, headers, nowMs }) => decodeAnthropicMessagesStream({ body, headers, nowMs, signal: input.signal }),
   // A 5xx (or 529, overloaded) may have been processed before the server failed: the kit answers `unknown`.
   mapHttpError: ({ status, headers, errorBody, nowMs }) => mapAnthropicError({ status, headers, error: readAnthropicErrorEnvelope(errorBody), nowMs }),
 });

@@ -18,9 +18,9 @@ export const GEMINI_GENERATE_CONTENT_HTTP_FAMILY = defineHttpFamily<GeminiGenera
   requestIdHeaders: [],
   encodeRequest: (input, options) => encodeGeminiRequest(input.task, input.target.providerModel, options),
   decodeResponse: (body) => decodeGeminiResponse(body),
-  decodeStream: ({ input, response }) =>
+  decodeStream: (body, { input }) =>
     createAdapterStreamParts({
-      body: response.body,
+      body,
       sse: GEMINI_SSE_DECODER_OPTIONS,
       machine: createGeminiStreamMachine(),
       signal: input.signal,

@@ -26,9 +26,9 @@ export const OPENAI_CHAT_HTTP_FAMILY = defineHttpFamily<OpenAiChatAdapterOptions
   encodeRequest: (input, options) => encodeOpenAiChatRequest(input.task, input.target.providerModel, options),
   maxBodyBytes: (options) => options?.maxBodyBytes,
   decodeResponse: (body) => decodeOpenAiChatResponse(body),
-  decodeStream: ({ input, options, response }) =>
+  decodeStream: (body, { input, options }) =>
     createAdapterStreamParts({
-      body: response.body,
+      body,
       sse: { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) },
       machine: createOpenAiChatStreamMachine(),
       signal: input.signal,

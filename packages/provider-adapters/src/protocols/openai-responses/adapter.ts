@@ -34,9 +34,9 @@ export const OPENAI_RESPONSES_HTTP_FAMILY = defineHttpFamily<OpenAiResponsesAdap
     encodeOpenAiResponsesRequest(input.task, input.target.providerModel, { encryptedReasoning: input.target.capability.reasoning === true }),
   maxBodyBytes: (options) => options?.maxBodyBytes,
   decodeResponse: (body) => decodeOpenAiResponsesResponse(body),
-  decodeStream: ({ input, options, response }) =>
+  decodeStream: (body, { input, options }) =>
     createAdapterStreamParts({
-      body: response.body,
+      body,
       sse: { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) },
       machine: createOpenAiResponsesStreamMachine(),
       signal: input.signal,
