@@ -241,7 +241,7 @@ async function driverPass(pieces: readonly Uint8Array[]): Promise<number> {
     onEnd: () => ({ terminal: { status: 'cancelled' } }),
   };
   const signal = new AbortController().signal;
-  for await (const part of createAdapterStreamParts({ body: readsOf(pieces), decodeFrames: (body) => decodeSseStream(body), machine, signal })) {
+  for await (const part of createAdapterStreamParts({ body: readsOf(pieces), sse: {}, machine, signal })) {
     sink += part.type.length;
   }
   return frames;

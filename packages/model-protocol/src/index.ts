@@ -1,3 +1,5 @@
+export { CONTRACT_BOUNDS_V1 } from './bounds/v1/contract-bounds-v1.js';
+export type { ContractBoundsV1 } from './bounds/v1/contract-bounds-v1.js';
 export { PROTOCOL_FAMILY_PATTERN, protocolFamilySchema, isProtocolFamily } from './protocol-family/protocol-family.js';
 export type { ProtocolFamily } from './protocol-family/protocol-family.js';
 

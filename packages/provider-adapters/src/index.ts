@@ -105,6 +105,8 @@ export {
   createAnthropicMessagesIngressCodec,
   createAnthropicMessagesEgressCodec,
   createAnthropicMessagesSuiteEntry,
+  createAnthropicMessagesSuiteEntryV1,
+  ANTHROPIC_MESSAGES_TRANSPORT_METADATA,
   anthropicMessagesTransportMetadata,
   ANTHROPIC_VERSION,
 } from './protocols/anthropic-messages/index.js';
@@ -124,6 +126,7 @@ export {
   createGeminiGenerateContentIngressCodec,
   createGeminiGenerateContentEgressCodec,
   createGeminiGenerateContentSuiteEntry,
+  createGeminiGenerateContentSuiteEntryV1,
   GEMINI_GENERATE_CONTENT_TRANSPORT_METADATA,
 } from './protocols/gemini-generate-content/index.js';
 export type { GeminiGenerateContentAdapterOptionsV1, GeminiIngressOptionsV1 } from './protocols/gemini-generate-content/index.js';

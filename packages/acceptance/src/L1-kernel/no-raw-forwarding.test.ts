@@ -34,8 +34,10 @@ describe('no raw forwarding: static rule', () => {
     const adapters = scanRawForwarding(join(repositoryRoot, 'packages', 'provider-adapters'), { engine: false });
     expect(engine.files).toContain('src/index.ts');
     expect(adapters.files.filter((file) => file.endsWith('/adapter.ts')).length).toBeGreaterThanOrEqual(9);
-    // The rule saw the adapters' real transport responses (one or more per send), so a clean result means something.
-    expect(adapters.rawReferences).toBeGreaterThan(20);
+    // The rule saw the adapters' real transport responses, so a clean result means something. They are read in the
+    // codec kit's family moulds (define-http-family.ts, define-async-job-family.ts) and json-response.ts, once for
+    // every family, where each adapter.ts used to hold its own copy.
+    expect(adapters.rawReferences).toBeGreaterThanOrEqual(7);
     expect([...engine.findings, ...adapters.findings]).toEqual([]);
   });
 

@@ -35,7 +35,10 @@ export interface NoisyBuilders {
    * `toString`).
    */
   object(required: Record<string, fc.Arbitrary<unknown>>, optional?: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Loose>;
-  /** Strings within the bounds, rarely one just outside (only bounds below 100,000 characters are tried). */
+  /**
+   * Strings within the bounds (often exactly at one), rarely one just outside (only bounds below 100,000
+   * characters are tried at the top).
+   */
   bounded(min: number, max: number): fc.Arbitrary<string>;
 }
 
@@ -58,8 +61,11 @@ export function noisyBuilders(noise: number): NoisyBuilders {
     });
   };
   const bounded = (min: number, max: number): fc.Arbitrary<string> => {
-    const outside = [...(min > 0 ? [''] : []), ...(max < 100_000 ? ['x'.repeat(max + 1)] : [])];
-    const valid = fc.string({ minLength: min, maxLength: Math.min(max, 24) });
+    // Both sides of each bound: exactly `min` and `max` characters are valid, one fewer and one more are not, so
+    // a check or schema that tightens a bound fails as surely as one that loosens it.
+    const edges = ['x'.repeat(min), ...(max < 100_000 ? ['x'.repeat(max)] : [])];
+    const outside = [...(min > 0 ? ['x'.repeat(min - 1)] : []), ...(max < 100_000 ? ['x'.repeat(max + 1)] : [])];
+    const valid = fc.oneof({ arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, 24) }), weight: 3 }, { arbitrary: fc.constantFrom(...edges), weight: 1 });
     return outside.length === 0 ? valid : rarely(valid, fc.constantFrom(...outside));
   };
   return { rarely, mostly, object, bounded };

@@ -59,7 +59,7 @@ function run(
   signal: AbortSignal = new AbortController().signal,
 ) {
   const body = trackedBody(chunks, bodyOptions);
-  const parts = createAdapterStreamParts({ body, decodeFrames: (source) => decodeSseStream(source), machine, signal });
+  const parts = createAdapterStreamParts({ body, sse: {}, machine, signal });
   return { body, parts };
 }
 
@@ -258,15 +258,13 @@ describe('createAdapterStreamParts', () => {
           const iterated = trackedBody(chunks, bodyOptions);
           const signal = new AbortController().signal;
           const viaBatches = await collect(
-            createAdapterStreamParts({ body: batched, decodeFrames: (source) => decodeSseStream(source), machine: toyMachine(), signal }),
+            createAdapterStreamParts({ body: batched, sse: {}, machine: toyMachine(), signal }),
           );
           const viaIterator = await collect(
             createAdapterStreamParts({
               body: iterated,
-              // Wrapping the decoder hides it from the batch path: each item then takes an await.
-              decodeFrames: async function* (source) {
-                yield* decodeSseStream(source);
-              },
+              // The same decoder as a frame iterator: each item then takes an await.
+              decodeFrames: (source) => decodeSseStream(source),
               machine: toyMachine(),
               signal,
             }),
@@ -420,7 +418,7 @@ describe('createAdapterStreamParts: taking buffered parts synchronously', () => 
           const pulled = trackedBody(chunks, bodyOptions);
           const signal = new AbortController().signal;
           const open = (body: AsyncIterable<Uint8Array>) =>
-            createAdapterStreamParts({ body, decodeFrames: (source) => decodeSseStream(source), machine: toyMachine(), signal });
+            createAdapterStreamParts({ body, sse: {}, machine: toyMachine(), signal });
           const viaTake = await drainTaking(takingIterator(open(taken)));
           const viaNext: AdapterStreamPartV1[] = [];
           let nextError: unknown;

@@ -5,8 +5,8 @@ import {
   type NormalizedStreamEventV1,
   type UsageV1,
 } from '@tokenforge/model-protocol';
-import { releaseBody } from './read-body.js';
-import { takeSseBatchSource, type SseParser } from './sse-decoder.js';
+import { releaseBody, releaseIterator } from './read-body.js';
+import { createSseParser, type SseDecoderOptions, type SseParser } from './sse-decoder.js';
 import { terminalForError } from './terminal-for-error.js';
 
 /** What a family's state machine makes of one frame. */
@@ -39,8 +39,16 @@ export interface AdapterStreamMachine<TFrame> {
 export interface CreateAdapterStreamPartsOptions<TFrame> {
   /** The transport body. The helper owns it from now on and releases it on every path. */
   readonly body: AsyncIterable<Uint8Array>;
-  /** The family's frame decoder over the body (for example `(body) => decodeSseStream(body, options)`). */
-  readonly decodeFrames: (body: AsyncIterable<Uint8Array>) => AsyncIterable<TFrame>;
+  /**
+   * The frames are the kit's SSE items (`SseItem`), decoded with these options: the helper pushes each body read
+   * into one parser and maps the items of that read without an await per item. Give this or `decodeFrames`.
+   */
+  readonly sse?: SseDecoderOptions;
+  /**
+   * Any other frame decoder over the body (NDJSON, a custom framing): each frame is pulled from it. Give this or
+   * `sse`; with both, `sse` wins.
+   */
+  readonly decodeFrames?: (body: AsyncIterable<Uint8Array>) => AsyncIterable<TFrame>;
   /** The family's state machine. */
   readonly machine: AdapterStreamMachine<TFrame>;
   /** The execution's signal. */
@@ -269,9 +277,10 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
       return;
     }
     this.signal.addEventListener('abort', this.onAbort, { once: true });
-    const frames = this.options.decodeFrames(this.body);
-    this.parser = takeSseBatchSource(frames, this.body);
-    this.frames = frames[Symbol.asyncIterator]();
+    const { sse, decodeFrames } = this.options;
+    if (sse !== undefined) this.parser = createSseParser(sse);
+    else if (decodeFrames !== undefined) this.frames = decodeFrames(this.body)[Symbol.asyncIterator]();
+    else throw new TypeError('createAdapterStreamParts needs `sse` or `decodeFrames`');
   }
 
   /** Whether a part is ready, mapping frames already decoded (the rest of the current read) until one yields a part. */
@@ -365,7 +374,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
     if (this.started) this.signal.removeEventListener('abort', this.onAbort);
     // The body is released directly, not only through the decoder: after an abort a read may still be pending,
     // and a generator's return() waits behind it. For the same reason an aborted stream does not wait.
-    this.closing = Promise.all([closeIterator(this.frames), this.body.release()]).then(() => undefined);
+    this.closing = Promise.all([this.frames === undefined ? undefined : releaseIterator(this.frames), this.body.release()]).then(() => undefined);
   }
 
   private afterClose(): Promise<void> {
@@ -379,13 +388,6 @@ function failedPart(code: 'network' | 'truncated-stream', usage: UsageV1 | undef
   return { type: 'terminal', outcome };
 }
 
-async function closeIterator(iterator: AsyncIterator<unknown> | undefined): Promise<void> {
-  try {
-    if (iterator !== undefined && typeof iterator.return === 'function') await iterator.return();
-  } catch {
-    // Closing is best effort; the body is released directly as well.
-  }
-}
 
 const BODY_DONE: IteratorResult<Uint8Array> = Object.freeze({ done: true, value: undefined });
 

@@ -64,3 +64,27 @@ export { classifyAsyncStartError } from './classify-async-start-error.js';
 export { isHttpsMediaUrl } from './https-media-url.js';
 
 export { finishedExecution } from './finished-execution.js';
+
+export { defineHttpFamily } from './define-http-family.js';
+export type {
+  HttpFamilyDecodedV1,
+  HttpFamilyDefinitionV1,
+  HttpFamilyErrorAnswerV1,
+  HttpFamilyOptionsV1,
+  HttpFamilyResponseContextV1,
+  HttpFamilyV1,
+} from './define-http-family.js';
+
+export { defineAsyncJobFamily } from './define-async-job-family.js';
+export type {
+  AsyncJobAnswerV1,
+  AsyncJobFamilyDefinitionV1,
+  AsyncJobFamilyOptionsV1,
+  AsyncJobFamilyV1,
+  AsyncJobOperationKitV1,
+  AsyncJobReadingV1,
+  AsyncJobRequestV1,
+} from './define-async-job-family.js';
+
+export { createWireReaders, isWireCount, isWireRecord } from './wire-readers.js';
+export type { WireReaders, WireReadersOptions, WireRecord } from './wire-readers.js';

@@ -85,10 +85,15 @@ export async function releaseBody(body: AsyncIterable<Uint8Array> | AsyncIterato
   await releaseIterator(iterator);
 }
 
-async function releaseIterator(iterator: AsyncIterator<Uint8Array>): Promise<void> {
+/**
+ * Closes an iterator nobody will read to its end: calls its `return()`, if it has one. The kit's one best-effort
+ * release (bodies, frame decoders): never throws and never rejects, since a source that fails while closing is
+ * closed as far as its reader is concerned.
+ */
+export async function releaseIterator(iterator: AsyncIterator<unknown>): Promise<void> {
   try {
     if (typeof iterator.return === 'function') await iterator.return();
   } catch {
-    // A body that fails while closing is closed as far as this reader is concerned.
+    // Closing is best effort.
   }
 }

@@ -273,9 +273,7 @@ export function decodeSseStream(
   body: AsyncIterable<Uint8Array>,
   options?: SseDecoderOptions,
 ): AsyncGenerator<SseItem, void, undefined> {
-  const items = decodeSseItems(body, options);
-  batchSources.set(items, { body, options });
-  return items;
+  return decodeSseItems(body, options);
 }
 
 async function* decodeSseItems(
@@ -288,20 +286,4 @@ async function* decodeSseItems(
     for (const item of parser.push(chunk)) yield item;
   }
   for (const item of parser.finish()) yield item;
-}
-
-/** The body and options behind each stream {@link decodeSseStream} returned, for {@link takeSseBatchSource}. */
-const batchSources = new WeakMap<object, { readonly body: AsyncIterable<Uint8Array>; readonly options: SseDecoderOptions | undefined }>();
-
-/**
- * For the kit's stream driver (not exported from the kit): when `frames` is an unstarted stream that
- * {@link decodeSseStream} made over `body`, returns a parser with the same options, so the driver can push each
- * read itself and take the items of one read at once (the same items, in the same order, without an await per
- * item). The stream must then not be iterated; closing it is harmless.
- */
-export function takeSseBatchSource(frames: object, body: AsyncIterable<Uint8Array>): SseParser | undefined {
-  const source = batchSources.get(frames);
-  if (source === undefined || source.body !== body) return undefined;
-  batchSources.delete(frames);
-  return createSseParser(source.options);
 }

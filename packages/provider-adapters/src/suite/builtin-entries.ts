@@ -1,6 +1,6 @@
-import { createAnthropicMessagesSuiteEntry } from '../protocols/anthropic-messages/suite-entry.js';
+import { createAnthropicMessagesSuiteEntryV1 } from '../protocols/anthropic-messages/suite-entry.js';
 import { createOpenAiChatSuiteEntryV1 } from '../protocols/openai-chat/suite-entry.js';
-import { createGeminiGenerateContentSuiteEntry } from '../protocols/gemini-generate-content/suite-entry.js';
+import { createGeminiGenerateContentSuiteEntryV1 } from '../protocols/gemini-generate-content/suite-entry.js';
 import { createOpenAiEmbeddingsSuiteEntryV1 } from '../protocols/openai-embeddings/suite-entry.js';
 import { createOpenAiImagesSuiteEntryV1 } from '../protocols/openai-images/suite-entry.js';
 import { createOpenAiResponsesSuiteEntryV1 } from '../protocols/openai-responses/suite-entry.js';
@@ -15,9 +15,9 @@ import type { ProtocolSuiteEntryV1 } from './protocol-suite-entry-v1.js';
  * every family listed here.
  */
 export const builtinProtocolSuiteEntriesV1: readonly ProtocolSuiteEntryV1[] = [
-  createAnthropicMessagesSuiteEntry(),
+  createAnthropicMessagesSuiteEntryV1(),
   createOpenAiChatSuiteEntryV1(),
-  createGeminiGenerateContentSuiteEntry(),
+  createGeminiGenerateContentSuiteEntryV1(),
   createOpenAiEmbeddingsSuiteEntryV1(),
   createOpenAiImagesSuiteEntryV1(),
   createOpenAiResponsesSuiteEntryV1(),

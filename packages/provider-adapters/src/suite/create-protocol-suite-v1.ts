@@ -46,12 +46,13 @@ export interface CreateTokenForgeProtocolSuiteInputV1 {
 
 type Location = { readonly entryIndex: number; readonly protocolFamily?: unknown };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Any non-null object (arrays included): enough to read named members of a host-supplied entry. */
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
 function checkFactory(factory: unknown, location: Location, entryFamily: ProtocolFamily): void {
-  if (!isRecord(factory) || typeof factory.createAdapter !== 'function') {
+  if (!isObject(factory) || typeof factory.createAdapter !== 'function') {
     throw new ProtocolSuiteErrorV1('adapter-factory-invalid', 'an adapter factory needs a createAdapter function', location);
   }
   if (factory.protocolFamily !== entryFamily) {
@@ -80,7 +81,7 @@ function checkJobOperations(jobOperations: unknown, location: Location): void {
 }
 
 function checkCodecs(codecs: unknown, location: Location, entryFamily: ProtocolFamily): void {
-  if (!isRecord(codecs) || !isRecord(codecs.ingress) || !isRecord(codecs.egress)) {
+  if (!isObject(codecs) || !isObject(codecs.ingress) || !isObject(codecs.egress)) {
     throw new ProtocolSuiteErrorV1('codecs-invalid', 'codecs need an ingress and an egress codec', location);
   }
   const { ingress, egress } = codecs;
@@ -119,7 +120,7 @@ function checkDirectHttp(entry: Record<string, unknown>, location: Location, ent
 }
 
 function validateEntry(entry: unknown, entryIndex: number, seen: ReadonlySet<ProtocolFamily>): ProtocolSuiteEntryV1 {
-  if (!isRecord(entry)) {
+  if (!isObject(entry)) {
     throw new ProtocolSuiteErrorV1('entries-invalid', 'an entry must be an object', { entryIndex });
   }
   const family = entry.protocolFamily;
@@ -137,7 +138,7 @@ function validateEntry(entry: unknown, entryIndex: number, seen: ReadonlySet<Pro
     if (entry.adapterFactory === undefined) {
       throw new ProtocolSuiteErrorV1('adapter-factory-missing', 'a sync entry needs adapterFactory', location);
     }
-    if (isRecord(entry.adapterFactory) && 'jobOperations' in entry.adapterFactory) {
+    if (isObject(entry.adapterFactory) && 'jobOperations' in entry.adapterFactory) {
       throw new ProtocolSuiteErrorV1('execution-mismatch', 'a sync entry cannot use an async adapter factory', location);
     }
     checkFactory(entry.adapterFactory, location, family);
@@ -178,7 +179,7 @@ function validateEntry(entry: unknown, entryIndex: number, seen: ReadonlySet<Pro
  * `suite.registry`: a bad entry throws a {@link ProtocolSuiteErrorV1} naming its index and family.
  */
 export function createTokenForgeProtocolSuiteV1(input: CreateTokenForgeProtocolSuiteInputV1): TokenForgeProtocolSuiteV1 {
-  const rawEntries: unknown = isRecord(input) ? input.entries : undefined;
+  const rawEntries: unknown = isObject(input) ? input.entries : undefined;
   if (!Array.isArray(rawEntries)) {
     throw new ProtocolSuiteErrorV1('entries-invalid', 'entries must be an array');
   }

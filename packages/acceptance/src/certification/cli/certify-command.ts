@@ -1,6 +1,5 @@
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { createBuiltinTokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { CertificationError } from '../certification-error.js';
@@ -10,7 +9,7 @@ import { createCertificationManifestTemplate } from '../manifest/manifest-templa
 import { registeredFamiliesOf } from '../manifest/registered-families.js';
 import { validateCertificationManifest, type ManifestValidationV1 } from '../manifest/validate-manifest.js';
 import { REAL_PROVIDER_CALLS_ACK, requireAcknowledgement, runCertification } from '../run/run-certification.js';
-import { readJsonFile, runCli, type CliIo } from './cli-io.js';
+import { parseCliArguments, readJsonFile, runCli, type CliIo } from './cli-io.js';
 
 export const CERTIFY_USAGE = `usage: npx --yes pnpm@12.4.2 certify:protocol-engine-real --manifest <suite.json>
          validate the manifest offline (default; no network)
@@ -29,25 +28,20 @@ function usageError(message: string): never {
 }
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        manifest: { type: 'string' },
-        run: { type: 'boolean' },
-        'env-file': { type: 'string' },
-        'ack-real-provider-calls': { type: 'string' },
-        evidence: { type: 'string' },
-        verify: { type: 'string', multiple: true },
-        'write-template': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch {
-    return usageError('unknown option or missing value (see --help)');
-  }
+  return parseCliArguments(
+    argv,
+    {
+      manifest: { type: 'string' },
+      run: { type: 'boolean' },
+      'env-file': { type: 'string' },
+      'ack-real-provider-calls': { type: 'string' },
+      evidence: { type: 'string' },
+      verify: { type: 'string', multiple: true },
+      'write-template': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
 }
 
 function engineAndFamilies() {

@@ -1,5 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CertificationError, isCertificationError } from '../certification-error.js';
+
+/** The option declarations of a CLI. */
+export type CliOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+/** What {@link parseCliArguments} returns for these declarations. */
+export type ParsedCliArguments<T extends CliOptionsConfig, P extends boolean> = ReturnType<typeof parseArgs<{ args: string[]; strict: true; allowPositionals: P; options: T }>>;
 
 /** Where a CLI writes. Tests pass collecting functions. */
 export interface CliIo {
@@ -53,4 +60,21 @@ export async function runCli(io: CliIo, body: () => Promise<number>): Promise<nu
 export function cliArguments(): string[] {
   const argv = process.argv.slice(2);
   return argv[0] === '--' ? argv.slice(1) : argv;
+}
+
+/**
+ * Parses a CLI's arguments strictly (every option declared, each with its value); an unknown option or a missing
+ * value is a `USAGE_INVALID` refusal that points at `--help`.
+ */
+export function parseCliArguments<T extends CliOptionsConfig, P extends boolean = false>(argv: readonly string[], options: T, allowPositionals?: P): ParsedCliArguments<T, P> {
+  try {
+    return parseArgs<{ args: string[]; strict: true; allowPositionals: P; options: T }>({
+      args: [...argv],
+      strict: true,
+      allowPositionals: (allowPositionals ?? false) as P,
+      options,
+    });
+  } catch {
+    throw new CertificationError('USAGE_INVALID', 'unknown option or missing value (see --help)');
+  }
 }

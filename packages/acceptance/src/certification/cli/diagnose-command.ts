@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { CertificationError } from '../certification-error.js';
 import { diagnoseAsyncJobs, formatDiagnosis } from '../diagnose/diagnose-async-jobs.js';
 import { readEnvFile } from '../env/read-env-file.js';
 import { REAL_PROVIDER_CALLS_ACK, requireAcknowledgement } from '../run/run-certification.js';
-import { readJsonFile, runCli, type CliIo } from './cli-io.js';
+import { parseCliArguments, readJsonFile, runCli, type CliIo } from './cli-io.js';
 
 export const DIAGNOSE_USAGE = `usage: npx --yes pnpm@12.4.2 --filter @tokenforge/acceptance diagnose:protocol-engine-real-async
          --manifest <async-shard.json> --env-file <provider.env> --created-after <UTC timestamp>
@@ -18,23 +17,13 @@ exit status: 0 every list call answered, 1 a list call failed, 2 refused or usag
 /** `diagnose:protocol-engine-real-async`: returns the exit status. */
 export async function diagnoseCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return runCli(io, async () => {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: [...argv],
-        strict: true,
-        allowPositionals: false,
-        options: {
-          manifest: { type: 'string' },
-          'env-file': { type: 'string' },
-          'created-after': { type: 'string' },
-          'ack-real-provider-calls': { type: 'string' },
-          help: { type: 'boolean', short: 'h' },
-        },
-      }));
-    } catch {
-      throw new CertificationError('USAGE_INVALID', 'unknown option or missing value (see --help)');
-    }
+    const { values } = parseCliArguments(argv, {
+      manifest: { type: 'string' },
+      'env-file': { type: 'string' },
+      'created-after': { type: 'string' },
+      'ack-real-provider-calls': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    });
     if (values.help === true) {
       io.out(DIAGNOSE_USAGE);
       return 0;

@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { CertificationError } from '../certification-error.js';
 import { readEnvFile } from '../env/read-env-file.js';
 import { recoverAsyncShard } from '../recover/recover-async-shard.js';
 import { REAL_PROVIDER_CALLS_ACK, requireAcknowledgement } from '../run/run-certification.js';
-import { readJsonFile, runCli, type CliIo } from './cli-io.js';
+import { parseCliArguments, readJsonFile, runCli, type CliIo } from './cli-io.js';
 
 export const RECOVER_USAGE = `usage: npx --yes pnpm@12.4.2 --filter @tokenforge/acceptance recover:protocol-engine-real-shard
          --manifest <async-shard.json> --failure-evidence <polling-exhausted.json> --env-file <provider.env>
@@ -18,24 +17,14 @@ exit status: 0 success evidence written, 1 non-success evidence written, 2 refus
 /** `recover:protocol-engine-real-shard`: returns the exit status. */
 export async function recoverCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return runCli(io, async () => {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: [...argv],
-        strict: true,
-        allowPositionals: false,
-        options: {
-          manifest: { type: 'string' },
-          'failure-evidence': { type: 'string' },
-          'env-file': { type: 'string' },
-          output: { type: 'string' },
-          'ack-real-provider-calls': { type: 'string' },
-          help: { type: 'boolean', short: 'h' },
-        },
-      }));
-    } catch {
-      throw new CertificationError('USAGE_INVALID', 'unknown option or missing value (see --help)');
-    }
+    const { values } = parseCliArguments(argv, {
+      manifest: { type: 'string' },
+      'failure-evidence': { type: 'string' },
+      'env-file': { type: 'string' },
+      output: { type: 'string' },
+      'ack-real-provider-calls': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    });
     if (values.help === true) {
       io.out(RECOVER_USAGE);
       return 0;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTRACT_BOUNDS_V1 as BOUNDS } from '../../bounds/v1/contract-bounds-v1.js';
 import { taskResultV1Schema } from '../../result/v1/task-result-v1.js';
 import { usageV1Schema } from '../../usage/v1/usage-v1.js';
 import { normalizedProviderFailureV1Schema } from './provider-failure-v1.js';
@@ -13,7 +14,7 @@ export const finishReasonV1Schema = z.strictObject({
   /** The provider's own value (bounded, for diagnosis and same-dialect egress). */
   raw: z
     .string()
-    .max(64)
+    .max(BOUNDS.providerCodeMaxLength)
     .regex(/^[A-Za-z0-9_.:-]*$/)
     .optional(),
 });

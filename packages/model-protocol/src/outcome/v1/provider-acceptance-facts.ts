@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTRACT_BOUNDS_V1 as BOUNDS } from '../../bounds/v1/contract-bounds-v1.js';
 
 /**
  * Whether the provider took the request on.
@@ -19,8 +20,8 @@ export type ProviderAcceptanceFacts = z.infer<typeof providerAcceptanceFactsSche
  */
 export const providerResponseMetadataSchema = z.strictObject({
   /** The provider's request id (from its response headers), for support tickets. */
-  providerRequestId: z.string().min(1).max(256).optional(),
+  providerRequestId: z.string().min(1).max(BOUNDS.providerIdentifierMaxLength).optional(),
   /** The model name the provider reported serving, when it reported one in the response head or body. */
-  providerModel: z.string().min(1).max(256).optional(),
+  providerModel: z.string().min(1).max(BOUNDS.providerIdentifierMaxLength).optional(),
 });
 export type ProviderResponseMetadata = z.infer<typeof providerResponseMetadataSchema>;

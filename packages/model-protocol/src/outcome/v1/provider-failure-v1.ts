@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTRACT_BOUNDS_V1 as BOUNDS } from '../../bounds/v1/contract-bounds-v1.js';
 
 /**
  * The normalized vocabulary of provider failures. Each family maps its HTTP statuses, error types and
@@ -34,7 +35,7 @@ export const normalizedProviderFailureV1Schema = z.strictObject({
   /** Whether sending the same request again may succeed. */
   retryable: z.boolean(),
   /** How long the provider asked the caller to wait, in milliseconds (from `Retry-After` or its own hint). */
-  retryAfterMs: z.number().int().nonnegative().max(86_400_000).optional(),
+  retryAfterMs: z.number().int().nonnegative().max(BOUNDS.retryAfterMsMax).optional(),
   /**
    * The provider's own error code or type, when it sent one, bounded to 64 characters of
    * `[A-Za-z0-9_.:-]` (for diagnosis; never a message).
@@ -42,7 +43,7 @@ export const normalizedProviderFailureV1Schema = z.strictObject({
   providerCode: z
     .string()
     .min(1)
-    .max(64)
+    .max(BOUNDS.providerCodeMaxLength)
     .regex(/^[A-Za-z0-9_.:-]+$/)
     .optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTRACT_BOUNDS_V1 as BOUNDS } from '../../bounds/v1/contract-bounds-v1.js';
 
 /** Text the model produced. */
 export const outputTextPartV1Schema = z.strictObject({
@@ -24,9 +25,9 @@ export const outputRedactedReasoningPartV1Schema = z.strictObject({
 export const outputToolCallPartV1Schema = z.strictObject({
   type: z.literal('tool-call'),
   /** The provider's call id (or one the adapter derived by its documented rule when the provider sent none). */
-  toolCallId: z.string().min(1).max(512),
+  toolCallId: z.string().min(1).max(BOUNDS.toolCallIdMaxLength),
   /** Name of the called tool. */
-  toolName: z.string().min(1).max(256),
+  toolName: z.string().min(1).max(BOUNDS.toolNameMaxLength),
   /** Complete argument JSON text. */
   argumentsText: z.string(),
   /** Opaque provider state attached to the call (Gemini thought signature). */
@@ -76,7 +77,7 @@ export const generatedImageV1Schema = z.strictObject({
   /** https URL of the image, when delivered by reference (no userinfo). */
   url: z.string().min(1).max(8192).optional(),
   /** IANA media type, when known. */
-  mediaType: z.string().min(3).max(255).optional(),
+  mediaType: z.string().min(BOUNDS.mediaTypeMinLength).max(BOUNDS.mediaTypeMaxLength).optional(),
   /** The prompt the provider actually used, when it rewrote it. */
   revisedPrompt: z.string().optional(),
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { CONTRACT_BOUNDS_V1 as BOUNDS } from '../../bounds/v1/contract-bounds-v1.js';
 import { usageV1Schema } from '../../usage/v1/usage-v1.js';
 
-const index = z.number().int().nonnegative().max(1_000_000);
+const index = z.number().int().nonnegative().max(BOUNDS.streamIndexMax);
 
 /**
  * A normalized stream event. Content arrives in blocks; each block has an `index` (unique within the
@@ -33,8 +34,8 @@ export const normalizedStreamEventV1Schema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('tool-call-start'),
     index,
-    toolCallId: z.string().min(1).max(512),
-    toolName: z.string().min(1).max(256),
+    toolCallId: z.string().min(1).max(BOUNDS.toolCallIdMaxLength),
+    toolName: z.string().min(1).max(BOUNDS.toolNameMaxLength),
   }),
   /** A fragment of the argument JSON text. */
   z.strictObject({ type: z.literal('tool-call-delta'), index, delta: z.string() }),

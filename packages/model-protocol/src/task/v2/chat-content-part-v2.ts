@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { CONTRACT_BOUNDS_V1 as BOUNDS } from '../../bounds/v1/contract-bounds-v1.js';
 
 /** A prompt-caching hint on a content part: a cache breakpoint after this part. */
 export const cacheControlV2Schema = z.strictObject({
   /** Only `ephemeral` is defined: the provider may cache the prefix ending at this part. */
   type: z.literal('ephemeral'),
   /** Optional time to live the host asks for, in seconds (providers round to what they offer). */
-  ttlSeconds: z.number().int().positive().max(86_400).optional(),
+  ttlSeconds: z.number().int().positive().max(BOUNDS.cacheTtlSecondsMax).optional(),
 });
 export type CacheControlV2 = z.infer<typeof cacheControlV2Schema>;
 
@@ -15,13 +16,13 @@ export const mediaSourceV2Schema = z.discriminatedUnion('type', [
     /** The media is fetched by the provider from this https URL (or a `data:` URL). */
     type: z.literal('url'),
     /** Absolute URL; `https:` or `data:` only. */
-    url: z.string().min(1).max(32_768_000),
+    url: z.string().min(1).max(BOUNDS.mediaUrlMaxLength),
   }),
   z.strictObject({
     /** The media is inline, base64 encoded. */
     type: z.literal('base64'),
     /** IANA media type, for example `image/png` or `application/pdf`. */
-    mediaType: z.string().min(3).max(255),
+    mediaType: z.string().min(BOUNDS.mediaTypeMinLength).max(BOUNDS.mediaTypeMaxLength),
     /** Standard base64 (RFC 4648 section 4) without a `data:` prefix. */
     data: z.string().min(1),
   }),
@@ -54,7 +55,7 @@ export const documentPartV2Schema = z.strictObject({
   /** Where the document bytes come from. */
   source: mediaSourceV2Schema,
   /** Optional title or file name shown to the model. */
-  title: z.string().max(1024).optional(),
+  title: z.string().max(BOUNDS.documentTitleMaxLength).optional(),
   /** Optional prompt-caching breakpoint after this part. */
   cacheControl: cacheControlV2Schema.optional(),
 });
@@ -70,9 +71,9 @@ export const audioPartV2Schema = z.strictObject({
 export const toolCallPartV2Schema = z.strictObject({
   type: z.literal('tool-call'),
   /** The call id the provider assigned (or the host synthesized); tool results link to it. */
-  toolCallId: z.string().min(1).max(512),
+  toolCallId: z.string().min(1).max(BOUNDS.toolCallIdMaxLength),
   /** Name of the called tool. */
-  toolName: z.string().min(1).max(256),
+  toolName: z.string().min(1).max(BOUNDS.toolNameMaxLength),
   /** The arguments as JSON text, exactly as the model produced them. */
   argumentsText: z.string(),
   /**
@@ -106,9 +107,9 @@ export type ToolResultContentPartV2 = z.infer<typeof toolResultContentPartV2Sche
 export const toolResultPartV2Schema = z.strictObject({
   type: z.literal('tool-result'),
   /** Id of the tool call this answers. */
-  toolCallId: z.string().min(1).max(512),
+  toolCallId: z.string().min(1).max(BOUNDS.toolCallIdMaxLength),
   /** Name of the tool (required by dialects that link results by name, such as Gemini). */
-  toolName: z.string().min(1).max(256),
+  toolName: z.string().min(1).max(BOUNDS.toolNameMaxLength),
   /** The result content: text and images. */
   content: z.array(toolResultContentPartV2Schema),
   /** True when the tool failed and the content describes the error. */

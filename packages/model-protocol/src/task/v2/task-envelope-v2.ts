@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTRACT_BOUNDS_V1 as BOUNDS } from '../../bounds/v1/contract-bounds-v1.js';
 import { textPartV2Schema } from './chat-content-part-v2.js';
 import { chatMessageV2Schema } from './chat-message-v2.js';
 
@@ -19,7 +20,7 @@ export const taskKindV2Schema = z.enum(TASK_KINDS_V2);
 const idempotencyKeySchema = z
   .string()
   .min(1)
-  .max(128)
+  .max(BOUNDS.idempotencyKeyMaxLength)
   .regex(/^[A-Za-z0-9._:-]+$/);
 
 /** A tool the model may call. */
@@ -28,16 +29,16 @@ export const toolDefinitionV2Schema = z.strictObject({
   name: z
     .string()
     .min(1)
-    .max(128)
+    .max(BOUNDS.declaredToolNameMaxLength)
     .regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/),
   /** What the tool does, for the model. */
-  description: z.string().max(16_384).optional(),
+  description: z.string().max(BOUNDS.toolDescriptionMaxLength).optional(),
   /** JSON Schema (object) of the arguments. */
   inputSchema: z.record(z.string(), z.unknown()),
   /** Ask the provider to enforce the schema strictly where the dialect supports it. */
   strict: z.boolean().optional(),
   /** Optional prompt-caching breakpoint after this tool definition. */
-  cacheControl: z.strictObject({ type: z.literal('ephemeral'), ttlSeconds: z.number().int().positive().max(86_400).optional() }).optional(),
+  cacheControl: z.strictObject({ type: z.literal('ephemeral'), ttlSeconds: z.number().int().positive().max(BOUNDS.cacheTtlSecondsMax).optional() }).optional(),
 });
 export type ToolDefinitionV2 = z.infer<typeof toolDefinitionV2Schema>;
 
@@ -50,7 +51,7 @@ export const toolChoiceV2Schema = z.discriminatedUnion('type', [
   /** The model must call at least one tool. */
   z.strictObject({ type: z.literal('required') }),
   /** The model must call this tool. */
-  z.strictObject({ type: z.literal('tool'), toolName: z.string().min(1).max(128) }),
+  z.strictObject({ type: z.literal('tool'), toolName: z.string().min(1).max(BOUNDS.declaredToolNameMaxLength) }),
 ]);
 export type ToolChoiceV2 = z.infer<typeof toolChoiceV2Schema>;
 
@@ -64,7 +65,7 @@ export const responseFormatV2Schema = z.discriminatedUnion('type', [
     /** JSON Schema the answer must satisfy. Absent: any JSON object. */
     schema: z.record(z.string(), z.unknown()).optional(),
     /** Schema name, for dialects that require one. */
-    name: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/).optional(),
+    name: z.string().min(1).max(BOUNDS.responseFormatNameMaxLength).regex(/^[A-Za-z0-9_-]+$/).optional(),
     /** Ask the provider to enforce the schema strictly. */
     strict: z.boolean().optional(),
   }),
@@ -74,15 +75,15 @@ export type ResponseFormatV2 = z.infer<typeof responseFormatV2Schema>;
 /** Sampling controls; an absent field leaves the provider's default. */
 export const samplingV2Schema = z.strictObject({
   /** Temperature, 0 to 2 (dialects with a narrower range are clamped by documented rule). */
-  temperature: z.number().min(0).max(2).optional(),
+  temperature: z.number().min(BOUNDS.temperatureMin).max(BOUNDS.temperatureMax).optional(),
   /** Nucleus sampling mass, 0 to 1. */
-  topP: z.number().min(0).max(1).optional(),
+  topP: z.number().min(BOUNDS.topPMin).max(BOUNDS.topPMax).optional(),
   /** Top-k sampling, a positive integer. */
   topK: z.number().int().positive().optional(),
   /** Frequency penalty, -2 to 2. */
-  frequencyPenalty: z.number().min(-2).max(2).optional(),
+  frequencyPenalty: z.number().min(BOUNDS.penaltyMin).max(BOUNDS.penaltyMax).optional(),
   /** Presence penalty, -2 to 2. */
-  presencePenalty: z.number().min(-2).max(2).optional(),
+  presencePenalty: z.number().min(BOUNDS.penaltyMin).max(BOUNDS.penaltyMax).optional(),
   /** Seed for best-effort determinism. */
   seed: z.number().int().optional(),
 });
@@ -102,7 +103,7 @@ export type ReasoningControlV2 = z.infer<typeof reasoningControlV2Schema>;
 /** Prompt-caching controls at task level (part-level breakpoints live on the parts). */
 export const cachingV2Schema = z.strictObject({
   /** Cache routing key for dialects that take one (OpenAI `prompt_cache_key`). */
-  promptCacheKey: z.string().min(1).max(256).optional(),
+  promptCacheKey: z.string().min(1).max(BOUNDS.promptCacheKeyMaxLength).optional(),
 });
 
 /** A conversation turn to complete. */
@@ -125,7 +126,7 @@ export const chatTaskV2Schema = z.strictObject({
   /** Upper bound on output tokens (including reasoning where the provider counts it so). */
   maxOutputTokens: z.number().int().positive().optional(),
   /** Sequences that stop generation (at most 16). */
-  stopSequences: z.array(z.string().min(1)).max(16).optional(),
+  stopSequences: z.array(z.string().min(1)).max(BOUNDS.stopSequencesMaxCount).optional(),
   /** Reasoning controls. */
   reasoning: reasoningControlV2Schema.optional(),
   /** Prompt-caching controls. */

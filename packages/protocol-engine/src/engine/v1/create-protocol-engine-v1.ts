@@ -11,6 +11,7 @@ import { createAsyncJobs } from '../../jobs/v1/create-async-jobs.js';
 import { snapshotRegistry } from '../../registry/v1/snapshot-registry.js';
 import { linkHostSignal } from '../../stream/v1/link-host-signal.js';
 import { createEngineStream } from '../../stream/v1/create-engine-stream.js';
+import { releaseIterator } from '../../stream/v1/release-iterator.js';
 import {
   checkAcceptance,
   checkResponseMetadata,
@@ -158,9 +159,7 @@ function releaseParts(raw: unknown): void {
     if (!isRecord(raw) || !isRecord(raw.parts)) return;
     const open = (raw.parts as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator];
     if (typeof open !== 'function') return;
-    const iterator = open.call(raw.parts) as AsyncIterator<unknown>;
-    const result = iterator.return?.();
-    if (result !== undefined && typeof result.then === 'function') result.then(undefined, () => undefined);
+    releaseIterator(open.call(raw.parts) as AsyncIterator<unknown>);
   } catch {
     // Best effort: the abort signal already told the adapter to stop.
   }

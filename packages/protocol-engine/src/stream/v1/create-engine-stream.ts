@@ -16,10 +16,9 @@ import {
   type ProtocolEngineErrorV1,
 } from '../../error/v1/protocol-engine-error-v1.js';
 import { toEngineError } from '../../engine/v1/guard-public-call.js';
-import { checkTerminal, outputInvalid } from '../../validation/v1/check-adapter-output.js';
-import { checkStreamEvent } from '../../validation/v1/check-stream-event.js';
-import { onceAborted } from './shared-abort-listener.js';
-import { StreamLifecycle } from './stream-lifecycle.js';
+import { StreamPartCheck } from './check-stream-part.js';
+import { PullWaiters } from './pull-waiters.js';
+import { releaseIterator } from './release-iterator.js';
 
 /** Everything a validated stream execution needs. */
 export interface EngineStreamInput {
@@ -29,23 +28,20 @@ export interface EngineStreamInput {
   readonly capability: ProtocolCapabilityV2;
   readonly acceptance: ProviderAcceptanceFacts;
   readonly responseMetadata: ProviderResponseMetadata;
-  /** The host's signal; aborting it cancels the stream. */
+  /** The host's signal (read, never listened to here: the engine links it to `controller` once per stream). */
   readonly hostSignal: AbortSignal;
-  /** The stream's own controller, whose signal (combined with the host's) the adapter received. */
+  /**
+   * The stream's own controller, whose signal the adapter received. It aborts when the host's signal does (the
+   * engine's one link) or when the stream settles by cancel or failure; the stream listens to it alone.
+   */
   readonly controller: AbortController;
-  /** Drops signal links once the stream settled. */
+  /** Drops the host link once the stream settled. */
   readonly dispose: () => void;
 }
 
-type Resolve = (result: IteratorResult<NormalizedStreamEventV1>) => void;
-type Reject = (error: unknown) => void;
+type Result = IteratorResult<NormalizedStreamEventV1>;
 
-interface Waiter {
-  readonly resolve: Resolve;
-  readonly reject: Reject;
-}
-
-const DONE: IteratorResult<NormalizedStreamEventV1> = Object.freeze({ done: true, value: undefined });
+const DONE: Result = Object.freeze({ done: true, value: undefined });
 const DONE_PROMISE = Promise.resolve(DONE);
 const CANCELLED: AdapterTerminalOutcome = Object.freeze({ status: 'cancelled' });
 const noop = (): void => undefined;
@@ -56,250 +52,198 @@ const noop = (): void => undefined;
  * that also releases the adapter iterator, and with it the transport.
  */
 export function createEngineStream(input: EngineStreamInput): ProtocolEngineStreamV1 {
-  const { iterator, task, capability, hostSignal, controller } = input;
-  const lifecycle = new StreamLifecycle();
-  // The consumer promise waiting for the pull in flight lives in two slots (the hot path allocates no queue entry);
-  // further concurrent next() calls, which a for-await loop never makes, wait in `overflow`.
-  let headResolve: Resolve | undefined;
-  let headReject: Reject | undefined;
-  const overflow: Waiter[] = [];
-  const capture = (resolve: Resolve, reject: Reject): void => {
-    headResolve = resolve;
-    headReject = reject;
-  };
-  let settled = false;
-  let pulling = false;
+  const run = new EngineStreamRun(input);
   let iterated = false;
-
-  let resolveTerminal!: (outcome: AdapterTerminalOutcome) => void;
-  let rejectTerminal!: (error: unknown) => void;
-  const terminal = new Promise<AdapterTerminalOutcome>((resolve, reject) => {
-    resolveTerminal = resolve;
-    rejectTerminal = reject;
-  });
-  // A host that only iterates must not see an unhandled rejection for the terminal it never awaited.
-  terminal.catch(noop);
-
-  let unlinkHost: () => void = noop;
-  if (hostSignal.aborted) queueMicrotask(() => cancel(hostSignal.reason));
-  else unlinkHost = onceAborted(hostSignal, () => cancel(hostSignal.reason));
-
-  /** Marks the stream settled; an abort reaches the adapter's signal before the signal links are dropped. */
-  function settle(abort?: { readonly reason: unknown }): void {
-    settled = true;
-    if (abort !== undefined) controller.abort(abort.reason);
-    unlinkHost();
-    input.dispose();
-  }
-
-  function releaseIterator(): void {
-    try {
-      const result = iterator.return?.();
-      if (result !== undefined && typeof (result as PromiseLike<unknown>).then === 'function') {
-        (result as Promise<unknown>).then(noop, noop);
-      }
-    } catch {
-      // Releasing is best effort; the abort signal already told the adapter to stop.
-    }
-  }
-
-  /** Moves the next queued consumer into the head slots. */
-  function advance(): void {
-    const next = overflow.shift();
-    headResolve = next?.resolve;
-    headReject = next?.reject;
-  }
-
-  function flushWaiters(): void {
-    const resolve = headResolve;
-    headResolve = undefined;
-    headReject = undefined;
-    resolve?.(DONE);
-    for (const waiter of overflow.splice(0)) waiter.resolve(DONE);
-  }
-
-  function cancel(reason: unknown): void {
-    if (settled) return;
-    settle({ reason });
-    releaseIterator();
-    resolveTerminal(CANCELLED);
-    flushWaiters();
-  }
-
-  function fail(error: ProtocolEngineErrorV1): ProtocolEngineErrorV1 {
-    if (!settled) {
-      settle({ reason: error });
-      releaseIterator();
-      rejectTerminal(error);
-    }
-    return error;
-  }
-
-  function complete(outcome: AdapterTerminalOutcome): void {
-    settle();
-    releaseIterator();
-    resolveTerminal(outcome);
-  }
-
-  /** Turns one adapter step into the consumer's result, settling the stream at its terminal. */
-  function handleStep(step: unknown): IteratorResult<NormalizedStreamEventV1> {
-    if (typeof step !== 'object' || step === null) throw fail(outputInvalid('the parts iterator returned a non-object step'));
-    const { done, value } = step as IteratorResult<unknown>;
-    if (done === true) throw fail(outputInvalid('the stream ended without a terminal part'));
-    return handlePart(value);
-  }
-
-  /** Validates one part: an event is handed on, the terminal settles the stream. */
-  function handlePart(value: unknown): IteratorResult<NormalizedStreamEventV1> {
-    if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'terminal') {
-      for (const key in value) {
-        if (key !== 'type' && key !== 'outcome') throw fail(outputInvalid('the terminal part has an undeclared field'));
-      }
-      let outcome: AdapterTerminalOutcome;
-      try {
-        outcome = checkTerminal((value as { outcome?: unknown }).outcome, task, capability);
-      } catch (error) {
-        throw fail(toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID));
-      }
-      const problem = lifecycle.checkTerminal(outcome);
-      if (problem !== undefined) throw fail(outputInvalid(problem));
-      if (outcome.status === 'completed' && input.acceptance.state !== 'accepted') {
-        throw fail(outputInvalid('a completed terminal needs accepted acceptance facts'));
-      }
-      complete(outcome);
-      return DONE;
-    }
-    const event = checkStreamEvent(value);
-    if (event === undefined) throw fail(outputInvalid('a stream event is malformed'));
-    const problem = lifecycle.accept(event);
-    if (problem !== undefined) throw fail(outputInvalid(problem));
-    return { done: false, value: event };
-  }
-
-  function onStep(step: unknown): void {
-    pulling = false;
-    const resolve = headResolve;
-    const reject = headReject;
-    if (resolve === undefined || reject === undefined) return;
-    if (settled) {
-      flushWaiters();
-      return;
-    }
-    advance();
-    let result: IteratorResult<NormalizedStreamEventV1>;
-    try {
-      result = handleStep(step);
-    } catch (error) {
-      reject(fail(toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID)));
-      flushWaiters();
-      return;
-    }
-    resolve(result);
-    if (headResolve !== undefined) pump();
-  }
-
-  /** The engine error for a pull (or take) that threw: the transport's failure, or the adapter's. */
-  function pullFailure(error: unknown): ProtocolEngineErrorV1 {
-    return isProviderTransportFailureV1(error)
-      ? engineError(CODES.TRANSPORT_FAILED, 'the provider transport failed during the stream', error)
-      : engineError(CODES.ADAPTER_FAILED, 'the adapter failed during the stream', error);
-  }
-
-  function onPullError(error: unknown): void {
-    pulling = false;
-    if (settled || controller.signal.aborted || hostSignal.aborted) {
-      cancel(hostSignal.aborted ? hostSignal.reason : undefined);
-      flushWaiters();
-      return;
-    }
-    const engineFailure = fail(pullFailure(error));
-    const reject = headReject;
-    advance();
-    reject?.(engineFailure);
-    flushWaiters();
-  }
-
-  function pump(): void {
-    if (pulling || headResolve === undefined) return;
-    if (settled) {
-      flushWaiters();
-      return;
-    }
-    pulling = true;
-    let step: unknown;
-    try {
-      step = iterator.next();
-    } catch (error) {
-      onPullError(error);
-      return;
-    }
-    if (typeof step === 'object' && step !== null && typeof (step as PromiseLike<unknown>).then === 'function') {
-      (step as PromiseLike<unknown>).then(onStep, onPullError);
-    } else {
-      onStep(step);
-    }
-  }
-
-  const takeBuffered = (iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
-  const canTake = typeof takeBuffered === 'function';
-
-  /** The fast path: a part the adapter already holds, validated without a pull. `undefined` when none is ready. */
-  function nextBuffered(): Promise<IteratorResult<NormalizedStreamEventV1>> | undefined {
-    let part: unknown;
-    try {
-      part = (takeBuffered as () => unknown).call(iterator);
-    } catch (error) {
-      if (controller.signal.aborted || hostSignal.aborted) {
-        cancel(hostSignal.aborted ? hostSignal.reason : undefined);
-        return DONE_PROMISE;
-      }
-      return Promise.reject(fail(pullFailure(error)));
-    }
-    if (part === undefined) return undefined;
-    try {
-      return Promise.resolve(handlePart(part));
-    } catch (error) {
-      return Promise.reject(fail(toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID)));
-    }
-  }
-
-  const eventIterator: AsyncIterator<NormalizedStreamEventV1> = {
-    next: () => {
-      if (settled) return DONE_PROMISE;
-      if (canTake && headResolve === undefined) {
-        const ready = nextBuffered();
-        if (ready !== undefined) return ready;
-        if (settled) return DONE_PROMISE;
-      }
-      if (headResolve !== undefined) {
-        return new Promise<IteratorResult<NormalizedStreamEventV1>>((resolve, reject) => overflow.push({ resolve, reject }));
-      }
-      const promise = new Promise<IteratorResult<NormalizedStreamEventV1>>(capture);
-      pump();
-      return promise;
-    },
-    return: () => {
-      // A consumer that leaves early (break, throw) cancels the stream and releases the transport.
-      cancel(undefined);
-      return Promise.resolve(DONE);
-    },
-  };
-
   const events: AsyncIterable<NormalizedStreamEventV1> = {
     [Symbol.asyncIterator]: () => {
       if (iterated) throw engineError(CODES.STREAM_MISUSE, 'the stream events can be iterated only once');
       iterated = true;
-      return eventIterator;
+      return run.events;
     },
   };
-
   return Object.freeze({
     apiVersion: PROTOCOL_ENGINE_API_VERSION,
     kind: 'stream',
     acceptance: input.acceptance,
     responseMetadata: input.responseMetadata,
     events,
-    terminal,
-    abort: (reason: unknown) => cancel(reason),
+    terminal: run.terminal,
+    abort: (reason: unknown) => run.cancel(reason),
   });
+}
+
+/** The engine error for a pull (or take) that threw: the transport's failure, or the adapter's. */
+function pullFailure(error: unknown): ProtocolEngineErrorV1 {
+  return isProviderTransportFailureV1(error)
+    ? engineError(CODES.TRANSPORT_FAILED, 'the provider transport failed during the stream', error)
+    : engineError(CODES.ADAPTER_FAILED, 'the adapter failed during the stream', error);
+}
+
+/**
+ * One stream: the pull loop (`next`, `pump`, `onStep`, `onPullError`, the take-buffered fast path) over three
+ * helpers, each in its own file: {@link PullWaiters} (who waits), {@link StreamPartCheck} (what passes) and
+ * `releaseIterator` (how the adapter is told to stop). Settlement (`complete`, `cancel`, `fail`) happens once.
+ */
+class EngineStreamRun {
+  readonly terminal: Promise<AdapterTerminalOutcome>;
+  readonly events: AsyncIterator<NormalizedStreamEventV1>;
+  private readonly iterator: AsyncIterator<unknown>;
+  private readonly input: EngineStreamInput;
+  private readonly controller: AbortController;
+  private readonly waiters = new PullWaiters();
+  private readonly parts: StreamPartCheck;
+  private readonly takeBuffered: (() => unknown) | undefined;
+  private settled = false;
+  private pulling = false;
+  private resolveTerminal!: (outcome: AdapterTerminalOutcome) => void;
+  private rejectTerminal!: (error: unknown) => void;
+
+  constructor(input: EngineStreamInput) {
+    this.input = input;
+    this.iterator = input.iterator;
+    this.controller = input.controller;
+    this.parts = new StreamPartCheck(input.task, input.capability, input.acceptance);
+    const take = (input.iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
+    this.takeBuffered = typeof take === 'function' ? (take as () => unknown) : undefined;
+    this.terminal = new Promise<AdapterTerminalOutcome>((resolve, reject) => {
+      this.resolveTerminal = resolve;
+      this.rejectTerminal = reject;
+    });
+    // A host that only iterates must not see an unhandled rejection for the terminal it never awaited.
+    this.terminal.catch(noop);
+    this.events = { next: () => this.next(), return: () => this.leave() };
+    const signal = this.controller.signal;
+    if (signal.aborted) queueMicrotask(() => this.cancel(signal.reason));
+    else signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** The stream's controller aborted: by the host (through the engine's link) or by the stream's own settlement. */
+  private readonly onAbort = (): void => {
+    this.cancel(this.controller.signal.reason);
+  };
+
+  private next(): Promise<Result> {
+    if (this.settled) return DONE_PROMISE;
+    if (this.takeBuffered !== undefined && !this.waiters.waiting) {
+      const ready = this.nextBuffered();
+      if (ready !== undefined) return ready;
+      if (this.settled) return DONE_PROMISE;
+    }
+    if (this.waiters.waiting) return this.waiters.queue();
+    const promise = new Promise<Result>(this.waiters.capture);
+    this.pump();
+    return promise;
+  }
+
+  /** A consumer that leaves early (break, throw) cancels the stream and releases the transport. */
+  private leave(): Promise<Result> {
+    this.cancel(undefined);
+    return Promise.resolve(DONE);
+  }
+
+  /** The fast path: a part the adapter already holds, validated without a pull. `undefined` when none is ready. */
+  private nextBuffered(): Promise<Result> | undefined {
+    let part: unknown;
+    try {
+      part = (this.takeBuffered as () => unknown).call(this.iterator);
+    } catch (error) {
+      if (this.controller.signal.aborted || this.input.hostSignal.aborted) {
+        this.cancel(this.input.hostSignal.aborted ? this.input.hostSignal.reason : undefined);
+        return DONE_PROMISE;
+      }
+      return Promise.reject(this.fail(pullFailure(error)));
+    }
+    if (part === undefined) return undefined;
+    try {
+      return Promise.resolve(this.resultOf(this.parts.check(part)));
+    } catch (error) {
+      return Promise.reject(this.fail(toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID)));
+    }
+  }
+
+  private pump(): void {
+    if (this.pulling || !this.waiters.waiting) return;
+    if (this.settled) {
+      this.waiters.flush();
+      return;
+    }
+    this.pulling = true;
+    let step: unknown;
+    try {
+      step = this.iterator.next();
+    } catch (error) {
+      this.onPullError(error);
+      return;
+    }
+    if (typeof step === 'object' && step !== null && typeof (step as PromiseLike<unknown>).then === 'function') {
+      (step as PromiseLike<unknown>).then(this.onStep, this.onPullError);
+    } else {
+      this.onStep(step);
+    }
+  }
+
+  private readonly onStep = (step: unknown): void => {
+    this.pulling = false;
+    if (!this.waiters.waiting) return;
+    if (this.settled) {
+      this.waiters.flush();
+      return;
+    }
+    let result: Result;
+    try {
+      result = this.resultOf(this.parts.checkStep(step));
+    } catch (error) {
+      this.waiters.rejectHead(this.fail(toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID)));
+      this.waiters.flush();
+      return;
+    }
+    this.waiters.resolveHead(result);
+    if (this.waiters.waiting) this.pump();
+  };
+
+  private readonly onPullError = (error: unknown): void => {
+    this.pulling = false;
+    const hostSignal = this.input.hostSignal;
+    if (this.settled || this.controller.signal.aborted || hostSignal.aborted) {
+      this.cancel(hostSignal.aborted ? hostSignal.reason : undefined);
+      this.waiters.flush();
+      return;
+    }
+    this.waiters.rejectHead(this.fail(pullFailure(error)));
+    this.waiters.flush();
+  };
+
+  /** The consumer's result of a checked part: the event, or the end after a terminal, which settles the stream. */
+  private resultOf(event: NormalizedStreamEventV1 | undefined): Result {
+    if (event !== undefined) return { done: false, value: event };
+    this.settle();
+    releaseIterator(this.iterator);
+    this.resolveTerminal(this.parts.outcome as AdapterTerminalOutcome);
+    return DONE;
+  }
+
+  cancel(reason: unknown): void {
+    if (this.settled) return;
+    this.settle({ reason });
+    releaseIterator(this.iterator);
+    this.resolveTerminal(CANCELLED);
+    this.waiters.flush();
+  }
+
+  private fail(error: ProtocolEngineErrorV1): ProtocolEngineErrorV1 {
+    if (!this.settled) {
+      this.settle({ reason: error });
+      releaseIterator(this.iterator);
+      this.rejectTerminal(error);
+    }
+    return error;
+  }
+
+  /** Marks the stream settled; an abort reaches the adapter's signal before the host link is dropped. */
+  private settle(abort?: { readonly reason: unknown }): void {
+    this.settled = true;
+    this.controller.signal.removeEventListener('abort', this.onAbort);
+    if (abort !== undefined) this.controller.abort(abort.reason);
+    this.input.dispose();
+  }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProtocolEngineStreamV1 } from '../../contracts/v1/protocol-engine-contracts-v1.js';
 import { createProtocolEngineV1 } from '../../engine/v1/create-protocol-engine-v1.js';
 import { isProtocolEngineErrorV1 } from '../../error/v1/protocol-engine-error-v1.js';
+import { linkedCallbackCount } from './shared-abort-listener.js';
 import {
   chatCapability,
   chatTask,
@@ -54,6 +55,30 @@ async function streamFailure(parts: readonly unknown[]): Promise<string> {
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('engine stream: one host-signal link per stream', () => {
+  it('links each open stream to the host signal once, and unlinks it when the stream settles', async () => {
+    const host = newSignal();
+    const first = await openStream(HELLO, host);
+    expect(linkedCallbackCount(host)).toBe(1);
+    const second = await openStream(HELLO, host);
+    expect(linkedCallbackCount(host)).toBe(2);
+    await collect(first.stream.events);
+    expect(await first.stream.terminal).toMatchObject({ status: 'completed' });
+    expect(linkedCallbackCount(host)).toBe(1);
+    second.stream.abort('stop');
+    expect(await second.stream.terminal).toEqual({ status: 'cancelled' });
+    expect(linkedCallbackCount(host)).toBe(0);
+  });
+
+  it('a host abort still cancels an open stream through that one link', async () => {
+    const controller = new AbortController();
+    const { stream } = await openStream(HELLO, controller.signal);
+    expect(linkedCallbackCount(controller.signal)).toBe(1);
+    controller.abort('host stops');
+    expect(await stream.terminal).toEqual({ status: 'cancelled' });
+  });
+});
 
 describe('engine stream: happy path', () => {
   it('yields validated events and settles the terminal when drained, releasing the transport', async () => {

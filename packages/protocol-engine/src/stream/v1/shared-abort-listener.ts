@@ -23,11 +23,20 @@ export function onceAborted(signal: AbortSignal, callback: () => void): () => vo
 
 const hubs = new WeakMap<AbortSignal, AbortHub>();
 
+/** How many callbacks are linked to `signal` now (for tests: one per open stream, none once all settled). */
+export function linkedCallbackCount(signal: AbortSignal): number {
+  return hubs.get(signal)?.size ?? 0;
+}
+
 class AbortHub {
   private readonly callbacks = new Set<() => void>();
   private listening = false;
 
   constructor(private readonly signal: AbortSignal) {}
+
+  get size(): number {
+    return this.callbacks.size;
+  }
 
   add(callback: () => void): () => void {
     // A fresh wrapper per registration: the same callback linked twice is two registrations.

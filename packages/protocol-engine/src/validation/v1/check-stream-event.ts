@@ -1,4 +1,4 @@
-import { describeUsageInconsistency, usageV1Schema, type NormalizedStreamEventV1, type UsageV1 } from '@tokenforge/model-protocol';
+import { CONTRACT_BOUNDS_V1, describeUsageInconsistency, usageV1Schema, type NormalizedStreamEventV1, type UsageV1 } from '@tokenforge/model-protocol';
 import { isIntegerIn, isString, type Loose } from './plain-data-checks.js';
 
 /*
@@ -7,7 +7,9 @@ import { isIntegerIn, isString, type Loose } from './plain-data-checks.js';
  * by property tests in check-stream-event.test.ts; change both together.
  */
 
-const MAX_INDEX = 1_000_000;
+const MAX_INDEX = CONTRACT_BOUNDS_V1.streamIndexMax;
+const TOOL_CALL_ID_MAX = CONTRACT_BOUNDS_V1.toolCallIdMaxLength;
+const TOOL_NAME_MAX = CONTRACT_BOUNDS_V1.toolNameMaxLength;
 /** The usage fields, taken from the schema itself so the two cannot drift apart. */
 const USAGE_KEYS: ReadonlySet<string> = new Set(Object.keys(usageV1Schema.shape));
 
@@ -81,8 +83,8 @@ export function checkStreamEvent(value: unknown): NormalizedStreamEventV1 | unde
       const toolName = value.toolName;
       if (
         !isIndex(index) ||
-        !isString(toolCallId, 1, 512) ||
-        !isString(toolName, 1, 256) ||
+        !isString(toolCallId, 1, TOOL_CALL_ID_MAX) ||
+        !isString(toolName, 1, TOOL_NAME_MAX) ||
         !hasOnlyListedKeys(value, 'type', 'index', 'toolCallId', 'toolName')
       ) {
         return undefined;

@@ -1,5 +1,5 @@
-import type { ChatTaskV2 } from '@tokenforge/model-protocol';
-import { reasoningPart, redactedReasoningPart, toolCallPart } from './fast-parse-shared-parts.js';
+import { CONTRACT_BOUNDS_V1 as BOUNDS, type ChatTaskV2 } from '@tokenforge/model-protocol';
+import { TOOL_CALL_ID_MAX, TOOL_NAME_MAX, reasoningPart, redactedReasoningPart, toolCallPart } from './fast-parse-shared-parts.js';
 import {
   booleanCheck,
   checkArray,
@@ -67,12 +67,12 @@ const TOOL_PARTS = new Set(['tool-result']);
 const DETAILS = new Set(['low', 'high', 'auto']);
 const EFFORTS = new Set(['minimal', 'low', 'medium', 'high']);
 
-const idempotencyKey = stringCheck(1, 128, IDEMPOTENCY_KEY);
-const ttlSeconds = integerCheck(1, 86_400);
+const idempotencyKey = stringCheck(1, BOUNDS.idempotencyKeyMaxLength, IDEMPOTENCY_KEY);
+const ttlSeconds = integerCheck(1, BOUNDS.cacheTtlSecondsMax);
 const detail = enumCheck(DETAILS);
-const documentTitle = stringCheck(0, 1024);
-const toolDescription = stringCheck(0, 16_384);
-const formatName = stringCheck(1, 64, FORMAT_NAME);
+const documentTitle = stringCheck(0, BOUNDS.documentTitleMaxLength);
+const toolDescription = stringCheck(0, BOUNDS.toolDescriptionMaxLength);
+const formatName = stringCheck(1, BOUNDS.responseFormatNameMaxLength, FORMAT_NAME);
 
 function cacheControl(value: unknown): Loose | undefined {
   const source = plainObject(value);
@@ -86,12 +86,12 @@ function mediaSource(value: unknown): Loose | undefined {
   if (source === undefined) return undefined;
   if (source.type === 'url') {
     const url = source.url;
-    if (!hasOnlyKeys(source, URL_SOURCE_KEYS) || !isString(url, 1, 32_768_000)) return undefined;
+    if (!hasOnlyKeys(source, URL_SOURCE_KEYS) || !isString(url, 1, BOUNDS.mediaUrlMaxLength)) return undefined;
     return { type: 'url', url };
   }
   if (source.type === 'base64') {
     const { mediaType, data } = source;
-    if (!hasOnlyKeys(source, BASE64_SOURCE_KEYS) || !isString(mediaType, 3, 255) || !isString(data, 1, MAX_SAFE)) return undefined;
+    if (!hasOnlyKeys(source, BASE64_SOURCE_KEYS) || !isString(mediaType, BOUNDS.mediaTypeMinLength, BOUNDS.mediaTypeMaxLength) || !isString(data, 1, MAX_SAFE)) return undefined;
     return { type: 'base64', mediaType, data };
   }
   return undefined;
@@ -136,7 +136,7 @@ function contentPart(value: unknown): Loose | undefined {
       return toolCallPart(source);
     case 'tool-result': {
       const { toolCallId, toolName } = source;
-      if (!hasOnlyKeys(source, TOOL_RESULT_KEYS) || !isString(toolCallId, 1, 512) || !isString(toolName, 1, 256)) return undefined;
+      if (!hasOnlyKeys(source, TOOL_RESULT_KEYS) || !isString(toolCallId, 1, TOOL_CALL_ID_MAX) || !isString(toolName, 1, TOOL_NAME_MAX)) return undefined;
       const content = checkArray(source.content, 0, MAX_SAFE, toolResultContentPart);
       if (content === undefined) return undefined;
       const out: Loose = { type: 'tool-result', toolCallId, toolName, content };
@@ -180,7 +180,7 @@ function tool(value: unknown): Loose | undefined {
   const source = plainObject(value);
   if (source === undefined || !hasOnlyKeys(source, TOOL_KEYS)) return undefined;
   const name = source.name;
-  if (!isString(name, 1, 128) || !TOOL_NAME.test(name)) return undefined;
+  if (!isString(name, 1, BOUNDS.declaredToolNameMaxLength) || !TOOL_NAME.test(name)) return undefined;
   const out: Loose = { name };
   if (!copyOptional(source, 'description', out, toolDescription)) return undefined;
   const inputSchema = checkRecord(source.inputSchema);
@@ -196,7 +196,7 @@ function toolChoice(value: unknown): Loose | undefined {
   if (type === 'auto' || type === 'none' || type === 'required') return hasOnlyKeys(source, TYPE_ONLY_KEYS) ? { type } : undefined;
   if (type !== 'tool') return undefined;
   const toolName = source.toolName;
-  return hasOnlyKeys(source, TOOL_CHOICE_TOOL_KEYS) && isString(toolName, 1, 128) ? { type, toolName } : undefined;
+  return hasOnlyKeys(source, TOOL_CHOICE_TOOL_KEYS) && isString(toolName, 1, BOUNDS.declaredToolNameMaxLength) ? { type, toolName } : undefined;
 }
 
 function responseFormat(value: unknown): Loose | undefined {
@@ -213,11 +213,11 @@ function responseFormat(value: unknown): Loose | undefined {
 }
 
 const sampling = optionalFieldsCheck([
-  ['temperature', numberCheck(0, 2)],
-  ['topP', numberCheck(0, 1)],
+  ['temperature', numberCheck(BOUNDS.temperatureMin, BOUNDS.temperatureMax)],
+  ['topP', numberCheck(BOUNDS.topPMin, BOUNDS.topPMax)],
   ['topK', integerCheck(1, MAX_SAFE)],
-  ['frequencyPenalty', numberCheck(-2, 2)],
-  ['presencePenalty', numberCheck(-2, 2)],
+  ['frequencyPenalty', numberCheck(BOUNDS.penaltyMin, BOUNDS.penaltyMax)],
+  ['presencePenalty', numberCheck(BOUNDS.penaltyMin, BOUNDS.penaltyMax)],
   ['seed', integerCheck(-MAX_SAFE, MAX_SAFE)],
 ]);
 const reasoningControl = optionalFieldsCheck([
@@ -225,11 +225,11 @@ const reasoningControl = optionalFieldsCheck([
   ['budgetTokens', integerCheck(0, MAX_SAFE)],
   ['includeReasoning', booleanCheck],
 ]);
-const caching = optionalFieldsCheck([['promptCacheKey', stringCheck(1, 256)]]);
+const caching = optionalFieldsCheck([['promptCacheKey', stringCheck(1, BOUNDS.promptCacheKeyMaxLength)]]);
 
 const systemParts: Check = (value) => checkArray(value, 0, MAX_SAFE, systemPart);
 const tools: Check = (value) => checkArray(value, 0, MAX_SAFE, tool);
-const stopSequences: Check = (value) => checkArray(value, 0, 16, nonEmptyString);
+const stopSequences: Check = (value) => checkArray(value, 0, BOUNDS.stopSequencesMaxCount, nonEmptyString);
 const maxOutputTokens = integerCheck(1, MAX_SAFE);
 
 /**

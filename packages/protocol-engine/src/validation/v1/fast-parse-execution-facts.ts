@@ -1,4 +1,4 @@
-import type { ProviderAcceptanceFacts, ProviderResponseMetadata } from '@tokenforge/model-protocol';
+import { CONTRACT_BOUNDS_V1, type ProviderAcceptanceFacts, type ProviderResponseMetadata } from '@tokenforge/model-protocol';
 import { hasOnlyKeys, optionalFieldsCheck, plainObject, stringCheck } from './plain-data-checks.js';
 
 /*
@@ -8,7 +8,7 @@ import { hasOnlyKeys, optionalFieldsCheck, plainObject, stringCheck } from './pl
  */
 
 const ACCEPTANCE_KEYS = new Set(['state']);
-const bounded = stringCheck(1, 256);
+const bounded = stringCheck(1, CONTRACT_BOUNDS_V1.providerIdentifierMaxLength);
 const metadataFields = optionalFieldsCheck([
   ['providerRequestId', bounded],
   ['providerModel', bounded],

@@ -1,3 +1,4 @@
+import { CONTRACT_BOUNDS_V1 } from '@tokenforge/model-protocol';
 import { copyOptional, hasOnlyKeys, isString, nonEmptyString, type Loose } from './plain-data-checks.js';
 
 /*
@@ -10,11 +11,14 @@ import { copyOptional, hasOnlyKeys, isString, nonEmptyString, type Loose } from 
 const TOOL_CALL_KEYS = new Set(['type', 'toolCallId', 'toolName', 'argumentsText', 'signature']);
 const REASONING_KEYS = new Set(['type', 'text', 'signature']);
 const REDACTED_KEYS = new Set(['type', 'data']);
+/** The contract's bounds, shared with the schemas and the tool-result check of fast-parse-chat-task.ts. */
+export const TOOL_CALL_ID_MAX = CONTRACT_BOUNDS_V1.toolCallIdMaxLength;
+export const TOOL_NAME_MAX = CONTRACT_BOUNDS_V1.toolNameMaxLength;
 
-/** `{ type: 'tool-call', toolCallId (1-512), toolName (1-256), argumentsText, signature? (non-empty) }`. */
+/** `{ type: 'tool-call', toolCallId (1 to TOOL_CALL_ID_MAX), toolName (1 to TOOL_NAME_MAX), argumentsText, signature? (non-empty) }`. */
 export function toolCallPart(source: Loose): Loose | undefined {
   const { toolCallId, toolName, argumentsText } = source;
-  if (!hasOnlyKeys(source, TOOL_CALL_KEYS) || !isString(toolCallId, 1, 512) || !isString(toolName, 1, 256) || typeof argumentsText !== 'string') {
+  if (!hasOnlyKeys(source, TOOL_CALL_KEYS) || !isString(toolCallId, 1, TOOL_CALL_ID_MAX) || !isString(toolName, 1, TOOL_NAME_MAX) || typeof argumentsText !== 'string') {
     return undefined;
   }
   const out: Loose = { type: 'tool-call', toolCallId, toolName, argumentsText };

@@ -1,4 +1,5 @@
 import {
+  CONTRACT_BOUNDS_V1,
   describeUsageInconsistency,
   FINISH_REASONS_V1,
   PROVIDER_FAILURE_CODES_V1,
@@ -29,10 +30,10 @@ const FAILURE_KEYS = new Set(['code', 'retryable', 'retryAfterMs', 'providerCode
 const FINISH_REASON_KEYS = new Set(['unified', 'raw']);
 const CHAT_RESULT_KEYS = new Set(['kind', 'content']);
 const TEXT_KEYS = new Set(['type', 'text']);
-const retryAfterMs = integerCheck(0, 86_400_000);
+const retryAfterMs = integerCheck(0, CONTRACT_BOUNDS_V1.retryAfterMsMax);
 const count = integerCheck(0, MAX_SAFE);
-const providerCode = stringCheck(1, 64, PROVIDER_CODE);
-const rawFinishReason = stringCheck(0, 64, RAW_FINISH_REASON);
+const providerCode = stringCheck(1, CONTRACT_BOUNDS_V1.providerCodeMaxLength, PROVIDER_CODE);
+const rawFinishReason = stringCheck(0, CONTRACT_BOUNDS_V1.providerCodeMaxLength, RAW_FINISH_REASON);
 
 /** Every usage field is an optional count; the field list is the schema's own, in its order. */
 const usageFields = optionalFieldsCheck(Object.keys(usageV1Schema.shape).map((field) => [field, count] as const));

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { runConformanceCaseV1 } from '../../conformance/run-runtime-conformance.js';
 import { createTokenForgeProtocolSuiteV1 } from '../../suite/create-protocol-suite-v1.js';
 import { anthropicMessagesConformanceCases } from './conformance-cases.js';
-import { createAnthropicMessagesSuiteEntry } from './suite-entry.js';
+import { createAnthropicMessagesSuiteEntryV1 } from './suite-entry.js';
 
 // The family's cases through the public engine API, with a suite holding only this family (the builtin suite
 // runs them again once the family is registered there).
-const suite = createTokenForgeProtocolSuiteV1({ entries: [createAnthropicMessagesSuiteEntry()] });
+const suite = createTokenForgeProtocolSuiteV1({ entries: [createAnthropicMessagesSuiteEntryV1()] });
 const engine = createProtocolEngineV1({ registry: suite.registry });
 
 describe('anthropic-messages conformance cases', () => {

@@ -9,7 +9,7 @@ import {
   ANTHROPIC_TEXT_JSON,
   ANTHROPIC_THINKING_TOOL_CHUNKS,
   ANTHROPIC_TOOL_NO_ARGS_CHUNKS,
-} from './__fixtures__/fixture-constants.js';
+} from './__fixtures__/recorded-fixtures.js';
 
 const target: ProviderDispatchTargetV2 = {
   provider: 'conformance-provider',

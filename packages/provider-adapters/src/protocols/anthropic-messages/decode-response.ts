@@ -3,7 +3,7 @@ import { assertUsageConsistent } from '../../codec-kit/index.js';
 import { convertAnthropicUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
-import { readAnthropicMessage, type AnthropicWireContentBlock } from './wire-schema.js';
+import { readAnthropicMessage, type AnthropicWireContentBlock } from './wire-readers.js';
 
 /** Input of {@link decodeAnthropicMessagesResponse}. */
 export interface DecodeAnthropicMessagesResponseInput {

@@ -10,7 +10,6 @@ import {
   assertUsageConsistent,
   createAdapterStreamParts,
   createToolCallAccumulator,
-  decodeSseStream,
   mergeUsageSnapshot,
   parseSafeJson,
   usageEquals,
@@ -21,7 +20,7 @@ import {
 import { convertAnthropicUsage, type AnthropicWireUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
-import { readAnthropicStreamEvent, type AnthropicWireContentBlock, type AnthropicWireDelta } from './wire-schema.js';
+import { readAnthropicStreamEvent, type AnthropicWireContentBlock, type AnthropicWireDelta } from './wire-readers.js';
 
 /** Options of {@link createAnthropicMessagesStreamMachine}. */
 export interface AnthropicMessagesStreamMachineOptions {
@@ -321,7 +320,7 @@ export interface DecodeAnthropicMessagesStreamInput extends AnthropicMessagesStr
 export function decodeAnthropicMessagesStream(input: DecodeAnthropicMessagesStreamInput): AsyncIterable<AdapterStreamPartV1> {
   return createAdapterStreamParts({
     body: input.body,
-    decodeFrames: (body) => decodeSseStream(body),
+    sse: {},
     machine: createAnthropicMessagesStreamMachine({ headers: input.headers, nowMs: input.nowMs }),
     signal: input.signal,
   });

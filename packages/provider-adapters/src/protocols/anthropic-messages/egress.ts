@@ -5,10 +5,10 @@ import type {
   EgressFailureV1,
   EgressHttpResponseV1,
 } from '@tokenforge/model-protocol';
-import { ANTHROPIC_MESSAGES_PROTOCOL_FAMILY } from './adapter.js';
-import { ANTHROPIC_CANCELLED_ERROR, mapAnthropicEgressError, type AnthropicEgressError } from './egress-error.js';
-import { encodeAnthropicEgressMessage } from './egress-message.js';
-import { createAnthropicMessagesStreamEncoder } from './egress-stream-encoder.js';
+import { ANTHROPIC_MESSAGES_PROTOCOL_FAMILY } from './protocol-family.js';
+import { ANTHROPIC_CANCELLED_ERROR, mapAnthropicEgressError, type AnthropicEgressError } from './encode-client-error.js';
+import { encodeAnthropicEgressMessage } from './encode-client-response.js';
+import { createAnthropicMessagesStreamEncoder } from './encode-client-stream.js';
 
 const encoder = new TextEncoder();
 

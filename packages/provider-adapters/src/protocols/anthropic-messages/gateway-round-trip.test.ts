@@ -6,7 +6,7 @@ import { createTokenForgeProtocolSuiteV1 } from '../../suite/create-protocol-sui
 import { createFixtureTransportV1, type FixtureResponseV1 } from '../../testing/fixture-transport.js';
 import { frameRecordedChunksV1 } from '../../testing/frame-recorded-chunks.js';
 import { decodeAnthropicMessagesStream } from './decode-stream.js';
-import { createAnthropicMessagesSuiteEntry } from './suite-entry.js';
+import { createAnthropicMessagesSuiteEntryV1 } from './suite-entry.js';
 
 /*
  * A gateway speaking Anthropic to its clients and to the provider: client bytes → ingress → task → engine with the
@@ -14,7 +14,7 @@ import { createAnthropicMessagesSuiteEntry } from './suite-entry.js';
  * What the client receives must carry what the provider said.
  */
 
-const suite = createTokenForgeProtocolSuiteV1({ entries: [createAnthropicMessagesSuiteEntry()] });
+const suite = createTokenForgeProtocolSuiteV1({ entries: [createAnthropicMessagesSuiteEntryV1()] });
 const engine = createProtocolEngineV1({ registry: suite.registry });
 const codecs = suite.codecsFor('anthropic-messages/v1');
 const encoder = new TextEncoder();

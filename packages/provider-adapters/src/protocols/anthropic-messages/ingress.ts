@@ -12,8 +12,8 @@ import {
   type ToolDefinitionV2,
 } from '@tokenforge/model-protocol';
 import { parseSafeJsonBytes } from '../../codec-kit/index.js';
-import { ANTHROPIC_MESSAGES_PROTOCOL_FAMILY } from './adapter.js';
-import { readAnthropicMessages, readCacheControl, readTextBlock } from './ingress-content.js';
+import { ANTHROPIC_MESSAGES_PROTOCOL_FAMILY } from './protocol-family.js';
+import { readAnthropicMessages, readCacheControl, readTextBlock } from './decode-client-content.js';
 import {
   compact,
   invalid,
@@ -27,7 +27,7 @@ import {
   requireRecord,
   unsupported,
   type JsonRecord,
-} from './ingress-reader.js';
+} from './client-readers.js';
 
 /** Options of {@link createAnthropicMessagesIngressCodec}. */
 export interface AnthropicMessagesIngressOptionsV1 {

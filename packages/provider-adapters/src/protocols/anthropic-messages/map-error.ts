@@ -1,6 +1,6 @@
 import type { NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import { createHttpFailure, type HttpStatusFailure } from '../../codec-kit/index.js';
-import type { AnthropicWireError } from './wire-schema.js';
+import type { AnthropicWireError } from './wire-readers.js';
 
 /**
  * What each documented Anthropic `error.type` means (fact sheet §3.8). The set is open: a type not listed

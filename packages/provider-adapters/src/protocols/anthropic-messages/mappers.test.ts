@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeUsageInconsistency } from '@tokenforge/model-protocol';
 import { convertAnthropicUsage } from './convert-usage.js';
-import { encodeAnthropicStopReason } from './encode-stop-reason.js';
-import { encodeAnthropicWireUsage } from './encode-wire-usage.js';
+import { encodeAnthropicStopReason } from './encode-client-finish-reason.js';
+import { encodeAnthropicWireUsage } from './encode-client-usage.js';
 import { decodeAnthropicCacheControl, encodeAnthropicCacheControl } from './map-cache-control.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
 

@@ -7,7 +7,10 @@ export const ANTHROPIC_VERSION = '2023-06-01';
  * How a host transport talks to an Anthropic Messages endpoint: the API key goes in the `x-api-key` header,
  * and every request carries `anthropic-version`. Beta flags (`anthropic-beta`) are never sent by this family.
  */
-export const anthropicMessagesTransportMetadata: ProviderTransportMetadataV1 = {
-  auth: { scheme: 'header', headerName: 'x-api-key' },
-  fixedHeaders: { 'anthropic-version': ANTHROPIC_VERSION },
-};
+export const ANTHROPIC_MESSAGES_TRANSPORT_METADATA: ProviderTransportMetadataV1 = Object.freeze({
+  auth: Object.freeze({ scheme: 'header' as const, headerName: 'x-api-key' }),
+  fixedHeaders: Object.freeze({ 'anthropic-version': ANTHROPIC_VERSION }),
+});
+
+/** @deprecated Use {@link ANTHROPIC_MESSAGES_TRANSPORT_METADATA} (the same frozen object, named like every other family's). */
+export const anthropicMessagesTransportMetadata: ProviderTransportMetadataV1 = ANTHROPIC_MESSAGES_TRANSPORT_METADATA;

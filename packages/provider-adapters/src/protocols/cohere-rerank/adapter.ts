@@ -1,76 +1,36 @@
-import {
-  isCodecErrorV1,
-  type AdapterTerminalOutcome,
-  type ProviderAcceptanceFacts,
-  type ProviderAdapterExecuteInputV1,
-  type ProviderAdapterExecutionV1,
-  type ProviderAdapterFactory,
-  type ProviderResponseMetadata,
-  type ProviderTransportResponse,
-} from '@tokenforge/model-protocol';
-import { readJsonResponse, terminalForError } from '../../codec-kit/index.js';
+import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
+import { defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
 import { decodeCohereRerankResponse } from './decode-response.js';
-import { encodeCohereRerankRequest, type CohereRerankEncodedRequest } from './encode-request.js';
+import { encodeCohereRerankRequest } from './encode-request.js';
 import { mapCohereRerankHttpError } from './map-error.js';
 import { COHERE_RERANK_PROTOCOL_FAMILY } from './protocol-family.js';
+import { COHERE_RERANK_TRANSPORT_METADATA } from './transport-metadata.js';
 import { resolveCohereRerankProtocolOptions, type CohereRerankProtocolOptionsV1 } from './protocol-options.js';
 
 /** Options of {@link createCohereRerankAdapterFactory}. */
-export interface CohereRerankAdapterOptionsV1 extends CohereRerankProtocolOptionsV1 {
-  /** Clock for HTTP-date `Retry-After` hints, in epoch milliseconds (default `Date.now`). */
-  readonly now?: () => number;
+export interface CohereRerankAdapterOptionsV1 extends CohereRerankProtocolOptionsV1, HttpFamilyOptionsV1 {
   /** Largest response body in bytes (default: the kit's 32 MiB); a larger body is a failed `protocol-violation`. */
   readonly maxBodyBytes?: number;
 }
 
-/** Response headers that carry the provider's request id, in the order read (Cohere sends `x-trace-id`). */
-const REQUEST_ID_HEADERS = ['x-request-id', 'x-trace-id'] as const;
-
-function responseMetadata(response: ProviderTransportResponse): ProviderResponseMetadata {
-  for (const name of REQUEST_ID_HEADERS) {
-    const requestId = response.headers[name];
-    if (requestId !== undefined && requestId.length > 0) return { providerRequestId: requestId.slice(0, 256) };
-  }
-  return {};
-}
-
-function finished(acceptance: ProviderAcceptanceFacts, metadata: ProviderResponseMetadata, terminal: AdapterTerminalOutcome): ProviderAdapterExecutionV1 {
-  return { kind: 'response', acceptance, responseMetadata: metadata, terminal };
-}
-
-async function execute(
-  input: ProviderAdapterExecuteInputV1,
-  options: CohereRerankAdapterOptionsV1 | undefined,
-): Promise<ProviderAdapterExecutionV1> {
-  let request: CohereRerankEncodedRequest;
-  try {
-    request = encodeCohereRerankRequest(input.task, input.target, options);
-  } catch (error) {
-    if (!isCodecErrorV1(error)) throw error;
-    const code = error.code === 'unsupported-feature' ? 'unsupported' : 'invalid-request';
-    return finished({ state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
-  }
-  const response = await input.transport.send({ ...request, signal: input.signal });
-  const nowMs = (options?.now ?? Date.now)();
-  let outcome: Awaited<ReturnType<typeof readJsonResponse>>;
-  try {
-    outcome = await readJsonResponse(response, { nowMs, ...(options?.maxBodyBytes === undefined ? {} : { maxBytes: options.maxBodyBytes }) });
-  } catch (error) {
-    const terminal = terminalForError(error, { signal: input.signal });
-    if (terminal === undefined) throw error;
-    return finished({ state: 'unknown' }, responseMetadata(response), terminal);
-  }
-  if (outcome.ok) {
+/** The `cohere-rerank/v1` dialect, declared for the kit (which owns execute, acceptance, metadata and aborts). */
+export const COHERE_RERANK_HTTP_FAMILY = defineHttpFamily<CohereRerankAdapterOptionsV1>({
+  protocolFamily: COHERE_RERANK_PROTOCOL_FAMILY,
+  transportMetadata: COHERE_RERANK_TRANSPORT_METADATA,
+  // Read in this order; Cohere itself sends `x-trace-id`.
+  requestIdHeaders: ['x-request-id', 'x-trace-id'],
+  checkOptions: (options) => {
+    resolveCohereRerankProtocolOptions(options);
+  },
+  encodeRequest: (input, options) => encodeCohereRerankRequest(input.task, input.target, options),
+  maxBodyBytes: (options) => options?.maxBodyBytes,
+  decodeResponse: (body, { input }) => {
     const task = input.task as Extract<typeof input.task, { kind: 'rerank' }>;
-    const terminal = decodeCohereRerankResponse(outcome.value, {
-      documentCount: task.documents.length,
-      ...(task.topN === undefined ? {} : { topN: task.topN }),
-    });
-    return finished({ state: 'accepted' }, responseMetadata(response), terminal);
-  }
-  const failure = mapCohereRerankHttpError({ status: outcome.status, headers: response.headers, errorBody: outcome.errorBody, nowMs });
-  return finished({ state: outcome.status >= 500 ? 'unknown' : 'not-accepted' }, responseMetadata(response), { status: 'failed', failure });
-}
+    const terminal = decodeCohereRerankResponse(body, { documentCount: task.documents.length, ...(task.topN === undefined ? {} : { topN: task.topN }) });
+    return { terminal };
+  },
+  mapHttpError: (answer) => mapCohereRerankHttpError(answer),
+});
 
 /**
  * Creates the `cohere-rerank/v1` adapter factory: `POST /v2/rerank` (or the configured path) with the task
@@ -85,10 +45,5 @@ async function execute(
  * @throws {CodecErrorV1} `invalid-request` at creation for a malformed `path` option.
  */
 export function createCohereRerankAdapterFactory(options?: CohereRerankAdapterOptionsV1): ProviderAdapterFactory {
-  // Refuses a malformed path option now, at configuration time, not on the first request.
-  resolveCohereRerankProtocolOptions(options);
-  return Object.freeze({
-    protocolFamily: COHERE_RERANK_PROTOCOL_FAMILY,
-    createAdapter: () => Object.freeze({ execute: (input: ProviderAdapterExecuteInputV1) => execute(input, options) }),
-  });
+  return COHERE_RERANK_HTTP_FAMILY.createAdapterFactory(options);
 }

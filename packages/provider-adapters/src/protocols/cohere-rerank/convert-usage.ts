@@ -1,5 +1,5 @@
 import type { UsageV1 } from '@tokenforge/model-protocol';
-import type { RerankWireUsage } from './wire-schema.js';
+import type { RerankWireUsage } from './wire-readers.js';
 
 /**
  * Converts rerank usage. Arithmetic per shape: Cohere bills `meta.billed_units.search_units` (`searchUnits`; one

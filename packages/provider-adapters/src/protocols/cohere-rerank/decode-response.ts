@@ -6,7 +6,7 @@ import {
 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/index.js';
 import { convertCohereRerankUsage } from './convert-usage.js';
-import { readRerankResponse } from './wire-schema.js';
+import { readRerankResponse } from './wire-readers.js';
 
 /** What the decoder checks the body against (from the task). */
 export interface CohereRerankExpectation {

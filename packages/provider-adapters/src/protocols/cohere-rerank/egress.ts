@@ -1,5 +1,5 @@
 import type { AdapterTerminalOutcome, EgressCodecV1, EgressContextV1, EgressFailureV1, EgressHttpResponseV1, UsageV1 } from '@tokenforge/model-protocol';
-import { encodeCohereRerankError } from './egress-error.js';
+import { encodeCohereRerankError } from './encode-client-error.js';
 import { COHERE_RERANK_PROTOCOL_FAMILY } from './protocol-family.js';
 
 const encoder = new TextEncoder();

@@ -1,12 +1,11 @@
-import { ProtocolViolationError } from '../../codec-kit/index.js';
+import type { ProtocolViolationError } from '../../codec-kit/index.js';
+import { DASHSCOPE_TASKS_WIRE } from './wire-readers.js';
 
 const UTC_PLUS_8_MS = 8 * 60 * 60 * 1000;
 const MAX_EPOCH_MS = 253_402_300_799_999;
 const NAIVE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?$/;
 
-function violation(path: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `DashScope ${path} is not a time this family can read`);
-}
+const unreadableTime = (path: string): ProtocolViolationError => DASHSCOPE_TASKS_WIRE.violation(path, 'is not a time this family can read');
 
 /**
  * A task GET time (`"2024-03-01 17:38:24.817"`: naive, in UTC+8, fact sheet §5 edge case 3) as a UTC ISO instant
@@ -15,7 +14,7 @@ function violation(path: string): ProtocolViolationError {
  */
 export function convertDashScopeNaiveTime(text: string, path: string): string {
   const match = NAIVE_TIME.exec(text);
-  if (match === null) throw violation(path);
+  if (match === null) throw unreadableTime(path);
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const millisecond = Number((match[7] ?? '0').padEnd(3, '0'));
   const wallClockMs = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
@@ -29,14 +28,14 @@ export function convertDashScopeNaiveTime(text: string, path: string): string {
     check.getUTCMinutes() !== minute ||
     check.getUTCSeconds() !== second
   ) {
-    throw violation(path);
+    throw unreadableTime(path);
   }
   return new Date(wallClockMs - UTC_PLUS_8_MS).toISOString();
 }
 
 /** A list time (epoch milliseconds, UTC) as a UTC ISO instant; out of range is a protocol violation. */
 export function convertDashScopeEpochMs(epochMs: number, path: string): string {
-  if (!Number.isSafeInteger(epochMs) || epochMs < 0 || epochMs > MAX_EPOCH_MS) throw violation(path);
+  if (!Number.isSafeInteger(epochMs) || epochMs < 0 || epochMs > MAX_EPOCH_MS) throw unreadableTime(path);
   return new Date(epochMs).toISOString();
 }
 

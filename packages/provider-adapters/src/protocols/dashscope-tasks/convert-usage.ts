@@ -1,5 +1,5 @@
 import type { UsageV1 } from '@tokenforge/model-protocol';
-import type { DashScopeWireTask } from './wire-schema.js';
+import type { DashScopeWireTask } from './wire-readers.js';
 
 /**
  * Usage of a DashScope task: `usage.image_count` is `images`; `usage.video_duration` (else `usage.duration`) is

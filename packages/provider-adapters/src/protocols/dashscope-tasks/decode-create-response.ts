@@ -1,7 +1,7 @@
 import type { ProviderAsyncJobStartOutcomeV1, ProviderResponseMetadata } from '@tokenforge/model-protocol';
 import type { JsonResponseOutcome } from '../../codec-kit/index.js';
 import { mapDashScopeError } from './map-error.js';
-import { readDashScopeError, readDashScopeRequestId, readDashScopeTask } from './wire-schema.js';
+import { readDashScopeError, readDashScopeRequestId, readDashScopeTask } from './wire-readers.js';
 
 /** Input of {@link decodeDashScopeCreateResponse}. */
 export interface DashScopeCreateResponseInput {

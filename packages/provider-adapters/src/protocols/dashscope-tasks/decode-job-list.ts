@@ -2,7 +2,7 @@ import type { ProviderAsyncJobListInputV2, ProviderAsyncJobListPageV2, ProviderA
 import { ProtocolViolationError } from '../../codec-kit/index.js';
 import { convertDashScopeEpochMs } from './convert-timestamps.js';
 import { mapDashScopeJobState } from './map-job-state.js';
-import type { DashScopeWireTaskList } from './wire-schema.js';
+import type { DashScopeWireTaskList } from './wire-readers.js';
 
 const RAW_STATE = /^[A-Za-z0-9_.:-]{1,64}$/;
 const TASK_ID = /^[\x21-\x7e]{1,256}$/;

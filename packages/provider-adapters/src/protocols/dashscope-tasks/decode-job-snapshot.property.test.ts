@@ -3,7 +3,7 @@ import { providerAsyncJobSnapshotV2Schema } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { isProtocolViolationError } from '../../codec-kit/index.js';
 import { decodeDashScopeJobSnapshot } from './decode-job-snapshot.js';
-import { readDashScopeTask } from './wire-schema.js';
+import { readDashScopeTask } from './wire-readers.js';
 
 const output = fc.record(
   {

@@ -1,17 +1,15 @@
 import type { JobMediaV2, ProviderAsyncJobSnapshotV2 } from '@tokenforge/model-protocol';
-import { ProtocolViolationError, isHttpsMediaUrl } from '../../codec-kit/index.js';
+import { isHttpsMediaUrl, type ProtocolViolationError } from '../../codec-kit/index.js';
 import { convertDashScopeNaiveTime } from './convert-timestamps.js';
 import { convertDashScopeUsage } from './convert-usage.js';
 import { mapDashScopeError } from './map-error.js';
 import { mapDashScopeJobState } from './map-job-state.js';
-import type { DashScopeWireTask } from './wire-schema.js';
+import { DASHSCOPE_TASKS_WIRE, type DashScopeWireTask } from './wire-readers.js';
 
 const RAW_STATE = /^[A-Za-z0-9_.:-]{1,64}$/;
 const TASK_ID = /^[\x21-\x7e]{1,256}$/;
 
-function violation(path: string, rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `DashScope ${path} ${rule}`);
-}
+const { violation } = DASHSCOPE_TASKS_WIRE;
 
 function checkedUrl(url: string, path: string): string {
   if (!isHttpsMediaUrl(url)) throw violation(path, 'must be an https URL without user information');

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { runConformanceCaseV1 } from '../../conformance/run-runtime-conformance.js';
 import { createTokenForgeProtocolSuiteV1 } from '../../suite/create-protocol-suite-v1.js';
 import { geminiGenerateContentConformanceCases } from './conformance-cases.js';
-import { createGeminiGenerateContentSuiteEntry } from './suite-entry.js';
+import { createGeminiGenerateContentSuiteEntryV1 } from './suite-entry.js';
 
 // The family's cases through the public engine API, with a suite holding only this family (the builtin suite
 // runs them again once the family is registered there).
-const suite = createTokenForgeProtocolSuiteV1({ entries: [createGeminiGenerateContentSuiteEntry()] });
+const suite = createTokenForgeProtocolSuiteV1({ entries: [createGeminiGenerateContentSuiteEntryV1()] });
 const engine = createProtocolEngineV1({ registry: suite.registry });
 
 describe('gemini-generate-content conformance cases', () => {

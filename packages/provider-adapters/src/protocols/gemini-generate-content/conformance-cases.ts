@@ -8,7 +8,7 @@ import {
   CONSTRUCTED_TRUNCATED_CHUNKS,
   GEMINI3_TOOL_CALL_JSON,
   VERTEX_STREAM_TOOL_CALL_ARGUMENTS_CHUNKS,
-} from './__fixtures__/fixture-constants.js';
+} from './__fixtures__/recorded-fixtures.js';
 
 const target: ProviderDispatchTargetV2 = {
   provider: 'conformance-provider',

@@ -1,6 +1,6 @@
 import type { UsageV1 } from '@tokenforge/model-protocol';
 import { assertUsageConsistent } from '../../codec-kit/usage-reconciliation.js';
-import { GEMINI_USAGE_COUNT_FIELDS, type GeminiUsageWire } from './wire-schema.js';
+import { GEMINI_USAGE_COUNT_FIELDS, type GeminiUsageWire } from './wire-readers.js';
 
 /**
  * Converts Gemini `usageMetadata` to normalized usage.

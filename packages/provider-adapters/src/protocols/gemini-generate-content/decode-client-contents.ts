@@ -4,10 +4,10 @@ import {
   type MediaSourceV2,
   type ToolResultContentPartV2,
 } from '@tokenforge/model-protocol';
-import { invalidClientRequest, unsupportedClientFeature } from './client-request-errors.js';
+import { invalidClientRequest, unsupportedClientFeature } from './client-readers.js';
 import { isBase64 } from './is-base64.js';
 import { deriveRequestToolCallId } from './tool-call-id.js';
-import { isJsonObject } from './wire-schema.js';
+import { isJsonObject } from './wire-readers.js';
 
 /** Part keys of server-side tool and code execution traffic: history the task cannot carry. */
 const UNSUPPORTED_PART_KEYS = ['executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'] as const;

@@ -1,7 +1,7 @@
 import type { ChatTaskV2, ReasoningControlV2, ResponseFormatV2, SamplingV2 } from '@tokenforge/model-protocol';
-import { invalidClientRequest, optionalClientNumber, unsupportedClientFeature } from './client-request-errors.js';
+import { invalidClientRequest, optionalClientNumber, unsupportedClientFeature } from './client-readers.js';
 import { fromGeminiOpenApiSchema } from './decode-client-schema.js';
-import { isJsonObject } from './wire-schema.js';
+import { isJsonObject } from './wire-readers.js';
 
 /** `generationConfig` keys refused because the task has no equivalent and dropping them changes the answer. */
 const UNSUPPORTED_GENERATION_KEYS = new Set([

@@ -1,5 +1,5 @@
 import { CodecErrorV1 } from '@tokenforge/model-protocol';
-import { isJsonObject } from './wire-schema.js';
+import { isJsonObject } from './wire-readers.js';
 
 const MAX_SCHEMA_DEPTH = 64;
 

@@ -1,7 +1,7 @@
 import type { ChatTaskV2, ToolChoiceV2, ToolDefinitionV2 } from '@tokenforge/model-protocol';
-import { invalidClientRequest, unsupportedClientFeature } from './client-request-errors.js';
+import { invalidClientRequest, unsupportedClientFeature } from './client-readers.js';
 import { fromGeminiOpenApiSchema } from './decode-client-schema.js';
-import { isJsonObject } from './wire-schema.js';
+import { isJsonObject } from './wire-readers.js';
 
 /**
  * Reads `tools[].functionDeclarations` into task tools: `parametersJsonSchema` as is, `parameters` through

@@ -1,7 +1,7 @@
 import type { AdapterTerminalOutcome } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { GeminiResponseAssembler } from './response-assembler.js';
-import { readGeminiResponse } from './wire-schema.js';
+import { readGeminiResponse } from './wire-readers.js';
 
 /** A decoded whole response. */
 export interface GeminiDecodedResponse {

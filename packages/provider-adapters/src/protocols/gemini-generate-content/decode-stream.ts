@@ -4,7 +4,7 @@ import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error
 import { parseSafeJson } from '../../codec-kit/safe-json.js';
 import type { SseDecoderOptions, SseItem } from '../../codec-kit/sse-decoder.js';
 import { GeminiResponseAssembler } from './response-assembler.js';
-import { isJsonObject, readGeminiResponse } from './wire-schema.js';
+import { isJsonObject, readGeminiResponse } from './wire-readers.js';
 
 /**
  * SSE decoder options for `streamGenerateContent?alt=sse`: bare JSON values between events are reported (Gemini

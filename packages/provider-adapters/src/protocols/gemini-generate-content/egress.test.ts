@@ -2,8 +2,8 @@ import type { AdapterTerminalOutcome, EgressContextV1, NormalizedStreamEventV1 }
 import { describe, expect, it } from 'vitest';
 import { createSseParser } from '../../codec-kit/index.js';
 import { encodeGeminiError, encodeGeminiResponse } from './egress.js';
-import { createGeminiStreamEncoder } from './egress-stream-encoder.js';
-import { toGeminiFinishReason } from './encode-finish-reason.js';
+import { createGeminiStreamEncoder } from './encode-client-stream.js';
+import { toGeminiFinishReason } from './encode-client-finish-reason.js';
 import { runMachine } from './test-support/gemini-test-support.js';
 
 const context: EgressContextV1 = { responseId: 'resp-host-1', modelLabel: 'gemini-client-label', createdAtMs: 0 };

@@ -6,10 +6,10 @@ import type {
   EgressHttpResponseV1,
 } from '@tokenforge/model-protocol';
 import { assertNever } from './assert-never.js';
-import { responseEnvelope, toGeminiParts, type WirePart } from './egress-parts.js';
-import { createGeminiStreamEncoder } from './egress-stream-encoder.js';
-import { blockReasonOf, toGeminiFinishReason } from './encode-finish-reason.js';
-import { googleErrorEnvelope, mapFailureToGoogleError } from './map-failure-to-google-error.js';
+import { responseEnvelope, toGeminiParts, type WirePart } from './encode-client-parts.js';
+import { createGeminiStreamEncoder } from './encode-client-stream.js';
+import { blockReasonOf, toGeminiFinishReason } from './encode-client-finish-reason.js';
+import { googleErrorEnvelope, mapFailureToGoogleError } from './encode-client-error.js';
 import { GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY } from './protocol-family.js';
 
 const textEncoder = new TextEncoder();

@@ -1,5 +1,5 @@
 import { CodecErrorV1 } from '@tokenforge/model-protocol';
-import { isJsonObject } from './wire-schema.js';
+import { isJsonObject } from './wire-readers.js';
 
 /**
  * JSON Schema keywords sent to Gemini unchanged (`parametersJsonSchema`, `responseJsonSchema`: the plain

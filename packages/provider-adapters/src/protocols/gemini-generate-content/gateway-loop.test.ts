@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { createSseParser } from '../../codec-kit/index.js';
 import { createTokenForgeProtocolSuiteV1 } from '../../suite/create-protocol-suite-v1.js';
 import { createFixtureTransportV1, type FixtureResponseV1 } from '../../testing/fixture-transport.js';
-import { createGeminiGenerateContentSuiteEntry } from './suite-entry.js';
+import { createGeminiGenerateContentSuiteEntryV1 } from './suite-entry.js';
 import { readFixture, runMachine } from './test-support/gemini-test-support.js';
 
 // A Gemini client served by a Gemini provider through the engine: ingress → task → engine → egress.
-const suite = createTokenForgeProtocolSuiteV1({ entries: [createGeminiGenerateContentSuiteEntry()] });
+const suite = createTokenForgeProtocolSuiteV1({ entries: [createGeminiGenerateContentSuiteEntryV1()] });
 const codecs = suite.codecsFor('gemini-generate-content/v1');
 const engine = createProtocolEngineV1({ registry: suite.registry });
 const encoder = new TextEncoder();

@@ -14,6 +14,6 @@ export { mapGeminiHttpError, mapGeminiStreamError } from './map-error.js';
 export { createGeminiGenerateContentIngressCodec, decodeGeminiClientRequest } from './ingress.js';
 export type { GeminiIngressOptionsV1 } from './ingress.js';
 export { createGeminiGenerateContentEgressCodec, encodeGeminiError, encodeGeminiResponse } from './egress.js';
-export { createGeminiStreamEncoder } from './egress-stream-encoder.js';
+export { createGeminiStreamEncoder } from './encode-client-stream.js';
 export { GEMINI_GENERATE_CONTENT_TRANSPORT_METADATA } from './transport-metadata.js';
-export { createGeminiGenerateContentSuiteEntry } from './suite-entry.js';
+export { createGeminiGenerateContentSuiteEntry, createGeminiGenerateContentSuiteEntryV1 } from './suite-entry.js';

@@ -7,13 +7,13 @@ import {
   type TextPartV2,
 } from '@tokenforge/model-protocol';
 import { parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/safe-json.js';
-import { invalidClientRequest, unsupportedClientFeature } from './client-request-errors.js';
+import { invalidClientRequest, unsupportedClientFeature } from './client-readers.js';
 import { decodeClientContents } from './decode-client-contents.js';
 import { decodeClientGenerationConfig } from './decode-client-generation-config.js';
 import { decodeClientToolConfig, decodeClientTools } from './decode-client-tools.js';
 import { parseGeminiRequestPath } from './model-path.js';
 import { GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY } from './protocol-family.js';
-import { isJsonObject } from './wire-schema.js';
+import { isJsonObject } from './wire-readers.js';
 
 /** Top-level request keys the ingress reads. */
 const MAPPED_KEYS = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);

@@ -1,6 +1,6 @@
 import type { NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import { createHttpFailure, mapHttpStatusToFailure, type HttpStatusFailure } from '../../codec-kit/http-failure.js';
-import { isJsonObject, readGeminiError, type GeminiErrorWire } from './wire-schema.js';
+import { isJsonObject, readGeminiError, type GeminiErrorWire } from './wire-readers.js';
 
 /**
  * What each canonical Google status means (fact sheet §4.6). `RESOURCE_EXHAUSTED` depends on the HTTP code:

@@ -1,6 +1,6 @@
 import { CodecErrorV1 } from '@tokenforge/model-protocol';
 import { parseSafeJson } from '../../codec-kit/safe-json.js';
-import { isJsonObject } from './wire-schema.js';
+import { isJsonObject } from './wire-readers.js';
 
 /**
  * A tool call's argument text as the object Gemini carries in `functionCall.args`: blank text is `{}` (a call

@@ -1,5 +1,5 @@
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
-import type { GeminiPartialArgWire } from './wire-schema.js';
+import type { GeminiPartialArgWire } from './wire-readers.js';
 
 type Segment = string | number;
 

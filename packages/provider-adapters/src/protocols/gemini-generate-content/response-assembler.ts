@@ -13,7 +13,7 @@ import { mapGeminiStreamError } from './map-error.js';
 import { mapGeminiBlockReason, mapGeminiFinishReason } from './map-finish-reason.js';
 import { createPartialArgsWriter, type PartialArgsWriter } from './partial-args-writer.js';
 import { deriveResponseToolCallId } from './tool-call-id.js';
-import type { GeminiFunctionCallPartWire, GeminiResponseWire, GeminiUsageWire } from './wire-schema.js';
+import type { GeminiFunctionCallPartWire, GeminiResponseWire, GeminiUsageWire } from './wire-readers.js';
 
 type TextBlock = { readonly kind: 'text' | 'reasoning'; readonly index: number; readonly chunks: string[]; signature?: string };
 type ToolBlock = {

@@ -1,5 +1,6 @@
 import type { ProviderDispatchTargetV2 } from '@tokenforge/model-protocol';
 import type { ConformanceCaseV1, ConformanceExpectedRequestV1 } from '../../conformance/conformance-case-v1.js';
+import { KLING_CREATE_NUMERIC_TASK_ID_BODY } from './__fixtures__/recorded-fixtures.js';
 
 /*
  * Kling has no recorded traffic with a traceable origin: every response here is constructed from §4 of the media
@@ -126,9 +127,9 @@ export const klingVideoConformanceCases: readonly ConformanceCaseV1[] = [
     target,
     task: { kind: 'video-generation', prompt: 'p' },
     responses: [
-      { label: 'numeric task_id (§4 edge case 2)', source: 'constructed', body: { type: 'text', text: '{"code":0,"message":"SUCCEED","data":{"task_id":866889456698785798,"task_status":"submitted"}}' } },
+      { label: 'numeric task_id (§4 edge case 2)', source: 'constructed', body: { type: 'text', text: KLING_CREATE_NUMERIC_TASK_ID_BODY } },
     ],
-    expect: { kind: 'rejected', acceptance: 'unknown', failureCode: 'protocol-violation', retryable: false },
+    expect: { kind: 'rejected', acceptance: 'unknown', responseMetadata: { providerRequestId: 'req-kling-create-0010' }, failureCode: 'protocol-violation', retryable: false },
     requests: [createRequest('text2video', { prompt: 'p' })],
   },
 ];

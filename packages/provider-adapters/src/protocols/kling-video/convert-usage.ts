@@ -1,5 +1,5 @@
 import type { UsageV1 } from '@tokenforge/model-protocol';
-import type { KlingWireVideo } from './wire-schema.js';
+import type { KlingWireVideo } from './wire-readers.js';
 
 /**
  * Usage of a finished Kling task: `videoSeconds` is the sum of the `duration` of every returned video, reported

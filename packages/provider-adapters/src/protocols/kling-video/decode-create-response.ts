@@ -3,7 +3,7 @@ import type { JsonResponseOutcome } from '../../codec-kit/index.js';
 import { encodeKlingJobId, isKlingTaskId } from './job-id.js';
 import type { KlingVideoEndpoint } from './kling-endpoint.js';
 import { mapKlingError } from './map-error.js';
-import { readKlingEnvelope, readKlingTask, type KlingWireEnvelope } from './wire-schema.js';
+import { readKlingEnvelope, readKlingTask, type KlingWireEnvelope } from './wire-readers.js';
 
 /** Input of {@link decodeKlingCreateResponse}. */
 export interface KlingCreateResponseInput {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isProtocolViolationError } from '../../codec-kit/index.js';
 import { decodeKlingJobList } from './decode-job-list.js';
 import { planKlingJobList } from './plan-job-list.js';
-import { readKlingTaskList } from './wire-schema.js';
+import { readKlingTaskList } from './wire-readers.js';
 
 const wireTask = fc.record(
   {

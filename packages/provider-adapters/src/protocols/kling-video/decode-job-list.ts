@@ -2,7 +2,7 @@ import type { ProviderAsyncJobListInputV2, ProviderAsyncJobListPageV2, ProviderA
 import { ProtocolViolationError } from '../../codec-kit/index.js';
 import { decodeKlingJobSnapshot } from './decode-job-snapshot.js';
 import type { KlingListSlice } from './plan-job-list.js';
-import type { KlingWireTask } from './wire-schema.js';
+import type { KlingWireTask } from './wire-readers.js';
 
 /** One endpoint's answer to its slice. */
 export interface KlingListSliceAnswer {

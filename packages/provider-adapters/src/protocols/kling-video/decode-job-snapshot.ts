@@ -1,18 +1,16 @@
 import type { JobMediaV2, ProviderAsyncJobSnapshotV2 } from '@tokenforge/model-protocol';
-import { ProtocolViolationError, isHttpsMediaUrl } from '../../codec-kit/index.js';
+import { isHttpsMediaUrl, type ProtocolViolationError } from '../../codec-kit/index.js';
 import { convertKlingEpochMs } from './convert-timestamps.js';
 import { convertKlingUsage } from './convert-usage.js';
 import { encodeKlingJobId, isKlingTaskId } from './job-id.js';
 import type { KlingVideoEndpoint } from './kling-endpoint.js';
 import { mapKlingJobState } from './map-job-state.js';
-import type { KlingWireTask } from './wire-schema.js';
+import { KLING_VIDEO_WIRE, type KlingWireTask } from './wire-readers.js';
 
 const RAW_STATE = /^[A-Za-z0-9_.:-]{1,64}$/;
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function violation(path: string, rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `Kling ${path} ${rule}`);
-}
+const { violation } = KLING_VIDEO_WIRE;
 
 /**
  * Turns a Kling task object into a job snapshot. `providerJobId` is `<endpoint>:<task_id>`.

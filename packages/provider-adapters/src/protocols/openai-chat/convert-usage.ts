@@ -1,6 +1,6 @@
 import { describeUsageInconsistency, type UsageV1 } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
-import type { OpenAiChatWireUsage } from './wire-schema.js';
+import type { OpenAiChatWireUsage } from './wire-readers.js';
 
 /**
  * Converts a Chat Completions `usage` object to {@link UsageV1}.

@@ -10,7 +10,7 @@ import {
   unsupportedClientField,
   type ClientJsonObject,
 } from '../openai-common/client-json.js';
-import { parseBase64DataUrl } from './data-url.js';
+import { parseBase64DataUrl } from '../openai-common/data-url.js';
 
 /** The system instructions and conversation of a client request. */
 export interface DecodedClientMessages {

@@ -1,10 +1,10 @@
-import type { AdapterTerminalOutcome, ChatOutputPartV1, NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
+import { CONTRACT_BOUNDS_V1 as BOUNDS, type AdapterTerminalOutcome, type ChatOutputPartV1, type NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { convertOpenAiChatUsage } from './convert-usage.js';
 import { deriveOpenAiChatToolCallId } from './derive-tool-call-id.js';
 import { mapOpenAiChatFinishReasonFailure, mapOpenAiChatInBandError } from './map-error.js';
 import { mapOpenAiChatFinishReason } from './map-finish-reason.js';
-import { readOpenAiChatCompletion, type OpenAiChatWireMessage } from './wire-schema.js';
+import { readOpenAiChatCompletion, type OpenAiChatWireMessage } from './wire-readers.js';
 
 /** What a sync body decodes to. */
 export interface OpenAiChatDecodedResponse {
@@ -32,7 +32,7 @@ function messageParts(message: OpenAiChatWireMessage): ChatOutputPartV1[] {
   const calls = message.tool_calls ?? [];
   calls.forEach((call, position) => {
     const name = call.name as string;
-    if (name.length > 256 || (call.id?.length ?? 0) > 512) {
+    if (name.length > BOUNDS.toolNameMaxLength || (call.id?.length ?? 0) > BOUNDS.toolCallIdMaxLength) {
       throw new ProtocolViolationError('invalid-event', `openai-chat tool call ${position} name or id is too long`);
     }
     parts.push({
@@ -45,7 +45,7 @@ function messageParts(message: OpenAiChatWireMessage): ChatOutputPartV1[] {
   });
   if (message.function_call !== undefined) {
     const { name } = message.function_call;
-    if (name === undefined || name.length === 0 || name.length > 256) {
+    if (name === undefined || name.length === 0 || name.length > BOUNDS.toolNameMaxLength) {
       throw new ProtocolViolationError('invalid-event', 'openai-chat function_call.name is missing or too long');
     }
     parts.push({
@@ -60,7 +60,7 @@ function messageParts(message: OpenAiChatWireMessage): ChatOutputPartV1[] {
 
 function decode(body: unknown): OpenAiChatDecodedResponse {
   const completion = readOpenAiChatCompletion(body);
-  const providerModel = completion.model !== undefined && completion.model.length > 0 ? completion.model.slice(0, 256) : undefined;
+  const providerModel = completion.model !== undefined && completion.model.length > 0 ? completion.model.slice(0, BOUNDS.providerIdentifierMaxLength) : undefined;
   const withModel = <T extends object>(value: T): T & { providerModel?: string } =>
     providerModel === undefined ? value : { ...value, providerModel };
   const usage = completion.usage === undefined ? undefined : convertOpenAiChatUsage(completion.usage);

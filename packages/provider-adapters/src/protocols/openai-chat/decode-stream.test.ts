@@ -1,6 +1,6 @@
 import type { AdapterStreamPartV1 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
-import { createAdapterStreamParts, decodeSseStream, parseSafeJson } from '../../codec-kit/index.js';
+import { createAdapterStreamParts, parseSafeJson } from '../../codec-kit/index.js';
 import { createOpenAiChatStreamMachine } from './decode-stream.js';
 import { accumulate, chunk, framedFixture, readFixture, runStream, sse } from './test-support/stream-harness.js';
 
@@ -392,7 +392,7 @@ describe('openai-chat stream (constructed, §1.10 and §1.11)', () => {
     const parts: AdapterStreamPartV1[] = [];
     for await (const part of createAdapterStreamParts({
       body,
-      decodeFrames: (source) => decodeSseStream(source, { bareJson: true }),
+      sse: { bareJson: true },
       machine: createOpenAiChatStreamMachine(),
       signal: controller.signal,
     })) {

@@ -1,8 +1,9 @@
-import type {
-  AdapterTerminalOutcome,
-  ChatOutputPartV1,
-  NormalizedStreamEventV1,
-  UsageV1,
+import {
+  CONTRACT_BOUNDS_V1 as BOUNDS,
+  type AdapterTerminalOutcome,
+  type ChatOutputPartV1,
+  type NormalizedStreamEventV1,
+  type UsageV1,
 } from '@tokenforge/model-protocol';
 import {
   createToolCallAccumulator,
@@ -21,11 +22,12 @@ import { deriveOpenAiChatToolCallId } from './derive-tool-call-id.js';
 import { mapOpenAiChatFinishReasonFailure, mapOpenAiChatInBandError } from './map-error.js';
 import { mapOpenAiChatFinishReason } from './map-finish-reason.js';
 import {
+  OPENAI_CHAT_WIRE,
   readOpenAiChatChunk,
   readOpenAiChatError,
   type OpenAiChatWireMessage,
   type OpenAiChatWireToolCall,
-} from './wire-schema.js';
+} from './wire-readers.js';
 
 /**
  * SSE event names this family accepts. Chat Completions sends none (the SSE default `message`); `error` is the
@@ -74,9 +76,7 @@ export interface OpenAiChatStreamMachineOptions {
   readonly plainTextFastPath?: boolean;
 }
 
-function violation(message: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `openai-chat ${message}`);
-}
+const { violation } = OPENAI_CHAT_WIRE;
 
 /**
  * Creates the state machine that turns Chat Completions SSE events into normalized events and one terminal.
@@ -147,7 +147,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
   function startTool(call: ToolCallState, events: NormalizedStreamEventV1[]): void {
     const name = call.name as string;
     const toolCallId = call.wireId ?? deriveOpenAiChatToolCallId(call.blockIndex);
-    if (name.length > 256 || toolCallId.length > 512) throw violation('tool call name or id is too long');
+    if (name.length > BOUNDS.toolNameMaxLength || toolCallId.length > BOUNDS.toolCallIdMaxLength) throw violation('tool call name or id is too long');
     call.started = true;
     events.push({ type: 'tool-call-start', index: call.blockIndex, toolCallId, toolName: name });
     if (call.pending.length > 0) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ChatOutputPartV1, NormalizedStreamEventV1, UsageV1 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
-import { createOpenAiChatStreamEncoder } from './create-egress-stream-encoder.js';
+import { createOpenAiChatStreamEncoder } from './encode-client-stream.js';
 import { runStream } from './test-support/stream-harness.js';
 
 // What the egress stream encoder writes must decode, with this family's own strict stream decoder, to the answer it

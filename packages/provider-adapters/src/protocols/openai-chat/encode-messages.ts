@@ -7,7 +7,7 @@ import {
   type TextPartV2,
   type ToolResultPartV2,
 } from '@tokenforge/model-protocol';
-import { formatBase64DataUrl, parseBase64DataUrl } from './data-url.js';
+import { formatBase64DataUrl, parseBase64DataUrl } from '../openai-common/data-url.js';
 import type { ResolvedOpenAiChatProtocolOptionsV1 } from './protocol-options.js';
 
 /** A content part of a request message. */

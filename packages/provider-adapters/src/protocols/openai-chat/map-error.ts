@@ -1,7 +1,7 @@
 import type { NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import type { HttpStatusFailure } from '../../codec-kit/http-failure.js';
 import { mapOpenAiHttpError, mapOpenAiInBandError, type OpenAiErrorMeanings, type OpenAiHttpErrorInput } from '../openai-common/map-openai-error.js';
-import type { OpenAiChatWireError } from './wire-schema.js';
+import type { OpenAiChatWireError } from './wire-readers.js';
 
 /**
  * What an OpenAI-style `error.code` or `error.type` means, whatever the HTTP status. Looked up by code first,

@@ -1,5 +1,5 @@
 import type { UsageV1 } from '@tokenforge/model-protocol';
-import type { OpenAiEmbeddingsWireUsage } from './wire-schema.js';
+import type { OpenAiEmbeddingsWireUsage } from './wire-readers.js';
 
 /**
  * Converts OpenAI embeddings usage. Arithmetic: embeddings have no output, so `prompt_tokens` is every token

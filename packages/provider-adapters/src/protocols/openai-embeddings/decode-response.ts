@@ -3,7 +3,7 @@ import { isCodecErrorV1 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/index.js';
 import { convertOpenAiEmbeddingsUsage } from './convert-usage.js';
 import { decodeOpenAiEmbeddingsVector } from './decode-vector.js';
-import { readOpenAiEmbeddingsResponse } from './wire-schema.js';
+import { OPENAI_EMBEDDINGS_WIRE, readOpenAiEmbeddingsResponse } from './wire-readers.js';
 
 /** What the decoder checks the body against (from the task and the target's embedding space). */
 export interface OpenAiEmbeddingsExpectation {
@@ -29,9 +29,7 @@ export interface OpenAiEmbeddingsDecodedResponse {
 const PROTOCOL_VIOLATION_FAILURE: NormalizedProviderFailureV1 = Object.freeze({ code: 'protocol-violation', retryable: false });
 const MAX_DIMENSIONS = 65_536;
 
-function violation(rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `openai-embeddings ${rule}`);
-}
+const { violation } = OPENAI_EMBEDDINGS_WIRE;
 
 function firstDimension(embedding: string | readonly unknown[]): number {
   // Base64: 4 characters carry 3 bytes; the kit checks the exact byte length against this.

@@ -6,7 +6,7 @@ import type {
   EgressHttpResponseV1,
   UsageV1,
 } from '@tokenforge/model-protocol';
-import { encodeOpenAiChatError } from '../openai-chat/encode-egress-error.js';
+import { encodeOpenAiChatError } from '../openai-chat/encode-client-error.js';
 import { encodeFloat32Base64 } from './encode-base64-float32.js';
 import { OPENAI_EMBEDDINGS_PROTOCOL_FAMILY } from './protocol-family.js';
 

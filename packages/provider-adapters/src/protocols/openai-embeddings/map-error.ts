@@ -1,6 +1,6 @@
 import type { NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import { mapOpenAiChatHttpError } from '../openai-chat/map-error.js';
-import { readOpenAiChatError } from '../openai-chat/wire-schema.js';
+import { readOpenAiChatError } from '../openai-chat/wire-readers.js';
 
 /** Input of {@link mapOpenAiEmbeddingsHttpError}. */
 export interface OpenAiEmbeddingsHttpErrorInput {

@@ -1,5 +1,5 @@
 import type { UsageV1 } from '@tokenforge/model-protocol';
-import type { OpenAiImagesWireUsage } from './wire-schema.js';
+import type { OpenAiImagesWireUsage } from './wire-readers.js';
 
 /**
  * Converts OpenAI images usage. Arithmetic: GPT image models report `input_tokens` (text plus image input; the

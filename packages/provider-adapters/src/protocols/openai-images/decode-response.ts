@@ -7,7 +7,7 @@ import {
 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/index.js';
 import { convertOpenAiImagesUsage } from './convert-usage.js';
-import { readOpenAiImagesResponse } from './wire-schema.js';
+import { readOpenAiImagesResponse } from './wire-readers.js';
 
 /** What the decoder checks the body against (from the task). */
 export interface OpenAiImagesExpectation {

@@ -1,7 +1,7 @@
 import type { NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import { boundProviderCode, createHttpFailure } from '../../codec-kit/index.js';
 import { mapOpenAiChatHttpError } from '../openai-chat/map-error.js';
-import { readOpenAiChatError } from '../openai-chat/wire-schema.js';
+import { readOpenAiChatError } from '../openai-chat/wire-readers.js';
 
 /** Input of {@link mapOpenAiImagesHttpError}. */
 export interface OpenAiImagesHttpErrorInput {

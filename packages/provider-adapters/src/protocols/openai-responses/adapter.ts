@@ -1,49 +1,23 @@
-import {
-  isCodecErrorV1,
-  type ProviderAcceptanceFacts,
-  type ProviderAdapterExecuteInputV1,
-  type ProviderAdapterExecutionV1,
-  type ProviderAdapterFactory,
-  type ProviderResponseMetadata,
-  type ProviderTransportResponse,
-} from '@tokenforge/model-protocol';
-import {
-  createAdapterStreamParts,
-  decodeSseStream,
-  finishedExecution,
-  readJsonResponse,
-  terminalForError,
-} from '../../codec-kit/index.js';
+import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
+import { createAdapterStreamParts, defineHttpFamily, isWireRecord, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
 import { decodeOpenAiResponsesResponse } from './decode-response.js';
 import { createOpenAiResponsesStreamMachine } from './decode-stream.js';
-import { encodeOpenAiResponsesRequest, type OpenAiResponsesEncodedRequest } from './encode-request.js';
+import { encodeOpenAiResponsesRequest } from './encode-request.js';
 import { mapOpenAiResponsesHttpError } from './map-error.js';
 import { OPENAI_RESPONSES_PROTOCOL_FAMILY } from './protocol-family.js';
-import { isWireRecord } from './wire-json.js';
-import { readOpenAiResponsesError, type OpenAiResponsesWireError } from './wire-schema.js';
+import { OPENAI_RESPONSES_TRANSPORT_METADATA } from './transport-metadata.js';
+import { readOpenAiResponsesError, type OpenAiResponsesWireError } from './wire-readers.js';
 
 /** Options of {@link createOpenAiResponsesAdapterFactory}. */
-export interface OpenAiResponsesAdapterOptionsV1 {
-  /** Clock for HTTP-date `Retry-After` hints, in epoch milliseconds (default `Date.now`). */
-  readonly now?: () => number;
+export interface OpenAiResponsesAdapterOptionsV1 extends HttpFamilyOptionsV1 {
   /** Largest sync response body in bytes (default: the kit's 32 MiB); a larger body is a protocol violation. */
   readonly maxBodyBytes?: number;
   /** Largest single SSE event in bytes (default: the kit's 8 MiB); a larger event is a protocol violation. */
   readonly maxEventBytes?: number;
 }
 
-/** Response header that carries the provider's request id. */
-const REQUEST_ID_HEADER = 'x-request-id';
-
-function responseMetadata(response: ProviderTransportResponse, providerModel?: string): ProviderResponseMetadata {
-  const requestId = response.headers[REQUEST_ID_HEADER];
-  return {
-    ...(requestId !== undefined && requestId.length > 0 ? { providerRequestId: requestId.slice(0, 256) } : {}),
-    ...(providerModel === undefined ? {} : { providerModel }),
-  };
-}
-
-function wireErrorOf(body: unknown): OpenAiResponsesWireError | undefined {
+/** The error object of an error body, `undefined` when there is none or it cannot be read. */
+function readOpenAiResponsesErrorBody(body: unknown): OpenAiResponsesWireError | undefined {
   try {
     return isWireRecord(body) ? readOpenAiResponsesError(body.error, 'error') : undefined;
   } catch {
@@ -51,52 +25,25 @@ function wireErrorOf(body: unknown): OpenAiResponsesWireError | undefined {
   }
 }
 
-async function execute(input: ProviderAdapterExecuteInputV1, options: OpenAiResponsesAdapterOptionsV1 | undefined): Promise<ProviderAdapterExecutionV1> {
-  const stream = input.task.kind === 'chat' && input.task.stream;
-  let request: OpenAiResponsesEncodedRequest;
-  try {
-    request = encodeOpenAiResponsesRequest(input.task, input.target.providerModel, {
-      encryptedReasoning: input.target.capability.reasoning === true,
-    });
-  } catch (error) {
-    if (!isCodecErrorV1(error)) throw error;
-    // Nothing was sent: the task asks for something this dialect cannot express faithfully.
-    const code = error.code === 'unsupported-feature' ? 'unsupported' : 'invalid-request';
-    return finishedExecution(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
-  }
-  const response = await input.transport.send({ ...request, signal: input.signal });
-  const nowMs = (options?.now ?? Date.now)();
-  if (stream && response.status >= 200 && response.status <= 299) {
-    return {
-      kind: 'stream',
-      acceptance: { state: 'accepted' },
-      responseMetadata: responseMetadata(response),
-      parts: createAdapterStreamParts({
-        body: response.body,
-        decodeFrames: (body) =>
-          decodeSseStream(body, { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) }),
-        machine: createOpenAiResponsesStreamMachine(),
-        signal: input.signal,
-      }),
-    };
-  }
-  let outcome: Awaited<ReturnType<typeof readJsonResponse>>;
-  try {
-    outcome = await readJsonResponse(response, { nowMs, ...(options?.maxBodyBytes === undefined ? {} : { maxBytes: options.maxBodyBytes }) });
-  } catch (error) {
-    const terminal = terminalForError(error, { signal: input.signal });
-    if (terminal === undefined) throw error;
-    return finishedExecution(stream, { state: 'unknown' }, responseMetadata(response), terminal);
-  }
-  if (outcome.ok) {
-    const decoded = decodeOpenAiResponsesResponse(outcome.value);
-    return finishedExecution(stream, { state: 'accepted' }, responseMetadata(response, decoded.providerModel), decoded.terminal);
-  }
-  const failure = mapOpenAiResponsesHttpError({ status: outcome.status, headers: response.headers, error: wireErrorOf(outcome.errorBody), nowMs });
-  // A 5xx may have been processed (and billed) before the server failed; any other refusal was definitive.
-  const acceptance: ProviderAcceptanceFacts = { state: outcome.status >= 500 ? 'unknown' : 'not-accepted' };
-  return finishedExecution(stream, acceptance, responseMetadata(response), { status: 'failed', failure });
-}
+/** The `openai-responses/v1` dialect, declared for the kit (which owns execute, acceptance, metadata and aborts). */
+export const OPENAI_RESPONSES_HTTP_FAMILY = defineHttpFamily<OpenAiResponsesAdapterOptionsV1>({
+  protocolFamily: OPENAI_RESPONSES_PROTOCOL_FAMILY,
+  transportMetadata: OPENAI_RESPONSES_TRANSPORT_METADATA,
+  requestIdHeaders: ['x-request-id'],
+  encodeRequest: (input) =>
+    encodeOpenAiResponsesRequest(input.task, input.target.providerModel, { encryptedReasoning: input.target.capability.reasoning === true }),
+  maxBodyBytes: (options) => options?.maxBodyBytes,
+  decodeResponse: (body) => decodeOpenAiResponsesResponse(body),
+  decodeStream: (body, { input, options }) =>
+    createAdapterStreamParts({
+      body,
+      sse: { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) },
+      machine: createOpenAiResponsesStreamMachine(),
+      signal: input.signal,
+    }),
+  mapHttpError: ({ status, headers, errorBody, nowMs }) =>
+    mapOpenAiResponsesHttpError({ status, headers, error: readOpenAiResponsesErrorBody(errorBody), nowMs }),
+});
 
 /**
  * Creates the `openai-responses/v1` adapter factory: `POST /responses` with the task encoded by
@@ -111,8 +58,5 @@ async function execute(input: ProviderAdapterExecuteInputV1, options: OpenAiResp
  * failure before a response head rejects, as the contract asks.
  */
 export function createOpenAiResponsesAdapterFactory(options?: OpenAiResponsesAdapterOptionsV1): ProviderAdapterFactory {
-  return Object.freeze({
-    protocolFamily: OPENAI_RESPONSES_PROTOCOL_FAMILY,
-    createAdapter: () => Object.freeze({ execute: (input: ProviderAdapterExecuteInputV1) => execute(input, options) }),
-  });
+  return OPENAI_RESPONSES_HTTP_FAMILY.createAdapterFactory(options);
 }

@@ -1,6 +1,6 @@
 import { describeUsageInconsistency, type UsageV1 } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
-import type { OpenAiResponsesWireUsage } from './wire-schema.js';
+import type { OpenAiResponsesWireUsage } from './wire-readers.js';
 
 /**
  * Converts a Responses `usage` object to {@link UsageV1}.

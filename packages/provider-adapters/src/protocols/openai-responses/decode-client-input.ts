@@ -9,7 +9,7 @@ import {
   unsupportedClientField,
   type ClientJsonObject,
 } from '../openai-common/client-json.js';
-import { parseBase64DataUrl } from './data-url.js';
+import { parseBase64DataUrl } from '../openai-common/data-url.js';
 import { OPENAI_RESPONSES_REASONING_PART_SEPARATOR } from './reasoning-text.js';
 
 /** The system instructions (from `input` system/developer messages) and conversation of a client request. */

@@ -4,7 +4,7 @@ import { convertOpenAiResponsesUsage } from './convert-usage.js';
 import { mapOpenAiResponsesFailure } from './map-error.js';
 import { mapOpenAiResponsesFinishReason } from './map-finish-reason.js';
 import { joinOpenAiResponsesReasoningText } from './reasoning-text.js';
-import { readOpenAiResponsesResponse, type OpenAiResponsesWireOutputItem, type OpenAiResponsesWireResponse } from './wire-schema.js';
+import { readOpenAiResponsesResponse, type OpenAiResponsesWireOutputItem, type OpenAiResponsesWireResponse } from './wire-readers.js';
 
 /** What a sync body decodes to. */
 export interface OpenAiResponsesDecodedResponse {

@@ -12,8 +12,8 @@ import { convertOpenAiResponsesUsage } from './convert-usage.js';
 import { openAiResponsesTerminal } from './decode-response.js';
 import { mapOpenAiResponsesFailure } from './map-error.js';
 import { OPENAI_RESPONSES_REASONING_PART_SEPARATOR, joinOpenAiResponsesReasoningText } from './reasoning-text.js';
-import { isWireRecord } from './wire-json.js';
-import { readOpenAiResponsesError, type OpenAiResponsesWireOutputItem } from './wire-schema.js';
+import { isWireRecord } from '../../codec-kit/wire-readers.js';
+import { OPENAI_RESPONSES_WIRE, readOpenAiResponsesError, type OpenAiResponsesWireOutputItem } from './wire-readers.js';
 import { readOpenAiResponsesStreamEvent, type OpenAiResponsesTextChannel, type OpenAiResponsesWireStreamEvent } from './wire-stream-event.js';
 
 /** The `openai-responses/v1` stream state machine over the kit's SSE items (decode with `bareJson: true`). */
@@ -65,9 +65,7 @@ const TEXT_EVENTS = {
   refusal: { start: 'refusal-start', delta: 'refusal-delta', end: 'refusal-end' },
 } as const;
 
-function violation(rule: string): ProtocolViolationError {
-  return new ProtocolViolationError('invalid-event', `openai-responses ${rule}`);
-}
+const { violation } = OPENAI_RESPONSES_WIRE;
 
 function textKindOf(channel: OpenAiResponsesTextChannel): 'text' | 'refusal' | undefined {
   if (channel === 'output_text') return 'text';

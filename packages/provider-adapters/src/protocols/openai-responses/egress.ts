@@ -1,7 +1,7 @@
 import type { AdapterTerminalOutcome, EgressCodecV1, EgressContextV1, EgressFailureV1, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
-import { createOpenAiResponsesStreamEncoder } from './egress-stream-encoder.js';
-import { openAiResponsesEgressObject, openAiResponsesEgressOutput, openAiResponsesEgressStatus } from './egress-response-object.js';
-import { encodeOpenAiResponsesError } from './encode-egress-error.js';
+import { createOpenAiResponsesStreamEncoder } from './encode-client-stream.js';
+import { openAiResponsesEgressObject, openAiResponsesEgressOutput, openAiResponsesEgressStatus } from './encode-client-response.js';
+import { encodeOpenAiResponsesError } from './encode-client-error.js';
 import { OPENAI_RESPONSES_PROTOCOL_FAMILY } from './protocol-family.js';
 
 const encoder = new TextEncoder();

@@ -5,7 +5,7 @@ import {
   type ImagePartV2,
   type ToolResultPartV2,
 } from '@tokenforge/model-protocol';
-import { formatBase64DataUrl } from './data-url.js';
+import { formatBase64DataUrl } from '../openai-common/data-url.js';
 
 /** `input_text` part. */
 export interface OpenAiResponsesInputText {

@@ -1,7 +1,7 @@
 import type { NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import type { HttpStatusFailure } from '../../codec-kit/http-failure.js';
 import { mapOpenAiHttpError, mapOpenAiInBandError, type OpenAiErrorMeanings, type OpenAiHttpErrorInput } from '../openai-common/map-openai-error.js';
-import type { OpenAiResponsesWireError } from './wire-schema.js';
+import type { OpenAiResponsesWireError } from './wire-readers.js';
 
 const NOT_RETRYABLE_INVALID: HttpStatusFailure = { code: 'invalid-request', retryable: false };
 

@@ -1,23 +1,16 @@
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { OPENAI_RESPONSES_HARMLESS_EVENT_TYPES } from './stream-event-types.js';
+import { isWireRecord, type WireRecord } from '../../codec-kit/wire-readers.js';
 import {
-  isWireRecord,
-  optionalWireCount,
-  optionalWireIndex,
-  optionalWireRecord,
-  optionalWireString,
-  requiredWireString,
-  wireViolation,
-  type WireRecord,
-} from './wire-json.js';
-import {
+  OPENAI_RESPONSES_MAX_WIRE_INDEX,
+  OPENAI_RESPONSES_WIRE as wire,
   readOpenAiResponsesError,
   readOpenAiResponsesOutputItem,
   readOpenAiResponsesResponse,
   type OpenAiResponsesWireError,
   type OpenAiResponsesWireOutputItem,
   type OpenAiResponsesWireResponse,
-} from './wire-schema.js';
+} from './wire-readers.js';
 
 /** Which text a text-like event carries. */
 export type OpenAiResponsesTextChannel = 'output_text' | 'refusal' | 'reasoning_text' | 'summary_text';
@@ -76,28 +69,28 @@ const TEXT_DONE_CHANNELS: Readonly<Record<string, { channel: OpenAiResponsesText
 };
 
 function itemIdOf(record: WireRecord, type: string): string {
-  const itemId = requiredWireString(record, 'item_id', type);
-  if (itemId.length === 0) throw wireViolation(`${type}.item_id`, 'must not be empty');
+  const itemId = wire.requiredString(record.item_id, type, 'item_id');
+  if (itemId.length === 0) throw wire.violation(`${type}.item_id`, 'must not be empty');
   return itemId;
 }
 
 /** The index of a content part (`content_index`) or summary part (`summary_index`); absent is read as 0. */
 function partIndexOf(record: WireRecord, type: string, key: 'content_index' | 'summary_index'): number {
-  return optionalWireIndex(record, key, type) ?? 0;
+  return wire.optionalCount(record[key], type, key, OPENAI_RESPONSES_MAX_WIRE_INDEX) ?? 0;
 }
 
 /** A content part of `content_part.added` / `.done`: its channel and, when done, its text. */
 function readPart(record: WireRecord, type: string): { channel: OpenAiResponsesTextChannel; text: string | undefined } {
-  const part = optionalWireRecord(record, 'part', type);
-  if (part === undefined) throw wireViolation(`${type}.part`, 'is required');
-  const partType = requiredWireString(part, 'type', `${type}.part`);
+  const part = wire.optionalRecord(record.part, type, 'part');
+  if (part === undefined) throw wire.violation(`${type}.part`, 'is required');
+  const partType = wire.requiredString(part.type, `${type}.part`, 'type');
   switch (partType) {
     case 'output_text':
-      return { channel: 'output_text', text: optionalWireString(part, 'text', `${type}.part`) };
+      return { channel: 'output_text', text: wire.optionalString(part.text, `${type}.part`, 'text') };
     case 'refusal':
-      return { channel: 'refusal', text: optionalWireString(part, 'refusal', `${type}.part`) };
+      return { channel: 'refusal', text: wire.optionalString(part.refusal, `${type}.part`, 'refusal') };
     case 'reasoning_text':
-      return { channel: 'reasoning_text', text: optionalWireString(part, 'text', `${type}.part`) };
+      return { channel: 'reasoning_text', text: wire.optionalString(part.text, `${type}.part`, 'text') };
     default:
       throw new ProtocolViolationError('unexpected-event', 'openai-responses content part has an unknown type');
   }
@@ -111,7 +104,7 @@ function readBody(record: WireRecord, type: string): OpenAiResponsesWireStreamEv
       channel: deltaChannel,
       itemId: itemIdOf(record, type),
       partIndex: partIndexOf(record, type, deltaChannel === 'summary_text' ? 'summary_index' : 'content_index'),
-      delta: requiredWireString(record, 'delta', type),
+      delta: wire.requiredString(record.delta, type, 'delta'),
     };
   }
   const done = TEXT_DONE_CHANNELS[type];
@@ -121,14 +114,14 @@ function readBody(record: WireRecord, type: string): OpenAiResponsesWireStreamEv
       channel: done.channel,
       itemId: itemIdOf(record, type),
       partIndex: partIndexOf(record, type, done.channel === 'summary_text' ? 'summary_index' : 'content_index'),
-      text: requiredWireString(record, done.field, type),
+      text: wire.requiredString(record[done.field], type, done.field),
     };
   }
   switch (type) {
     case 'response.queued':
     case 'response.created':
     case 'response.in_progress':
-      if (!isWireRecord(record.response)) throw wireViolation(`${type}.response`, 'must be an object');
+      if (!isWireRecord(record.response)) throw wire.violation(`${type}.response`, 'must be an object');
       return { kind: 'lifecycle' };
     case 'response.completed':
     case 'response.incomplete':
@@ -144,7 +137,7 @@ function readBody(record: WireRecord, type: string): OpenAiResponsesWireStreamEv
     case 'response.output_item.done':
       return {
         kind: type === 'response.output_item.added' ? 'item-added' : 'item-done',
-        outputIndex: optionalWireIndex(record, 'output_index', type),
+        outputIndex: wire.optionalCount(record.output_index, type, 'output_index', OPENAI_RESPONSES_MAX_WIRE_INDEX),
         item: readOpenAiResponsesOutputItem(record.item, `${type}.item`, type === 'response.output_item.added'),
       };
     case 'response.content_part.added':
@@ -153,7 +146,7 @@ function readBody(record: WireRecord, type: string): OpenAiResponsesWireStreamEv
       const itemId = itemIdOf(record, type);
       const partIndex = partIndexOf(record, type, 'content_index');
       if (type === 'response.content_part.added') return { kind: 'part-added', channel: part.channel, itemId, partIndex };
-      if (part.text === undefined) throw wireViolation(`${type}.part`, 'needs its text');
+      if (part.text === undefined) throw wire.violation(`${type}.part`, 'needs its text');
       return { kind: 'text-done', channel: part.channel, itemId, partIndex, text: part.text };
     }
     case 'response.reasoning_summary_part.added':
@@ -161,15 +154,15 @@ function readBody(record: WireRecord, type: string): OpenAiResponsesWireStreamEv
       const itemId = itemIdOf(record, type);
       const partIndex = partIndexOf(record, type, 'summary_index');
       if (type === 'response.reasoning_summary_part.added') return { kind: 'part-added', channel: 'summary_text', itemId, partIndex };
-      const part = optionalWireRecord(record, 'part', type);
-      const text = part === undefined ? undefined : optionalWireString(part, 'text', `${type}.part`);
-      if (text === undefined) throw wireViolation(`${type}.part.text`, 'is required');
+      const part = wire.optionalRecord(record.part, type, 'part');
+      const text = part === undefined ? undefined : wire.optionalString(part.text, `${type}.part`, 'text');
+      if (text === undefined) throw wire.violation(`${type}.part.text`, 'is required');
       return { kind: 'text-done', channel: 'summary_text', itemId, partIndex, text };
     }
     case 'response.function_call_arguments.delta':
-      return { kind: 'arguments-delta', itemId: itemIdOf(record, type), delta: requiredWireString(record, 'delta', type) };
+      return { kind: 'arguments-delta', itemId: itemIdOf(record, type), delta: wire.requiredString(record.delta, type, 'delta') };
     case 'response.function_call_arguments.done':
-      return { kind: 'arguments-done', itemId: itemIdOf(record, type), argumentsText: requiredWireString(record, 'arguments', type) };
+      return { kind: 'arguments-done', itemId: itemIdOf(record, type), argumentsText: wire.requiredString(record.arguments, type, 'arguments') };
     default:
       if (OPENAI_RESPONSES_HARMLESS_EVENT_TYPES.includes(type)) return { kind: 'harmless' };
       throw new ProtocolViolationError('unexpected-event', 'openai-responses stream sent an unknown event type');
@@ -185,11 +178,11 @@ function readBody(record: WireRecord, type: string): OpenAiResponsesWireStreamEv
  * `stream-event-types.ts`); `invalid-event` for a malformed event.
  */
 export function readOpenAiResponsesStreamEvent(payload: unknown, eventName: string | undefined): OpenAiResponsesWireStreamEvent {
-  if (!isWireRecord(payload)) throw wireViolation('event', 'must be a JSON object');
-  const type = requiredWireString(payload, 'type', 'event');
+  if (!isWireRecord(payload)) throw wire.violation('event', 'must be a JSON object');
+  const type = wire.requiredString(payload.type, 'event', 'type');
   if (eventName !== undefined && eventName !== type) {
     throw new ProtocolViolationError('invalid-event', 'openai-responses SSE event name differs from the payload type');
   }
-  const sequenceNumber = optionalWireCount(payload, 'sequence_number', 'event');
+  const sequenceNumber = wire.optionalCount(payload.sequence_number, 'event', 'sequence_number');
   return { ...readBody(payload, type), sequenceNumber };
 }

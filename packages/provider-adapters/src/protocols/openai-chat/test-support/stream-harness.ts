@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
-import type { AdapterStreamPartV1, AdapterTerminalOutcome, NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
-import { createAdapterStreamParts, decodeSseStream } from '../../../codec-kit/index.js';
+import type { NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
+import { splitAt } from '../../../codec-kit/test-support/byte-streams.js';
+import { runSseStream, type SseStreamRun } from '../../../codec-kit/test-support/run-sse-stream.js';
 import { frameRecordedChunksV1 } from '../../../testing/frame-recorded-chunks.js';
 import { createOpenAiChatStreamMachine } from '../decode-stream.js';
 
-const encoder = new TextEncoder();
+export { bodyOf } from '../../../codec-kit/test-support/run-sse-stream.js';
+
+/** Splits bytes at the given cut points (sorted, deduplicated, in range). */
+export const splitBytes = splitAt;
 
 /** Reads a file of this family's `__fixtures__` folder. */
 export function readFixture(name: string): string {
@@ -26,61 +30,9 @@ export function chunk(delta: Record<string, unknown>, finishReason: string | nul
   return { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
 }
 
-/** A body that yields the given reads, tracking whether it was released. */
-export function bodyOf(reads: readonly (string | Uint8Array)[]): AsyncIterable<Uint8Array> & { released: boolean } {
-  const state = { released: false };
-  const iterable = {
-    get released() {
-      return state.released;
-    },
-    async *[Symbol.asyncIterator]() {
-      try {
-        for (const read of reads) yield typeof read === 'string' ? encoder.encode(read) : read;
-      } finally {
-        state.released = true;
-      }
-    },
-  };
-  return iterable;
-}
-
-/** Splits bytes at the given cut points (sorted, deduplicated, in range). */
-export function splitBytes(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const points = [...new Set(cuts.filter((cut) => cut > 0 && cut < bytes.byteLength))].sort((left, right) => left - right);
-  const reads: Uint8Array[] = [];
-  let start = 0;
-  for (const point of points) {
-    reads.push(bytes.subarray(start, point));
-    start = point;
-  }
-  reads.push(bytes.subarray(start));
-  return reads;
-}
-
 /** Runs the machine over a body through the kit's SSE decoder and stream driver. */
-export async function runStream(
-  reads: string | readonly (string | Uint8Array)[],
-  signal: AbortSignal = new AbortController().signal,
-): Promise<{ events: NormalizedStreamEventV1[]; terminal: AdapterTerminalOutcome; parts: AdapterStreamPartV1[]; released: boolean }> {
-  const body = bodyOf(typeof reads === 'string' ? [reads] : reads);
-  const parts: AdapterStreamPartV1[] = [];
-  for await (const part of createAdapterStreamParts({
-    body,
-    decodeFrames: (source) => decodeSseStream(source, { bareJson: true }),
-    machine: createOpenAiChatStreamMachine(),
-    signal,
-  })) {
-    parts.push(part);
-  }
-  const last = parts.at(-1);
-  if (last === undefined || last.type !== 'terminal') throw new Error('the stream ended without a terminal');
-  if (parts.filter((part) => part.type === 'terminal').length !== 1) throw new Error('more than one terminal');
-  return {
-    events: parts.filter((part): part is NormalizedStreamEventV1 => part.type !== 'terminal'),
-    terminal: last.outcome,
-    parts,
-    released: body.released,
-  };
+export function runStream(reads: string | readonly (string | Uint8Array)[], signal: AbortSignal = new AbortController().signal): Promise<SseStreamRun> {
+  return runSseStream(reads, createOpenAiChatStreamMachine(), { bareJson: true }, signal);
 }
 
 /** Joins the deltas of each block and returns the per-index text, the way the engine checks a stream. */

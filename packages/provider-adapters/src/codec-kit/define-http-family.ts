@@ -1,0 +1,209 @@
+import {
+  CONTRACT_BOUNDS_V1,
+  isCodecErrorV1,
+  type AdapterStreamPartV1,
+  type AdapterTerminalOutcome,
+  type NormalizedProviderFailureV1,
+  type ProtocolFamily,
+  type ProviderAdapterExecuteInputV1,
+  type ProviderAdapterExecutionV1,
+  type ProviderAdapterFactory,
+  type ProviderResponseMetadata,
+  type ProviderTransportMetadataV1,
+  type ProviderTransportRequest,
+  type ProviderTransportResponse,
+} from '@tokenforge/model-protocol';
+import type { ProtocolSuiteCodecsV1, SyncProtocolSuiteEntryV1 } from '../suite/protocol-suite-entry-v1.js';
+import { finishedExecution } from './finished-execution.js';
+import { readJsonResponse } from './json-response.js';
+import { terminalForError } from './terminal-for-error.js';
+
+/** Options every HTTP family's adapter factory takes. */
+export interface HttpFamilyOptionsV1 {
+  /** Clock for HTTP-date `Retry-After` hints, in epoch milliseconds (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/** What a family's hooks see of one call after the response head arrived (the body goes to the hook alone). */
+export interface HttpFamilyResponseContextV1<Options> {
+  /** The engine's input of this execution. */
+  readonly input: ProviderAdapterExecuteInputV1;
+  /** The options the factory was created with. */
+  readonly options: Options | undefined;
+  /** The HTTP status. */
+  readonly status: number;
+  /** Response headers with lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The clock's reading just after the response head arrived. */
+  readonly nowMs: number;
+}
+
+/** A non-2xx answer, for the family's error mapper. */
+export interface HttpFamilyErrorAnswerV1 {
+  /** The HTTP status. */
+  readonly status: number;
+  /** Response headers with lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The parsed error body, or `undefined` when it was empty or not JSON. */
+  readonly errorBody: unknown;
+  /** The clock's reading just after the response head arrived. */
+  readonly nowMs: number;
+}
+
+/** What a family's sync decoder returns. */
+export interface HttpFamilyDecodedV1 {
+  /** The terminal outcome. */
+  readonly terminal: AdapterTerminalOutcome;
+  /** The model the provider reported serving, when the body names one. */
+  readonly providerModel?: string | undefined;
+}
+
+/**
+ * The dialect of one sync HTTP family, declared once: the kit's adapter owns everything around it.
+ *
+ * The kit's `execute()`: encode (a `CodecErrorV1` is a failed `unsupported` / `invalid-request` terminal with
+ * acceptance `not-accepted`, nothing sent); send with the engine's signal; a 2xx stream task goes to
+ * `decodeStream`; any other answer is read by the kit's bounded JSON reader (an unreadable body, or an abort while
+ * reading, is a failed terminal with acceptance `unknown`); a 2xx body goes to `decodeResponse` (a protocol
+ * violation it throws is a failed terminal with acceptance `unknown`); a non-2xx body goes to `mapHttpError`, with
+ * acceptance `unknown` for 5xx (the provider may have processed, and billed, the request before failing) and
+ * `not-accepted` otherwise. A stream task always gets a `stream` execution. A transport failure before a response
+ * head rejects, as the adapter contract asks.
+ */
+export interface HttpFamilyDefinitionV1<Options extends HttpFamilyOptionsV1> {
+  /** The family id (`<name>/v1`). */
+  readonly protocolFamily: ProtocolFamily;
+  /** How a host transport authenticates and which fixed headers it adds (frozen). */
+  readonly transportMetadata: ProviderTransportMetadataV1;
+  /**
+   * Response headers that may carry the provider's request id, first non-empty one wins (empty: the family reports
+   * none).
+   */
+  readonly requestIdHeaders: readonly string[];
+  /**
+   * A request id longer than the contract allows: `truncate` keeps its head (default), `drop` reports none (for a
+   * provider whose ids are never that long, so a longer one is not an id).
+   */
+  readonly overlongRequestId?: 'truncate' | 'drop';
+  /** Refuses malformed options when the factory is created (not on the first request); throws `CodecErrorV1`. */
+  readonly checkOptions?: (options: Options | undefined) => void;
+  /** The request to send (pure), or a `CodecErrorV1` for a task the dialect cannot express. */
+  readonly encodeRequest: (input: ProviderAdapterExecuteInputV1, options: Options | undefined) => Omit<ProviderTransportRequest, 'signal'>;
+  /** Largest sync body in bytes (`undefined`: the kit's default). */
+  readonly maxBodyBytes?: (options: Options | undefined) => number | undefined;
+  /** The terminal of a parsed 2xx body; may throw a `ProtocolViolationError`. */
+  readonly decodeResponse: (body: unknown, context: HttpFamilyResponseContextV1<Options>) => HttpFamilyDecodedV1;
+  /** The parts of a 2xx stream over its body (families without streaming leave it out: their tasks never stream). */
+  readonly decodeStream?: (body: AsyncIterable<Uint8Array>, context: HttpFamilyResponseContextV1<Options>) => AsyncIterable<AdapterStreamPartV1>;
+  /** The failure a non-2xx answer stands for. */
+  readonly mapHttpError: (answer: HttpFamilyErrorAnswerV1) => NormalizedProviderFailureV1;
+}
+
+/** One sync family, as the kit built it from its definition. */
+export interface HttpFamilyV1<Options extends HttpFamilyOptionsV1> {
+  /** The family id. */
+  readonly protocolFamily: ProtocolFamily;
+  /** The family's transport metadata. */
+  readonly transportMetadata: ProviderTransportMetadataV1;
+  /** Creates the family's adapter factory. */
+  createAdapterFactory(options?: Options): ProviderAdapterFactory;
+  /** Creates the family's suite entry (direct HTTP exactly when codecs are given). */
+  createSuiteEntry(options?: Options, codecs?: ProtocolSuiteCodecsV1): SyncProtocolSuiteEntryV1;
+}
+
+const PROVIDER_IDENTIFIER_MAX = CONTRACT_BOUNDS_V1.providerIdentifierMaxLength;
+
+function responseMetadataOf(
+  definition: HttpFamilyDefinitionV1<never>,
+  response: ProviderTransportResponse,
+  providerModel?: string,
+): ProviderResponseMetadata {
+  let requestId: string | undefined;
+  for (const name of definition.requestIdHeaders) {
+    const value = response.headers[name];
+    if (value === undefined || value.length === 0) continue;
+    if (value.length <= PROVIDER_IDENTIFIER_MAX) requestId = value;
+    else if (definition.overlongRequestId !== 'drop') requestId = value.slice(0, PROVIDER_IDENTIFIER_MAX);
+    break;
+  }
+  return {
+    ...(requestId === undefined ? {} : { providerRequestId: requestId }),
+    ...(providerModel === undefined ? {} : { providerModel }),
+  };
+}
+
+async function execute<Options extends HttpFamilyOptionsV1>(
+  definition: HttpFamilyDefinitionV1<Options>,
+  input: ProviderAdapterExecuteInputV1,
+  options: Options | undefined,
+): Promise<ProviderAdapterExecutionV1> {
+  const stream = definition.decodeStream !== undefined && input.task.kind === 'chat' && input.task.stream;
+  let request: Omit<ProviderTransportRequest, 'signal'>;
+  try {
+    request = definition.encodeRequest(input, options);
+  } catch (error) {
+    if (!isCodecErrorV1(error)) throw error;
+    // Nothing was sent: the task asks for something this dialect cannot express faithfully.
+    const code = error.code === 'unsupported-feature' ? 'unsupported' : 'invalid-request';
+    return finishedExecution(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
+  }
+  const response = await input.transport.send({ ...request, signal: input.signal });
+  const nowMs = (options?.now ?? Date.now)();
+  const metadata = (providerModel?: string) => responseMetadataOf(definition as HttpFamilyDefinitionV1<never>, response, providerModel);
+  const context: HttpFamilyResponseContextV1<Options> = { input, options, status: response.status, headers: response.headers, nowMs };
+  if (stream && definition.decodeStream !== undefined && response.status >= 200 && response.status <= 299) {
+    return { kind: 'stream', acceptance: { state: 'accepted' }, responseMetadata: metadata(), parts: definition.decodeStream(response.body, context) };
+  }
+  let outcome: Awaited<ReturnType<typeof readJsonResponse>>;
+  try {
+    const maxBytes = definition.maxBodyBytes?.(options);
+    outcome = await readJsonResponse(response, { nowMs, ...(maxBytes === undefined ? {} : { maxBytes }) });
+  } catch (error) {
+    const terminal = terminalForError(error, { signal: input.signal });
+    if (terminal === undefined) throw error;
+    return finishedExecution(stream, { state: 'unknown' }, metadata(), terminal);
+  }
+  if (outcome.ok) {
+    let decoded: HttpFamilyDecodedV1;
+    try {
+      decoded = definition.decodeResponse(outcome.value, context);
+    } catch (error) {
+      const terminal = terminalForError(error, { signal: input.signal });
+      if (terminal === undefined) throw error;
+      return finishedExecution(stream, { state: 'unknown' }, metadata(), terminal);
+    }
+    return finishedExecution(stream, { state: 'accepted' }, metadata(decoded.providerModel), decoded.terminal);
+  }
+  const failure = definition.mapHttpError({ status: outcome.status, headers: response.headers, errorBody: outcome.errorBody, nowMs });
+  // A 5xx may have been processed (and billed) before the server failed; any other refusal was definitive.
+  return finishedExecution(stream, { state: outcome.status >= 500 ? 'unknown' : 'not-accepted' }, metadata(), { status: 'failed', failure });
+}
+
+/**
+ * Builds a sync HTTP family from its dialect (see {@link HttpFamilyDefinitionV1} for what the kit owns). Call once
+ * per family, at module load.
+ */
+export function defineHttpFamily<Options extends HttpFamilyOptionsV1>(definition: HttpFamilyDefinitionV1<Options>): HttpFamilyV1<Options> {
+  const frozen = Object.freeze({ ...definition });
+  const createAdapterFactory = (options?: Options): ProviderAdapterFactory => {
+    frozen.checkOptions?.(options);
+    return Object.freeze({
+      protocolFamily: frozen.protocolFamily,
+      createAdapter: () => Object.freeze({ execute: (input: ProviderAdapterExecuteInputV1) => execute(frozen, input, options) }),
+    });
+  };
+  return Object.freeze({
+    protocolFamily: frozen.protocolFamily,
+    transportMetadata: frozen.transportMetadata,
+    createAdapterFactory,
+    createSuiteEntry: (options?: Options, codecs?: ProtocolSuiteCodecsV1): SyncProtocolSuiteEntryV1 =>
+      Object.freeze({
+        protocolFamily: frozen.protocolFamily,
+        execution: 'sync' as const,
+        transportMetadata: frozen.transportMetadata,
+        adapterFactory: createAdapterFactory(options),
+        directHttp: codecs !== undefined,
+        ...(codecs === undefined ? {} : { codecs: Object.freeze({ ingress: codecs.ingress, egress: codecs.egress }) }),
+      }),
+  });
+}

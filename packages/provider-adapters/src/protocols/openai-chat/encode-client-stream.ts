@@ -1,0 +1,126 @@
+import type {
+  AdapterTerminalOutcome,
+  EgressContextV1,
+  EgressFailureV1,
+  EgressStreamEncoderV1,
+  NormalizedStreamEventV1,
+  UsageV1,
+} from '@tokenforge/model-protocol';
+import { encodeSseDone, encodeSseEvent } from '../../codec-kit/index.js';
+import { EGRESS_CANCELLED_FAILURE, EGRESS_INTERNAL_FAILURE, egressCreatedSeconds } from './encode-client-common.js';
+import { describeOpenAiChatEgressError } from './encode-client-error.js';
+import { encodeOpenAiChatEgressUsage } from './encode-client-usage.js';
+import { mapOpenAiChatEgressFinishReason } from './encode-client-finish-reason.js';
+
+const EMPTY = new Uint8Array(0);
+
+function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.byteLength;
+  }
+  return joined;
+}
+
+/**
+ * A `chat.completion.chunk` SSE encoder. Every chunk carries `id`, `object`, `created`, `model` and `choices`
+ * (what the official SDK's stream accumulator reads). The first chunk's delta carries `role: "assistant"`; text,
+ * refusal and reasoning deltas become `content`, `refusal` and `reasoning_content` fragments; a tool call becomes
+ * a fragment with its tool index (0, 1, ... in order of appearance), `id`, `type` and `function.name` and empty
+ * arguments, then argument fragments with the index only; a tool-call signature is a last fragment with
+ * `extra_content.google.thought_signature`. Other block starts and ends, redacted reasoning and reasoning
+ * signatures write nothing. The terminal writes a chunk with an empty delta and the finish reason, then (when
+ * usage is known) a usage chunk with `choices: []`, then `data: [DONE]`. The usage chunk is always written, as if
+ * the client had asked `stream_options.include_usage`: clients that did not ask skip chunks without choices. A
+ * failed or cancelled terminal writes `data: {"error":{...}}` and no `[DONE]`, so no client mistakes it for a
+ * complete answer.
+ */
+export function createOpenAiChatStreamEncoder(context: EgressContextV1): EgressStreamEncoderV1 {
+  const created = egressCreatedSeconds(context);
+  const toolIndexes = new Map<number, number>();
+  let roleSent = false;
+  let lastUsage: UsageV1 | undefined;
+  let ended = false;
+
+  function frame(payload: Record<string, unknown>): Uint8Array {
+    return encodeSseEvent({
+      data: JSON.stringify({ id: context.responseId, object: 'chat.completion.chunk', created, model: context.modelLabel, ...payload }),
+    });
+  }
+
+  function deltaFrame(delta: Record<string, unknown>, finishReason: string | null = null): Uint8Array {
+    const withRole = roleSent ? delta : { role: 'assistant', ...delta };
+    roleSent = true;
+    return frame({ choices: [{ index: 0, delta: withRole, logprobs: null, finish_reason: finishReason }] });
+  }
+
+  return {
+    contentType: 'text/event-stream',
+    encodeEvent(event: NormalizedStreamEventV1): Uint8Array {
+      if (ended) return EMPTY;
+      switch (event.type) {
+        case 'text-delta':
+          return event.delta.length === 0 ? EMPTY : deltaFrame({ content: event.delta });
+        case 'reasoning-delta':
+          return event.delta.length === 0 ? EMPTY : deltaFrame({ reasoning_content: event.delta });
+        case 'refusal-delta':
+          return event.delta.length === 0 ? EMPTY : deltaFrame({ refusal: event.delta });
+        case 'tool-call-start': {
+          const toolIndex = toolIndexes.size;
+          toolIndexes.set(event.index, toolIndex);
+          return deltaFrame({
+            tool_calls: [{ index: toolIndex, id: event.toolCallId, type: 'function', function: { name: event.toolName, arguments: '' } }],
+          });
+        }
+        case 'tool-call-delta': {
+          const toolIndex = toolIndexes.get(event.index);
+          if (toolIndex === undefined || event.delta.length === 0) return EMPTY;
+          return deltaFrame({ tool_calls: [{ index: toolIndex, function: { arguments: event.delta } }] });
+        }
+        case 'usage':
+          lastUsage = event.usage;
+          return EMPTY;
+        case 'tool-call-end': {
+          const toolIndex = toolIndexes.get(event.index);
+          if (toolIndex === undefined || event.signature === undefined) return EMPTY;
+          return deltaFrame({ tool_calls: [{ index: toolIndex, extra_content: { google: { thought_signature: event.signature } } }] });
+        }
+        case 'text-start':
+        case 'text-end':
+        case 'reasoning-start':
+        case 'reasoning-end':
+        case 'reasoning-redacted':
+        case 'refusal-start':
+        case 'refusal-end':
+          return EMPTY;
+        default: {
+          const unknownEvent: never = event;
+          void unknownEvent;
+          return EMPTY;
+        }
+      }
+    },
+    encodeTerminal(outcome: AdapterTerminalOutcome): Uint8Array {
+      if (ended) return EMPTY;
+      ended = true;
+      if (outcome.status !== 'completed' || outcome.result.kind !== 'chat') {
+        const failure: EgressFailureV1 =
+          outcome.status === 'failed'
+            ? { source: 'provider', failure: outcome.failure }
+            : outcome.status === 'cancelled'
+              ? EGRESS_CANCELLED_FAILURE
+              : EGRESS_INTERNAL_FAILURE;
+        return encodeSseEvent({ data: JSON.stringify({ error: describeOpenAiChatEgressError(failure).error }) });
+      }
+      const parts = [deltaFrame({}, mapOpenAiChatEgressFinishReason(outcome.finishReason))];
+      const usage = encodeOpenAiChatEgressUsage(outcome.usage ?? lastUsage);
+      if (usage !== undefined) parts.push(frame({ choices: [], usage }));
+      parts.push(encodeSseDone());
+      return joinBytes(parts);
+    },
+  };
+}
+
