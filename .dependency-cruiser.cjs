@@ -60,6 +60,15 @@ module.exports = {
       to: { pathNot: ['^packages/model-protocol/', '(^|/)node_modules/zod/'] },
     },
     {
+      name: 'simulator-independent-oracle',
+      comment:
+        'The provider simulator writes every wire format itself, so it stays an independent oracle for the codecs: ' +
+        'its production code imports no TokenForge package.',
+      severity: 'error',
+      from: { path: '^packages/provider-simulator/src/', pathNot: TEST_CODE },
+      to: { path: '^packages/(model-protocol|protocol-engine|provider-adapters|http-transport|gateway)/' },
+    },
+    {
       name: 'no-cycles',
       severity: 'error',
       from: {},

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-const packages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'http-transport', 'acceptance'];
+const packages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'http-transport', 'provider-simulator', 'gateway', 'acceptance'];
 
 /**
  * One root configuration: every package is a project, so one `vitest run` yields one JSON report.

@@ -36,7 +36,7 @@ const { Pool } = (await import(createRequire(new URL('../../packages/acceptance/
   Pool: new (origin: string, options: { connections: number }) => BarePool;
 };
 
-const SIMULATOR_CLI = fileURLToPath(new URL('../../packages/acceptance/src/simulator/simulator-cli.ts', import.meta.url));
+const SIMULATOR_CLI = fileURLToPath(new URL('../../packages/provider-simulator/src/simulator-cli.ts', import.meta.url));
 
 /** Starts `pnpm simulator`'s entry point in a child process and reads its URL and the OpenAI test key from stdout. */
 async function startSimulatorChild(): Promise<{ child: ChildProcess; ready: ChildReady }> {

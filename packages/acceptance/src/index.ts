@@ -1,5 +1,6 @@
-// The acceptance package is private; its root exposes the provider simulator for examples and host tests.
-export { startProviderSimulator, parseSimulatorScenario, SIMULATOR_SCENARIO_HEADER, SIMULATOR_SCENARIO_KINDS } from './simulator/index.js';
+// The acceptance package is private; its root re-exports the provider simulator (now @tokenforge/provider-simulator)
+// for the examples that still import it from here.
+export { startProviderSimulator, parseSimulatorScenario, SIMULATOR_SCENARIO_HEADER, SIMULATOR_SCENARIO_KINDS } from '@tokenforge/provider-simulator';
 export type {
   ProviderSimulator,
   SimulatorRequestRecord,
@@ -10,4 +11,4 @@ export type {
   SimCallbackDelivery,
   SimJobPhase,
   SimulatorCertificate,
-} from './simulator/index.js';
+} from '@tokenforge/provider-simulator';

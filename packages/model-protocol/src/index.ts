@@ -171,3 +171,4 @@ export type {
   EgressFailureV1,
   EgressCodecV1,
 } from './codec/v1/codec-contracts-v1.js';
+export type { ClientWireRequestV2, IngressCodecV2 } from './codec/v2/client-wire-request-v2.js';

@@ -61,6 +61,9 @@ const expectedViolations: Record<string, ReportedViolation[]> = {
     { rule: 'model-protocol-imports-only-zod', from: `${modelProtocol}/index.ts`, to: 'fast-check' },
     { rule: 'model-protocol-imports-only-zod', from: `${modelProtocol}/index.ts`, to: 'packages/protocol-engine/src/index.ts' },
   ],
+  'simulator-independent-oracle': [
+    { rule: 'simulator-independent-oracle', from: 'packages/provider-simulator/src/index.ts', to: 'packages/provider-adapters/src/index.ts' },
+  ],
   'no-cycles': [
     {
       rule: 'no-cycles',

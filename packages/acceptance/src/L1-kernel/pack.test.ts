@@ -21,7 +21,7 @@ const workspaceVersions = Object.fromEntries(
   ]),
 );
 /** Node-only packages: the others run on any JavaScript runtime, so their bundles import no builtin. */
-const nodeOnlyPackages: readonly PublishablePackage[] = ['http-transport'];
+const nodeOnlyPackages: readonly PublishablePackage[] = ['http-transport', 'provider-simulator', 'gateway'];
 
 let workRoot: string;
 const tarballs = new Map<PublishablePackage, string>();
@@ -127,11 +127,13 @@ describe.each(publishablePackages)('the packed @tokenforge/%s', (name) => {
     expect(tarballProblems(tarball ?? { entries: [], manifestText: '', entryFiles: new Map() }, {
       nodeOnly: nodeOnlyPackages.includes(name),
       workspaceVersions,
+      dataFolders: name === 'provider-simulator' ? ['fixtures'] : [],
+      extraEntries: name === 'gateway' ? ['dist/cli.js'] : [],
     })).toEqual([]);
   });
 });
 
-describe('the four tarballs installed together into an empty folder', () => {
+describe('the tarballs installed together into an empty folder', () => {
   it('import from a plain Node ESM script, each root exposing exactly its declared runtime exports', async () => {
     const script = [
       'const names = {};',

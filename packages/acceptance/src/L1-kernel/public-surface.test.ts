@@ -32,10 +32,21 @@ const allowedDependencies: Record<PublishablePackage, { readonly required: strin
   'protocol-engine': { required: ['@tokenforge/model-protocol'], optional: [] },
   'provider-adapters': { required: [], optional: ['@tokenforge/model-protocol'] },
   'http-transport': { required: [], optional: ['@tokenforge/model-protocol', 'undici'] },
+  'provider-simulator': { required: [], optional: ['selfsigned'] },
+  gateway: {
+    required: ['@tokenforge/protocol-engine', '@tokenforge/provider-adapters', '@tokenforge/http-transport', 'hono', '@hono/node-server'],
+    optional: ['@tokenforge/model-protocol', '@tokenforge/provider-simulator', 'pino', 'yaml', 'zod'],
+  },
 };
 
 /** What `files` may name: the built root entry, its types, readmes and the license. Never sources, tests or fixtures. */
 const allowedFilesEntry = /^(?:dist\/index\.js|dist\/index\.d\.ts|README(?:\.[a-zA-Z-]+)?\.md|LICENSE)$/;
+
+/**
+ * Other entries a package ships, by package: the simulator answers `recorded.<name>` scenarios from its own copies
+ * of the recorded fixtures (each folder with its NOTICE.md); the gateway ships its bin.
+ */
+const allowedDataEntries: Partial<Record<PublishablePackage, readonly string[]>> = { 'provider-simulator': ['fixtures'], gateway: ['dist/cli.js'] };
 
 const updateHint = (name: string): string =>
   `The public exports of @tokenforge/${name} changed. If the change is intended, record it with:\n` +
@@ -77,7 +88,9 @@ describe.each(publishablePackages)('package.json of @tokenforge/%s', (name) => {
 
   it('ships only the built entry, readmes and the license: no sources, tests or fixtures', () => {
     expect(manifest.files?.length ?? 0).toBeGreaterThan(0);
-    for (const entry of manifest.files ?? []) expect(entry).toMatch(allowedFilesEntry);
+    for (const entry of manifest.files ?? []) {
+      if (!(allowedDataEntries[name] ?? []).includes(entry)) expect(entry).toMatch(allowedFilesEntry);
+    }
     expect(manifest.files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'LICENSE']));
   });
 

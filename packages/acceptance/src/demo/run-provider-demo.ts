@@ -8,7 +8,7 @@ import {
   type ProtocolEngineV1,
 } from '@tokenforge/protocol-engine';
 import { createBuiltinTokenForgeProtocolSuiteV1, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
-import { startProviderSimulator, type ProviderSimulator } from '../simulator/start-provider-simulator.js';
+import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { DEMO_FAMILY_PLANS, type DemoFamilyPlan } from './demo-family-plans.js';
 
 /** The columns of the support matrix. */

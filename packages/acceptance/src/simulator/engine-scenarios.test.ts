@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AdapterTerminalOutcome, ProtocolFamily } from '@tokenforge/model-protocol';
 import type { ProtocolEngineTargetBindingV1 } from '@tokenforge/protocol-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProviderSimulator, type ProviderSimulator } from './start-provider-simulator.js';
+import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { bindSimulator, engine } from './test-support/simulator-client.js';
 
 const CHAT_FAMILIES: ProtocolFamily[] = ['openai-chat/v1', 'anthropic-messages/v1', 'gemini-generate-content/v1', 'openai-responses/v1'];
@@ -124,7 +124,7 @@ describe('stall without an end', () => {
 
 describe('recorded scenarios', () => {
   it.runIf(families.includes('openai-chat/v1'))('recorded.vercel-ai__openai-text streams the fixture through the engine', async () => {
-    const lines = readFileSync(new URL('../../../provider-adapters/src/protocols/openai-chat/__fixtures__/vercel-ai__openai-text.chunks.txt', import.meta.url), 'utf8')
+    const lines = readFileSync(new URL('../../../provider-simulator/fixtures/openai-chat/vercel-ai__openai-text.chunks.txt', import.meta.url), 'utf8')
       .split('\n')
       .filter((line) => line.trim().length > 0)
       .map((line) => JSON.parse(line) as { choices: { delta?: { content?: string } }[] });

@@ -35,12 +35,18 @@ export interface TarballExpectations {
   readonly nodeOnly: boolean;
   /** Versions of the workspace packages, by full name: a packed internal dependency must name exactly that version. */
   readonly workspaceVersions: Readonly<Record<string, string>>;
+  /** Data folders the package reads at run time (the simulator's `fixtures`): files below them are allowed. */
+  readonly dataFolders?: readonly string[];
+  /** Further files the package ships (the gateway's bin `dist/cli.js`). */
+  readonly extraEntries?: readonly string[];
 }
 
 /** Everything wrong with a packed package, as short sentences; empty when it is fit to publish. */
 export function tarballProblems(packed: PackedTarball, expectations: TarballExpectations): string[] {
   const problems: string[] = [];
-  for (const entry of packed.entries) if (!allowedEntry.test(entry)) problems.push(`ships ${entry}`);
+  const dataEntry = (entry: string): boolean =>
+    (expectations.dataFolders ?? []).some((folder) => entry.startsWith(`package/${folder}/`)) || (expectations.extraEntries ?? []).some((file) => entry === `package/${file}`);
+  for (const entry of packed.entries) if (!allowedEntry.test(entry) && !dataEntry(entry)) problems.push(`ships ${entry}`);
   for (const entry of requiredEntries) if (!packed.entries.includes(entry)) problems.push(`lacks ${entry}`);
 
   if (packed.manifestText.includes('@tokenforge/source')) problems.push('manifest keeps the @tokenforge/source condition');

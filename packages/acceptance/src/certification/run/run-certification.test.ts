@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCertificationError } from '../certification-error.js';
-import { createSimulatorCertificate } from '../../simulator/simulator-certificate.js';
+import { createSimulatorCertificate } from '@tokenforge/provider-simulator';
 import { certificationEvidenceV1Schema, type CertificationEvidenceV1 } from '../evidence/certification-evidence-v1.js';
 import { CANARY, startCertificationSimulator, type CertificationSimulator } from '../test-support/certification-simulator.js';
 import { abortableSleep, REAL_PROVIDER_CALLS_ACK, runCertification } from './run-certification.js';

@@ -1,6 +1,6 @@
 import { createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { createBuiltinTokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
-import { startProviderSimulator, type ProviderSimulator } from '../../simulator/index.js';
+import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import type { CertificationManifestV1, ManifestCaseV1 } from '../manifest/certification-manifest-v1.js';
 import { createCertificationManifestTemplate, withExactCaps } from '../manifest/manifest-template.js';
 import { registeredFamiliesOf } from '../manifest/registered-families.js';

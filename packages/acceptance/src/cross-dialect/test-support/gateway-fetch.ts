@@ -1,8 +1,9 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startGateway, type GatewayCatalogueV1 } from '@tokenforge/gateway';
 import {
   isCodecErrorV1,
   type AdapterTerminalOutcome,
-  type EgressContextV1,
-  type EgressHttpResponseV1,
   type IngressDecodedRequestV1,
   type NormalizedStreamEventV1,
   type ProtocolCapabilityV2,
@@ -20,14 +21,11 @@ import type { ChatDialect } from './dialects.js';
 export const builtinSuite = createBuiltinTokenForgeProtocolSuiteV1();
 export const engine = createProtocolEngineV1({ registry: builtinSuite.registry });
 
-/** The base URL the SDKs are pointed at; nothing listens there: the custom fetch answers. */
+/** The base URL the SDKs are pointed at; the custom fetch sends each request to a real gateway instead. */
 export const GATEWAY_ORIGIN = 'http://gateway.invalid';
 
 /** The model name the upstream target serves (what the provider request must carry). */
 export const PROVIDER_MODEL = 'provider-model';
-
-/** Creation time of every egress answer (a fixed instant, so bytes are deterministic). */
-export const EGRESS_CREATED_AT_MS = 1_767_225_600_000;
 
 /** What one exchange through the gateway did, for assertions. */
 export interface GatewayExchange {
@@ -35,18 +33,18 @@ export interface GatewayExchange {
   readonly clientPath: string;
   readonly clientQuery: Readonly<Record<string, string>>;
   readonly clientBody: unknown;
-  /** What the ingress codec made of it (absent when it refused). */
+  /** What the client dialect's ingress codec makes of it (absent when it refuses). */
   decoded?: IngressDecodedRequestV1;
-  /** Requests the provider adapter sent. */
+  /** Requests the provider received, as the replay server read them off the socket. */
   providerRequests: readonly RecordedTransportRequestV1[];
-  /** The normalized events, in order (stream executions). */
+  /** The engine's normalized events for the same answer, in order (stream executions; an independent run). */
   readonly events: NormalizedStreamEventV1[];
-  /** The normalized terminal (absent on an ingress or engine refusal). */
+  /** The engine's normalized terminal for the same answer (absent on an ingress or engine refusal). */
   terminal?: AdapterTerminalOutcome;
   /** The answer the client got. */
   status?: number;
   headers?: Readonly<Record<string, string>>;
-  /** Body pieces, one per encoder call that produced bytes (each is its own read for the client). */
+  /** Body pieces as the client read them off the socket. */
   readonly chunks: Uint8Array[];
 }
 
@@ -58,8 +56,6 @@ export interface GatewayFetchOptions {
   readonly provider: ChatDialect;
   /** The provider's scripted answers, one per client request. */
   readonly responses: readonly FixtureResponseV1[];
-  /** The response id the client sees (default `resp_gateway`). */
-  readonly responseId?: string;
 }
 
 /** The target capability: every chat feature on, so that the engine admits what the client asked for. */
@@ -77,39 +73,99 @@ function capabilityOf(provider: ChatDialect): ProtocolCapabilityV2 {
   };
 }
 
-function toResponse(exchange: GatewayExchange, answer: EgressHttpResponseV1): Response {
-  exchange.status = answer.status;
-  exchange.headers = answer.headers;
-  exchange.chunks.push(answer.body);
-  return new Response(answer.body.byteLength === 0 ? null : answer.body.slice(), { status: answer.status, headers: answer.headers });
+const CLIENT_KEY = 'test-key';
+
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
 }
 
-function streamResponse(exchange: GatewayExchange, contentType: string): Response {
-  exchange.status = 200;
-  exchange.headers = { 'content-type': contentType };
-  const pieces = exchange.chunks.filter((chunk) => chunk.byteLength > 0);
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const piece of pieces) controller.enqueue(piece);
-      controller.close();
-    },
-  });
-  return new Response(body, { status: 200, headers: exchange.headers });
+async function readIncoming(incoming: IncomingMessage): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /**
- * A `fetch` that is a whole gateway: the SDK's request → ingress codec of the client dialect → task → engine over
- * the builtin suite with a fixture transport replaying the provider family's answer → normalized events and terminal
- * → egress codec of the client dialect → the `Response` the SDK reads. No network.
+ * A provider on a loopback socket that answers one scripted response: the fixture transport produces the status,
+ * headers and body pieces (or the failure), and the server writes them to the wire (a failure resets the socket).
+ */
+async function startReplayProvider(response: FixtureResponseV1, requests: RecordedTransportRequestV1[]): Promise<{ url: string; close(): Promise<void> }> {
+  const fixture = createFixtureTransportV1({ responses: [response] });
+  const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+    void (async () => {
+      const url = new URL(incoming.url ?? '/', 'http://provider.invalid');
+      const bytes = await readIncoming(incoming);
+      const text = new TextDecoder().decode(bytes);
+      const query = Object.fromEntries(url.searchParams);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers[name] = value;
+      requests.push({
+        method: (incoming.method ?? 'POST') as RecordedTransportRequestV1['method'],
+        path: url.pathname,
+        ...(url.searchParams.size === 0 ? {} : { query }),
+        headers,
+        body: text.length === 0 ? { type: 'none' } : { type: 'json', value: JSON.parse(text) as unknown },
+      } as RecordedTransportRequestV1);
+      try {
+        const answer = await fixture.send({ method: 'POST', path: url.pathname, headers: {}, body: { type: 'none' }, signal: new AbortController().signal });
+        outgoing.writeHead(answer.status, { ...answer.headers });
+        outgoing.flushHeaders();
+        for await (const piece of answer.body) outgoing.write(piece);
+        outgoing.end();
+      } catch {
+        outgoing.destroy();
+      }
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The engine's view of the same answer (events and terminal), from an independent run over a fixture transport. */
+async function normalizedView(provider: ChatDialect, decoded: IngressDecodedRequestV1, response: FixtureResponseV1, exchange: GatewayExchange): Promise<void> {
+  const transport = createFixtureTransportV1({ responses: [response] });
+  const binding = createProtocolEngineTargetBindingV1({
+    target: { provider: 'upstream', providerModel: PROVIDER_MODEL, connectionRef: 'upstream', capability: capabilityOf(provider) },
+    bindTransport: () => transport,
+  });
+  let execution;
+  try {
+    execution = await engine.execute({ binding, task: decoded.task, signal: new AbortController().signal });
+  } catch (error) {
+    if (isProtocolEngineErrorV1(error)) return;
+    throw error;
+  }
+  if (execution.kind === 'response') exchange.terminal = execution.terminal;
+  else if (execution.kind === 'stream') {
+    for await (const event of execution.events) exchange.events.push(event);
+    exchange.terminal = await execution.terminal;
+  }
+}
+
+/**
+ * A `fetch` for the official SDKs that goes through the real gateway over real sockets: the SDK's request is sent
+ * to a `@tokenforge/gateway` whose catalogue maps `client-model` to one target of the provider family, served by
+ * a loopback provider that replays the scripted answer. The gateway runs the client dialect's ingress, the engine
+ * with the provider family's adapter over `@tokenforge/http-transport`, and the client dialect's egress.
  *
- * Host rules this gateway follows (not codec behaviour): a stream whose terminal fails before any event produced a
- * byte is answered with the dialect's HTTP error (status and `retry-after`), since no response head was committed;
- * after the first byte, the failure is written in-stream by the encoder's terminal.
+ * For assertions each exchange also records what the client dialect's ingress makes of the request and the
+ * engine's normalized events and terminal for the same answer (an independent run over a fixture transport).
  */
 export function createGatewayFetch(options: GatewayFetchOptions): { fetch: typeof fetch; exchanges: GatewayExchange[] } {
   const codecs = builtinSuite.codecsFor(options.dialect);
   if (codecs === undefined) throw new Error(`${options.dialect} has no codecs`);
-  const { ingress, egress } = codecs;
+  const { ingress } = codecs;
   const exchanges: GatewayExchange[] = [];
   let served = 0;
 
@@ -118,76 +174,85 @@ export function createGatewayFetch(options: GatewayFetchOptions): { fetch: typeo
     const url = new URL(request.url);
     const bodyBytes = new Uint8Array(await request.arrayBuffer());
     const bodyText = new TextDecoder().decode(bodyBytes);
+    const providerRequests: RecordedTransportRequestV1[] = [];
     const exchange: GatewayExchange = {
       clientPath: url.pathname,
       clientQuery: Object.fromEntries(url.searchParams),
       clientBody: bodyText.length === 0 ? undefined : (JSON.parse(bodyText) as unknown),
-      providerRequests: [],
+      providerRequests,
       events: [],
       chunks: [],
     };
     exchanges.push(exchange);
-    const context: EgressContextV1 = { responseId: options.responseId ?? 'resp_gateway', modelLabel: 'client-model', createdAtMs: EGRESS_CREATED_AT_MS };
-
-    let decoded: IngressDecodedRequestV1;
-    try {
-      decoded = ingress.decodeRequest({ path: url.pathname, query: exchange.clientQuery, body: bodyBytes });
-    } catch (error) {
-      if (!isCodecErrorV1(error)) throw error;
-      return toResponse(exchange, egress.encodeError({ source: 'ingress', code: error.code }, context));
-    }
-    exchange.decoded = decoded;
-    const egressContext: EgressContextV1 = { ...context, modelLabel: decoded.modelLabel };
-
     const response = options.responses[served];
     served += 1;
     if (response === undefined) throw new Error('the gateway has no scripted provider answer left');
-    const transport = createFixtureTransportV1({ responses: [response] });
-    const binding = createProtocolEngineTargetBindingV1({
-      target: { provider: 'upstream', providerModel: PROVIDER_MODEL, connectionRef: 'upstream', capability: capabilityOf(options.provider) },
-      bindTransport: () => transport,
-    });
-    let execution;
     try {
-      execution = await engine.execute({ binding, task: decoded.task, signal: new AbortController().signal });
+      exchange.decoded = ingress.decodeRequest({ path: url.pathname, query: exchange.clientQuery, body: bodyBytes });
     } catch (error) {
-      if (!isProtocolEngineErrorV1(error)) throw error;
-      exchange.providerRequests = transport.requests;
-      return toResponse(exchange, egress.encodeError({ source: 'engine', code: error.code }, egressContext));
-    } finally {
-      exchange.providerRequests = transport.requests;
+      if (!isCodecErrorV1(error)) throw error;
     }
-    switch (execution.kind) {
-      case 'response':
-        exchange.terminal = execution.terminal;
-        return toResponse(exchange, egress.encodeResponse(execution.terminal, egressContext));
-      case 'stream': {
-        const encoder = egress.createStreamEncoder?.(egressContext);
-        if (encoder === undefined) throw new Error(`${options.dialect} cannot stream`);
-        let wroteBytes = false;
-        for await (const event of execution.events) {
-          exchange.events.push(event);
-          const bytes = encoder.encodeEvent(event);
-          if (bytes.byteLength > 0) wroteBytes = true;
-          exchange.chunks.push(bytes);
+    if (exchange.decoded !== undefined) await normalizedView(options.provider, exchange.decoded, response, exchange);
+
+    const provider = await startReplayProvider(response, providerRequests);
+    const catalogue: GatewayCatalogueV1 = {
+      version: 1,
+      clientKeys: [{ id: 'sdk', env: 'CROSS_DIALECT_CLIENT_KEY' }],
+      models: [
+        {
+          name: 'client-model',
+          taskKind: 'chat',
+          targets: [
+            {
+              provider: 'upstream',
+              family: options.provider,
+              model: PROVIDER_MODEL,
+              baseUrl: provider.url,
+              credentials: { apiKeyEnv: 'CROSS_DIALECT_PROVIDER_KEY' },
+              capability: { tools: true, imageInput: true, documentInput: true, audioInput: true, reasoning: true, structuredOutput: true },
+              network: { allowLoopback: true },
+            },
+          ],
+        },
+      ],
+      limits: { maxAttempts: 1 },
+    };
+    const gateway = await startGateway({
+      catalogue,
+      env: { CROSS_DIALECT_CLIENT_KEY: CLIENT_KEY, CROSS_DIALECT_PROVIDER_KEY: 'provider-key-for-tests' },
+      logger: { write: () => {} },
+    });
+    try {
+      const answer = await fetch(`${gateway.url}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers: request.headers,
+        ...(bodyBytes.byteLength === 0 ? {} : { body: bodyBytes }),
+      });
+      exchange.status = answer.status;
+      exchange.headers = headerRecord(answer.headers);
+      if (answer.body !== null) {
+        const reader = answer.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          exchange.chunks.push(value);
         }
-        const terminal = await execution.terminal;
-        exchange.terminal = terminal;
-        exchange.providerRequests = transport.requests;
-        if (terminal.status === 'failed' && !wroteBytes) {
-          exchange.chunks.length = 0;
-          return toResponse(exchange, egress.encodeError({ source: 'provider', failure: terminal.failure }, egressContext));
-        }
-        exchange.chunks.push(encoder.encodeTerminal(terminal));
-        return streamResponse(exchange, encoder.contentType);
       }
-      case 'accepted-job':
-      case 'rejected':
-        throw new Error('a chat task never starts an async job');
-      default: {
-        const unknownExecution: never = execution;
-        throw new Error(`unknown execution ${String(unknownExecution)}`);
-      }
+      const pieces = exchange.chunks;
+      return new Response(
+        answer.body === null || answer.status === 204
+          ? null
+          : new ReadableStream<Uint8Array>({
+              start(controller) {
+                for (const piece of pieces) controller.enqueue(piece);
+                controller.close();
+              },
+            }),
+        { status: answer.status, headers: answer.headers },
+      );
+    } finally {
+      await gateway.close();
+      await provider.close();
     }
   };
   return { fetch: gatewayFetch as typeof fetch, exchanges };

@@ -23,6 +23,19 @@ export type SimulatorTransportCredentials =
   | { readonly type: 'api-key'; readonly apiKey: string }
   | { readonly type: 'access-key'; readonly accessKey: string; readonly secretKey: string };
 
+/** The nine protocol families the simulator speaks, in a stable order. */
+export const SIMULATOR_PROTOCOL_FAMILIES = [
+  'openai-chat/v1',
+  'openai-responses/v1',
+  'anthropic-messages/v1',
+  'gemini-generate-content/v1',
+  'openai-embeddings/v1',
+  'openai-images/v1',
+  'cohere-rerank/v1',
+  'kling-video/v1',
+  'dashscope-tasks/v1',
+] as const;
+
 function token(prefix: string): string {
   return `${prefix}${randomBytes(18).toString('base64url')}`;
 }

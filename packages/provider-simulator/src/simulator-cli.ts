@@ -3,19 +3,8 @@
  * of every family and the scenario grammar, and runs until SIGINT or SIGTERM.
  */
 import { SIMULATOR_SCENARIO_HEADER, SIMULATOR_SCENARIO_KINDS } from './scenario.js';
+import { SIMULATOR_PROTOCOL_FAMILIES } from './simulator-credentials.js';
 import { startProviderSimulator } from './start-provider-simulator.js';
-
-const FAMILIES = [
-  'openai-chat/v1',
-  'openai-responses/v1',
-  'anthropic-messages/v1',
-  'gemini-generate-content/v1',
-  'openai-embeddings/v1',
-  'openai-images/v1',
-  'cohere-rerank/v1',
-  'kling-video/v1',
-  'dashscope-tasks/v1',
-] as const;
 
 function option(name: string): string | undefined {
   const position = process.argv.indexOf(name);
@@ -29,7 +18,7 @@ async function main(): Promise<void> {
   const simulator = await startProviderSimulator({ port, tls: process.argv.includes('--tls') });
   console.log(`provider simulator listening on ${simulator.url}`);
   console.log('\nfamily                       base URL                                credentials (test only)');
-  for (const family of FAMILIES) {
+  for (const family of SIMULATOR_PROTOCOL_FAMILIES) {
     const credentials = simulator.credentialsFor(family);
     const secret = credentials === undefined ? '' : credentials.type === 'api-key' ? `api key ${credentials.apiKey}` : `access key ${credentials.accessKey}, secret key ${credentials.secretKey}`;
     console.log(`${family.padEnd(28)} ${(simulator.baseUrlFor(family) ?? '').padEnd(39)} ${secret}`);

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import type { ProviderSimulator } from '@tokenforge/provider-simulator';
+import type { GatewayCatalogueV1, GatewayTargetV1 } from './gateway-catalogue-v1.js';
+
+/** The environment variable names of the embedded default (values are generated at start, never written anywhere). */
+export const EMBEDDED_CLIENT_KEY_ENV = 'TOKENFORGE_GATEWAY_CLIENT_KEY';
+export const EMBEDDED_SIGNING_KEY_ENV = 'TOKENFORGE_GATEWAY_JOB_SIGNING_KEY';
+
+interface EmbeddedModel {
+  readonly name: string;
+  readonly family: string;
+  readonly providerModel: string;
+  readonly taskKind: GatewayCatalogueV1['models'][number]['taskKind'];
+  readonly capability?: GatewayTargetV1['capability'];
+}
+
+/** One public model per family of the simulator (all nine), plus a chat model that shows fallback. */
+const EMBEDDED_MODELS: readonly EmbeddedModel[] = [
+  { name: 'sim-openai-chat', family: 'openai-chat/v1', providerModel: 'gpt-4.1-mini', taskKind: 'chat' },
+  { name: 'sim-openai-responses', family: 'openai-responses/v1', providerModel: 'gpt-5-mini', taskKind: 'chat' },
+  { name: 'sim-anthropic', family: 'anthropic-messages/v1', providerModel: 'claude-sonnet-4-5', taskKind: 'chat' },
+  { name: 'sim-gemini', family: 'gemini-generate-content/v1', providerModel: 'gemini-2.5-flash', taskKind: 'chat' },
+  {
+    name: 'sim-embeddings',
+    family: 'openai-embeddings/v1',
+    providerModel: 'text-embedding-3-small',
+    taskKind: 'embedding',
+    capability: { embedding: { spaceId: 'simulator-embedding-16', defaultDimensions: 16 } },
+  },
+  { name: 'sim-images', family: 'openai-images/v1', providerModel: 'gpt-image-1', taskKind: 'image-generation' },
+  { name: 'sim-image-edits', family: 'openai-images/v1', providerModel: 'gpt-image-1', taskKind: 'image-edit' },
+  { name: 'sim-rerank', family: 'cohere-rerank/v1', providerModel: 'rerank-v3.5', taskKind: 'rerank' },
+  { name: 'sim-kling-video', family: 'kling-video/v1', providerModel: 'kling-v2-master', taskKind: 'video-generation' },
+  { name: 'sim-dashscope-video', family: 'dashscope-tasks/v1', providerModel: 'wan2.2-t2v-plus', taskKind: 'video-generation' },
+];
+
+function envPrefix(family: string): string {
+  return `TOKENFORGE_SIMULATOR_${(family.split('/')[0] ?? family).replace(/-/g, '_').toUpperCase()}`;
+}
+
+function targetFor(simulator: ProviderSimulator, family: string, providerModel: string, capability?: GatewayTargetV1['capability']): GatewayTargetV1 {
+  const credentials = simulator.credentialsFor(family);
+  return {
+    provider: 'provider-simulator',
+    family: family as GatewayTargetV1['family'],
+    model: providerModel,
+    baseUrl: simulator.baseUrlFor(family) ?? simulator.url,
+    credentials:
+      credentials?.type === 'access-key'
+        ? { accessKeyEnv: `${envPrefix(family)}_ACCESS_KEY`, secretKeyEnv: `${envPrefix(family)}_SECRET_KEY` }
+        : { apiKeyEnv: `${envPrefix(family)}_API_KEY` },
+    network: { allowLoopback: true },
+    ...(capability === undefined ? {} : { capability }),
+  };
+}
+
+/** The embedded default: a catalogue over a running simulator and the environment (generated secrets) it needs. */
+export function createEmbeddedCatalogue(simulator: ProviderSimulator): { catalogue: GatewayCatalogueV1; env: Record<string, string>; clientKey: string } {
+  const clientKey = `tfg-local-${randomBytes(18).toString('base64url')}`;
+  const env: Record<string, string> = {
+    [EMBEDDED_CLIENT_KEY_ENV]: clientKey,
+    [EMBEDDED_SIGNING_KEY_ENV]: randomBytes(32).toString('base64url'),
+  };
+  for (const model of EMBEDDED_MODELS) {
+    const credentials = simulator.credentialsFor(model.family);
+    if (credentials?.type === 'access-key') {
+      env[`${envPrefix(model.family)}_ACCESS_KEY`] = credentials.accessKey;
+      env[`${envPrefix(model.family)}_SECRET_KEY`] = credentials.secretKey;
+    } else if (credentials !== undefined) {
+      env[`${envPrefix(model.family)}_API_KEY`] = credentials.apiKey;
+    }
+  }
+  const models: GatewayCatalogueV1['models'] = EMBEDDED_MODELS.map((model) => ({
+    name: model.name,
+    taskKind: model.taskKind,
+    targets: [targetFor(simulator, model.family, model.providerModel, model.capability)],
+  }));
+  // First target always answers 503 (the simulator's `error.503` scenario), so every request falls back.
+  models.push({
+    name: 'sim-chat-fallback',
+    taskKind: 'chat',
+    targets: [targetFor(simulator, 'openai-chat/v1', 'error.503'), targetFor(simulator, 'anthropic-messages/v1', 'claude-sonnet-4-5')],
+  });
+  return {
+    catalogue: { version: 1, clientKeys: [{ id: 'local', env: EMBEDDED_CLIENT_KEY_ENV }], models, jobs: { signingKeyEnv: EMBEDDED_SIGNING_KEY_ENV } },
+    env,
+    clientKey,
+  };
+}

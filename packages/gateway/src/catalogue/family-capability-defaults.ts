@@ -1,0 +1,29 @@
+import type { ProtocolCapabilityV2, ProtocolFamily } from '@tokenforge/model-protocol';
+import type { GatewayTargetV1 } from './gateway-catalogue-v1.js';
+
+type CapabilityDefaults = Omit<ProtocolCapabilityV2, 'protocolFamily'>;
+
+const CHAT: CapabilityDefaults = { executionMode: 'stream-capable', taskKinds: ['chat'], tools: true, imageInput: true, reasoning: true, structuredOutput: true };
+
+/**
+ * What a target of each builtin family can do unless its catalogue entry says otherwise. A family not listed
+ * here must spell out `capability.taskKinds` in the catalogue (and is then taken as sync).
+ */
+export const FAMILY_CAPABILITY_DEFAULTS: Readonly<Record<string, CapabilityDefaults>> = {
+  'openai-chat/v1': CHAT,
+  'openai-responses/v1': CHAT,
+  'anthropic-messages/v1': CHAT,
+  'gemini-generate-content/v1': CHAT,
+  'openai-embeddings/v1': { executionMode: 'sync', taskKinds: ['embedding'] },
+  'openai-images/v1': { executionMode: 'sync', taskKinds: ['image-generation', 'image-edit'], maxPreparedMediaBytes: 16 * 1024 * 1024 },
+  'cohere-rerank/v1': { executionMode: 'sync', taskKinds: ['rerank'] },
+  'kling-video/v1': { executionMode: 'async-job', taskKinds: ['video-generation'] },
+  'dashscope-tasks/v1': { executionMode: 'async-job', taskKinds: ['video-generation', 'image-generation'] },
+};
+
+/** The capability of a catalogue target: the family's defaults with the target's overrides on top. */
+export function capabilityOfTarget(target: GatewayTargetV1): ProtocolCapabilityV2 {
+  const defaults = FAMILY_CAPABILITY_DEFAULTS[target.family] ?? { executionMode: 'sync', taskKinds: target.capability?.taskKinds ?? ['chat'] };
+  const overrides = Object.fromEntries(Object.entries(target.capability ?? {}).filter(([, value]) => value !== undefined));
+  return { ...defaults, ...overrides, protocolFamily: target.family as ProtocolFamily };
+}

@@ -1,0 +1,161 @@
+import { embeddingSpaceV2Schema, protocolFamilySchema, taskKindV2Schema } from '@tokenforge/model-protocol';
+import { z } from 'zod';
+
+/** An environment variable name: where a secret lives (the catalogue never holds one). */
+const environmentVariableName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be an environment variable name (letters, digits, _)')
+  .describe('Name of an environment variable that holds the secret.');
+
+const identifier = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1 to 64 characters of letters, digits, . _ -');
+
+/** A positive whole number of milliseconds, at most a day. */
+const milliseconds = z.number().int().positive().max(86_400_000);
+
+/** Where a target's credentials come from. */
+export const gatewayTargetCredentialsV1Schema = z.union([
+  /** One API key (bearer, `x-api-key` or `x-goog-api-key`, as the family's transport metadata says). */
+  z.strictObject({ apiKeyEnv: environmentVariableName }),
+  /** An access key and a secret key (Kling signs a short-lived JWT with them). */
+  z.strictObject({ accessKeyEnv: environmentVariableName, secretKeyEnv: environmentVariableName }),
+]);
+
+/**
+ * Capability facts that override the family's defaults (see `FAMILY_CAPABILITY_DEFAULTS`): what the target's
+ * model can do. The family and the execution mode come from the family.
+ */
+export const gatewayCapabilityOverridesV1Schema = z.strictObject({
+  /** Task kinds the target serves (default: the family's). */
+  taskKinds: z.array(taskKindV2Schema).min(1).optional(),
+  /** Function calling. */
+  tools: z.boolean().optional(),
+  /** Image parts in chat messages. */
+  imageInput: z.boolean().optional(),
+  /** Document parts in chat messages. */
+  documentInput: z.boolean().optional(),
+  /** Audio parts in chat messages. */
+  audioInput: z.boolean().optional(),
+  /** Reasoning effort or budget. */
+  reasoning: z.boolean().optional(),
+  /** JSON schema response formats. */
+  structuredOutput: z.boolean().optional(),
+  /** Largest total size of the files of an image edit, in bytes (default for `openai-images/v1`: 16 MiB). */
+  maxPreparedMediaBytes: z.number().int().positive().optional(),
+  /** The embedding space of an embedding target (vectors of two spaces are not comparable). */
+  embedding: embeddingSpaceV2Schema.optional(),
+});
+
+/** One upstream a public model can be served by. */
+export const gatewayTargetV1Schema = z.strictObject({
+  /** Opaque provider identity, shown in the operator log (never a dispatch key). */
+  provider: identifier,
+  /** The wire protocol family the target speaks, e.g. `openai-chat/v1`. */
+  family: protocolFamilySchema,
+  /** The model name sent to the provider. */
+  model: z.string().min(1).max(256),
+  /** The provider's base URL (`https://api.openai.com/v1`, `https://api.anthropic.com`, ...). */
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  /** Where the credentials come from. */
+  credentials: gatewayTargetCredentialsV1Schema,
+  /** Capability facts over the family's defaults. */
+  capability: gatewayCapabilityOverridesV1Schema.optional(),
+  /** Per-target timeouts (defaults: the transport's). */
+  timeouts: z
+    .strictObject({
+      /** Connecting, TLS included. */
+      connectMs: milliseconds.optional(),
+      /** From sending the request to the response head. */
+      headersMs: milliseconds.optional(),
+      /** Longest pause between two body chunks. */
+      bodyIdleMs: milliseconds.optional(),
+    })
+    .optional(),
+  /** Network reach beyond public addresses (for a provider on this machine or a private network). */
+  network: z
+    .strictObject({
+      /** Allow loopback addresses, plain `http://` included (a local simulator or a local model server). */
+      allowLoopback: z.boolean().optional(),
+      /** Allow private (RFC 1918 / unique-local) addresses. */
+      allowPrivate: z.boolean().optional(),
+    })
+    .optional(),
+});
+
+/** A public model name and the targets that serve it, tried in order. */
+export const gatewayModelV1Schema = z.strictObject({
+  /** The name clients send (`model` in the body, or the Gemini path segment). */
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be 1 to 128 characters of letters, digits, . _ - (it may travel in a URL path)'),
+  /** The task kind the model serves: a request of another kind is refused as not found. */
+  taskKind: taskKindV2Schema,
+  /** Targets, tried in order on a retryable failure before any byte reached the client. */
+  targets: z.array(gatewayTargetV1Schema).min(1).max(16),
+});
+
+/** A client key, by the environment variable that holds it. */
+export const gatewayClientKeyV1Schema = z.strictObject({
+  /** A label for the operator log and for job ownership (never the key itself). */
+  id: identifier,
+  /** The environment variable that holds the key. */
+  env: environmentVariableName,
+});
+
+/** Limits every request is held to. */
+export const gatewayLimitsV1Schema = z.strictObject({
+  /** Largest request body, in bytes (default 16 MiB). */
+  maxBodyBytes: z.number().int().positive().max(256 * 1024 * 1024).optional(),
+  /** Time allowed to receive the request head, in milliseconds (default 10 s). */
+  headersTimeoutMs: milliseconds.optional(),
+  /** Time allowed for a whole request, streams included, in milliseconds (default 10 min). */
+  requestTimeoutMs: milliseconds.optional(),
+  /** Model requests served at once; more are refused with the dialect's 429 and `retry-after` (default 64). */
+  maxConcurrentRequests: z.number().int().positive().max(100_000).optional(),
+  /** Provider attempts per request, retries and fallbacks together (default 3). */
+  maxAttempts: z.number().int().positive().max(16).optional(),
+  /** Total wait a request may spend honouring `retry-after` before a retry, in milliseconds (default 5 s). */
+  retryBudgetMs: z.number().int().nonnegative().max(600_000).optional(),
+  /** How long open streams may run after SIGTERM before the gateway closes them (default 10 s). */
+  drainTimeoutMs: z.number().int().nonnegative().max(600_000).optional(),
+});
+
+/** The async jobs API settings. */
+export const gatewayJobsV1Schema = z.strictObject({
+  /** The environment variable that holds the job handle signing key (at least 32 characters). */
+  signingKeyEnv: environmentVariableName,
+  /** How long a job handle stays valid, in seconds (default 7 days). */
+  handleTtlSeconds: z.number().int().positive().max(90 * 86_400).optional(),
+});
+
+/** The gateway catalogue: public models, client keys, limits. Secrets never live in it, only variable names. */
+export const gatewayCatalogueV1Schema = z
+  .strictObject({
+    /** The catalogue format version. */
+    version: z.literal(1),
+    /** Keys clients authenticate with. */
+    clientKeys: z.array(gatewayClientKeyV1Schema).min(1),
+    /** Public models. */
+    models: z.array(gatewayModelV1Schema).min(1),
+    /** Limits (all optional, with defaults). */
+    limits: gatewayLimitsV1Schema.optional(),
+    /** Async jobs (required when a model serves `video-generation` through an async family). */
+    jobs: gatewayJobsV1Schema.optional(),
+  })
+  .superRefine((catalogue, context) => {
+    const seenModels = new Map<string, number>();
+    catalogue.models.forEach((model, index) => {
+      const earlier = seenModels.get(model.name);
+      if (earlier !== undefined) context.addIssue({ code: 'custom', path: ['models', index, 'name'], message: `repeats the name of models.${earlier}` });
+      else seenModels.set(model.name, index);
+    });
+    const seenKeys = new Map<string, number>();
+    catalogue.clientKeys.forEach((key, index) => {
+      const earlier = seenKeys.get(key.id);
+      if (earlier !== undefined) context.addIssue({ code: 'custom', path: ['clientKeys', index, 'id'], message: `repeats the id of clientKeys.${earlier}` });
+      else seenKeys.set(key.id, index);
+    });
+  });
+
+export type GatewayCatalogueV1 = z.infer<typeof gatewayCatalogueV1Schema>;
+export type GatewayModelV1 = z.infer<typeof gatewayModelV1Schema>;
+export type GatewayTargetV1 = z.infer<typeof gatewayTargetV1Schema>;
+export type GatewayClientKeyV1 = z.infer<typeof gatewayClientKeyV1Schema>;
+export type GatewayLimitsV1 = z.infer<typeof gatewayLimitsV1Schema>;

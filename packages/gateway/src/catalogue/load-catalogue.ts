@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { gatewayCatalogueV1Schema, type GatewayCatalogueV1 } from './gateway-catalogue-v1.js';
+
+/** One problem of a catalogue: where (a dotted path, `` for the whole file) and what. */
+export interface GatewayCatalogueIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A catalogue that cannot be used, with every problem found (not only the first). */
+export class GatewayCatalogueError extends Error {
+  readonly code = 'GATEWAY_CATALOGUE_INVALID';
+  readonly issues: readonly GatewayCatalogueIssue[];
+
+  constructor(issues: readonly GatewayCatalogueIssue[], source = 'the catalogue') {
+    super(`${source} is invalid:\n${issues.map((issue) => `  - ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`).join('\n')}`);
+    this.name = 'GatewayCatalogueError';
+    this.issues = issues;
+  }
+}
+
+/** Validates a parsed catalogue value; throws {@link GatewayCatalogueError} listing every issue with its path. */
+export function parseGatewayCatalogue(value: unknown, source?: string): GatewayCatalogueV1 {
+  const checked = gatewayCatalogueV1Schema.safeParse(value);
+  if (checked.success) return checked.data;
+  throw new GatewayCatalogueError(
+    checked.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+    source,
+  );
+}
+
+/** Parses catalogue text, YAML (a superset of JSON) or JSON, then validates it. */
+export function parseGatewayCatalogueText(text: string, format: 'yaml' | 'json' = 'yaml', source?: string): GatewayCatalogueV1 {
+  let value: unknown;
+  try {
+    value = format === 'json' ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.split('\n')[0] ?? 'unreadable' : 'unreadable';
+    throw new GatewayCatalogueError([{ path: '', message: `is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${detail}` }], source);
+  }
+  return parseGatewayCatalogue(value, source);
+}
+
+/** Reads and validates a catalogue file (`.json` as JSON, anything else as YAML). */
+export async function readGatewayCatalogueFile(path: string): Promise<GatewayCatalogueV1> {
+  const text = await readFile(path, 'utf8');
+  return parseGatewayCatalogueText(text, extname(path).toLowerCase() === '.json' ? 'json' : 'yaml', path);
+}

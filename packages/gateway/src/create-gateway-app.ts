@@ -1,0 +1,75 @@
+import type { ProtocolFamily } from '@tokenforge/model-protocol';
+import { createOpenAiEmbeddingsEgressCodec } from '@tokenforge/provider-adapters';
+import { Hono, type Context } from 'hono';
+import { clientAuthRefusal, type ErrorShape } from './http/client-auth-refusal.js';
+import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from './http/authenticate-client.js';
+import { decodeImageEdit } from './dialects/decode-image-edit.js';
+import { anthropicModelList, geminiModelList, openAiModelList } from './dialects/list-models.js';
+import { serveDirectRequest, type DirectDialect } from './dialects/serve-direct-request.js';
+import { registerJobRoutes } from './jobs/job-routes.js';
+import type { GatewayRuntime } from './runtime/gateway-runtime.js';
+
+const dialect = (family: string, keyPlacement: ClientKeyPlacement, errorShape: ErrorShape, extra: Partial<DirectDialect> = {}): DirectDialect => ({
+  family: family as ProtocolFamily,
+  keyPlacement,
+  errorShape,
+  ...extra,
+});
+
+const BASE64_EMBEDDINGS = createOpenAiEmbeddingsEgressCodec({ encodingFormat: 'base64' });
+
+const OPENAI_CHAT = dialect('openai-chat/v1', 'bearer', 'openai');
+const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai');
+const ANTHROPIC = dialect('anthropic-messages/v1', 'anthropic', 'anthropic');
+const GEMINI = dialect('gemini-generate-content/v1', 'gemini', 'gemini');
+const EMBEDDINGS = dialect('openai-embeddings/v1', 'bearer', 'openai', {
+  // The OpenAI SDKs ask for base64 by default; the ingress reports the client's choice.
+  egressFor: (decoded) => ('clientEncodingFormat' in decoded && decoded.clientEncodingFormat === 'base64' ? BASE64_EMBEDDINGS : undefined),
+});
+const IMAGES = dialect('openai-images/v1', 'bearer', 'openai');
+const IMAGE_EDITS = dialect('openai-images/v1', 'bearer', 'openai', {
+  decode: (body, request) => decodeImageEdit(body, request.headers.get('content-type') ?? ''),
+});
+const RERANK = dialect('cohere-rerank/v1', 'bearer', 'cohere');
+
+function unauthorized(_c: Context, shape: ErrorShape): Response {
+  return clientAuthRefusal(shape, 'unauthenticated');
+}
+
+function authorized(c: Context, runtime: GatewayRuntime, placement: ClientKeyPlacement): string | undefined {
+  const url = new URL(c.req.url);
+  return matchClientKey(presentedClientKey(placement, c.req.raw.headers, url.searchParams), runtime.catalogue.clientKeys);
+}
+
+/**
+ * The gateway as a Hono app over web-standard Request and Response: every dialect at its own paths, the jobs
+ * API, health and readiness. Anything else is a 404 in OpenAI's envelope.
+ */
+export function createGatewayApp(runtime: GatewayRuntime): Hono {
+  const app = new Hono();
+  app.post('/v1/chat/completions', (c) => serveDirectRequest(c, runtime, OPENAI_CHAT));
+  app.post('/v1/responses', (c) => serveDirectRequest(c, runtime, OPENAI_RESPONSES));
+  app.post('/v1/messages', (c) => serveDirectRequest(c, runtime, ANTHROPIC));
+  app.post('/v1/embeddings', (c) => serveDirectRequest(c, runtime, EMBEDDINGS));
+  app.post('/v1/images/generations', (c) => serveDirectRequest(c, runtime, IMAGES));
+  app.post('/v1/images/edits', (c) => serveDirectRequest(c, runtime, IMAGE_EDITS));
+  app.post('/v1/rerank', (c) => serveDirectRequest(c, runtime, RERANK));
+  app.post('/v2/rerank', (c) => serveDirectRequest(c, runtime, RERANK));
+  app.post('/v1beta/models/:target{[^/]+:(?:generateContent|streamGenerateContent)}', (c) => serveDirectRequest(c, runtime, GEMINI));
+
+  app.get('/v1/models', (c) => {
+    // Anthropic's SDK sends `anthropic-version` and `x-api-key`; OpenAI's sends a bearer key.
+    const anthropic = c.req.header('anthropic-version') !== undefined || c.req.header('x-api-key') !== undefined;
+    if (anthropic) return authorized(c, runtime, 'anthropic') === undefined ? unauthorized(c, 'anthropic') : c.json(anthropicModelList(runtime) as object);
+    return authorized(c, runtime, 'bearer') === undefined ? unauthorized(c, 'openai') : c.json(openAiModelList(runtime) as object);
+  });
+  app.get('/v1beta/models', (c) => (authorized(c, runtime, 'gemini') === undefined ? unauthorized(c, 'gemini') : c.json(geminiModelList(runtime) as object)));
+
+  registerJobRoutes(app, runtime);
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', (c) => (runtime.draining ? c.json({ status: 'draining' }, 503) : c.json({ status: 'ready' })));
+  app.notFound((c) => c.json({ error: { message: 'Unknown route.', type: 'invalid_request_error', param: null, code: 'unknown_route' } }, 404));
+  app.onError((_error, c) => c.json({ error: { message: 'The gateway failed to serve this request.', type: 'server_error', param: null, code: 'gateway_error' } }, 500));
+  return app;
+}

@@ -1,0 +1,36 @@
+import type { TaskKindV2 } from '@tokenforge/model-protocol';
+import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
+
+/** A public model as the list endpoints show it. */
+export interface ListedModel {
+  readonly name: string;
+  readonly taskKind: TaskKindV2;
+}
+
+const CREATED_SECONDS = 1_767_225_600;
+
+function listed(runtime: GatewayRuntime): ListedModel[] {
+  return [...runtime.catalogue.models.values()].map((model) => ({ name: model.name, taskKind: model.taskKind }));
+}
+
+/** `GET /v1/models` in OpenAI's shape. */
+export function openAiModelList(runtime: GatewayRuntime): unknown {
+  return { object: 'list', data: listed(runtime).map((model) => ({ id: model.name, object: 'model', created: CREATED_SECONDS, owned_by: 'tokenforge-gateway' })) };
+}
+
+/** `GET /v1/models` in Anthropic's shape (one page). */
+export function anthropicModelList(runtime: GatewayRuntime): unknown {
+  const data = listed(runtime)
+    .filter((model) => model.taskKind === 'chat')
+    .map((model) => ({ type: 'model', id: model.name, display_name: model.name, created_at: new Date(CREATED_SECONDS * 1000).toISOString() }));
+  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+}
+
+/** `GET /v1beta/models` in Gemini's shape: chat models with the methods this gateway serves. */
+export function geminiModelList(runtime: GatewayRuntime): unknown {
+  return {
+    models: listed(runtime)
+      .filter((model) => model.taskKind === 'chat')
+      .map((model) => ({ name: `models/${model.name}`, displayName: model.name, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] })),
+  };
+}

@@ -1,0 +1,362 @@
+import { randomUUID } from 'node:crypto';
+import {
+  isCodecErrorV1,
+  type AdapterTerminalOutcome,
+  type ClientWireRequestV2,
+  type EgressCodecV1,
+  type EgressContextV1,
+  type EgressFailureV1,
+  type EgressHttpResponseV1,
+  type IngressDecodedRequestV1,
+  type NormalizedProviderFailureV1,
+  type NormalizedStreamEventV1,
+  type PreparedMediaExecutionInputV2,
+  type ProtocolFamily,
+  type TaskEnvelopeV2,
+  type UsageV1,
+} from '@tokenforge/model-protocol';
+import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
+import type { Context } from 'hono';
+import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from '../http/authenticate-client.js';
+import { clientAuthRefusal, type ErrorShape } from '../http/client-auth-refusal.js';
+import { meaningfulHeaders } from '../http/meaningful-headers.js';
+import { readLimitedBody } from '../http/read-limited-body.js';
+import { logRequest, type OperatorLogAttempt, type OperatorLogLine } from '../operations/operator-log.js';
+import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
+import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
+import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
+
+/** One client dialect endpoint: whose codecs decode and encode, and where its clients put their key. */
+export interface DirectDialect {
+  /** The codec family of the dialect (`openai-chat/v1`, ...). */
+  readonly family: ProtocolFamily;
+  readonly keyPlacement: ClientKeyPlacement;
+  /** The envelope of a client-key refusal. */
+  readonly errorShape: ErrorShape;
+  /** Decodes the body itself instead of the ingress codec (OpenAI image edits: a multipart form with files). */
+  readonly decode?: (body: Uint8Array, request: Request) => Promise<{ decoded: IngressDecodedRequestV1; preparedMedia?: PreparedMediaExecutionInputV2 }>;
+  /** An egress for what this request asked (OpenAI embeddings: the client's `encoding_format`). */
+  readonly egressFor?: (decoded: IngressDecodedRequestV1) => EgressCodecV1 | undefined;
+}
+
+const GATEWAY_WAIT_MS = 1000;
+const IN_STREAM_ERROR_PAUSE_MS = 20;
+
+interface RequestRecord {
+  readonly requestId: string;
+  readonly route: string;
+  readonly started: number;
+  client?: string;
+  model?: string;
+  target?: RuntimeTarget;
+  readonly attempts: OperatorLogAttempt[];
+  firstByteAt?: number;
+  providerRequestId?: string;
+  usage?: UsageV1;
+}
+
+function toResponse(answer: EgressHttpResponseV1, extraHeaders: Readonly<Record<string, string>> = {}): Response {
+  return new Response(answer.body.byteLength === 0 ? null : answer.body.slice(), { status: answer.status, headers: { ...answer.headers, ...extraHeaders } });
+}
+
+function failureHeaders(failure: EgressFailureV1, answer: EgressHttpResponseV1): Record<string, string> {
+  if (failure.source !== 'provider' || failure.failure.retryAfterMs === undefined || answer.headers['retry-after'] !== undefined) return {};
+  return { 'retry-after': String(Math.ceil(failure.failure.retryAfterMs / 1000)) };
+}
+
+function usageFields(usage: UsageV1 | undefined): Record<string, number> | undefined {
+  if (usage === undefined) return undefined;
+  const fields: Record<string, number> = {};
+  for (const [name, value] of Object.entries(usage)) if (typeof value === 'number') fields[name] = value;
+  return fields;
+}
+
+function targetsFor(runtime: GatewayRuntime, task: TaskEnvelopeV2, modelName: string): readonly RuntimeTarget[] | undefined {
+  const model = runtime.catalogue.models.get(modelName);
+  if (model === undefined || model.taskKind !== task.kind) return undefined;
+  return model.targets.filter((target) => target.execution === 'sync' && target.capability.taskKinds.includes(task.kind));
+}
+
+type Attempted =
+  | { readonly kind: 'answer'; readonly response: Response; readonly outcome: string }
+  | { readonly kind: 'failure'; readonly failure: NormalizedProviderFailureV1; readonly acceptance: 'accepted' | 'not-accepted' | 'unknown' };
+
+/**
+ * Serves one model request of a direct-HTTP dialect: client key, concurrency slot, body limit, ingress, catalogue
+ * model, then targets in order through the engine, with retries and fallback only while no byte reached the
+ * client, and the dialect's egress for the answer, the stream and every refusal. One operator log line at the end.
+ */
+export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, dialect: DirectDialect): Promise<Response> {
+  const codecs = runtime.suite.codecsFor(dialect.family);
+  if (codecs === undefined) throw new Error(`${dialect.family} has no codecs`);
+  const { ingress } = codecs;
+  let egress = codecs.egress;
+  const request = c.req.raw;
+  const url = new URL(request.url);
+  const record: RequestRecord = { requestId: randomUUID(), route: `${request.method} ${routeLabel(url.pathname)}`, started: performance.now(), attempts: [] };
+  let context: EgressContextV1 = { responseId: `gw-${record.requestId}`, modelLabel: 'unknown', createdAtMs: runtime.now() };
+  const finish = (status: number, outcome: string): void => {
+    const line: OperatorLogLine = {
+      requestId: record.requestId,
+      route: record.route,
+      ...(record.client === undefined ? {} : { client: record.client }),
+      ...(record.model === undefined ? {} : { model: record.model }),
+      ...(record.target === undefined ? {} : { target: { provider: record.target.provider, family: record.target.family, ref: record.target.ref } }),
+      attempts: record.attempts,
+      status,
+      outcome,
+      ...(record.usage === undefined ? {} : { usage: usageFields(record.usage) ?? {} }),
+      ...(record.firstByteAt === undefined ? {} : { timeToFirstByteMs: Math.round(record.firstByteAt - record.started) }),
+      totalMs: Math.round(performance.now() - record.started),
+      ...(record.providerRequestId === undefined ? {} : { providerRequestId: record.providerRequestId }),
+    };
+    logRequest(runtime.logger, line);
+  };
+  const refuse = (failure: EgressFailureV1, outcome: string): Response => {
+    const answer = egress.encodeError(failure, context);
+    record.firstByteAt ??= performance.now();
+    finish(answer.status, outcome);
+    return toResponse(answer, { 'x-request-id': record.requestId, ...failureHeaders(failure, answer) });
+  };
+
+  const clientId = matchClientKey(presentedClientKey(dialect.keyPlacement, request.headers, url.searchParams), runtime.catalogue.clientKeys);
+  if (clientId === undefined) {
+    finish(401, 'refused:client-key');
+    return clientAuthRefusal(dialect.errorShape, record.requestId);
+  }
+  record.client = clientId;
+  if (runtime.draining) return refuse({ source: 'provider', failure: { code: 'overloaded', retryable: true, retryAfterMs: GATEWAY_WAIT_MS } }, 'refused:draining');
+  if (!runtime.limiter.tryAcquire()) {
+    return refuse({ source: 'provider', failure: { code: 'rate-limited', retryable: true, retryAfterMs: GATEWAY_WAIT_MS } }, 'refused:concurrency');
+  }
+  let released = false;
+  let handedToStream = false;
+  const release = (): void => {
+    if (!released) runtime.limiter.release();
+    released = true;
+  };
+  try {
+    const body = await readLimitedBody(request, runtime.limits.maxBodyBytes);
+    if (body === undefined) return refuse({ source: 'ingress', code: 'body-too-large' }, 'refused:body-too-large');
+    let decoded: IngressDecodedRequestV1;
+    let preparedMedia: PreparedMediaExecutionInputV2 | undefined;
+    try {
+      if (dialect.decode !== undefined) {
+        const custom = await dialect.decode(body, request);
+        decoded = custom.decoded;
+        preparedMedia = custom.preparedMedia;
+      } else {
+        const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: meaningfulHeaders(request.headers) };
+        decoded = ingress.decodeRequest(wire);
+      }
+    } catch (error) {
+      if (!isCodecErrorV1(error)) throw error;
+      return refuse({ source: 'ingress', code: error.code }, `refused:${error.code}`);
+    }
+    context = { ...context, modelLabel: decoded.modelLabel };
+    egress = dialect.egressFor?.(decoded) ?? egress;
+    record.model = decoded.modelLabel;
+    const targets = targetsFor(runtime, decoded.task, decoded.modelLabel);
+    if (targets === undefined || targets.length === 0) return refuse({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-found');
+
+    const signal = AbortSignal.any([request.signal, AbortSignal.timeout(runtime.limits.requestTimeoutMs)]);
+    const budget: AttemptBudget = { attemptsLeft: runtime.limits.maxAttempts, waitBudgetMs: runtime.limits.retryBudgetMs };
+    let last: Attempted | undefined;
+    for (let index = 0; index < targets.length; index += 1) {
+      const target = targets[index] as RuntimeTarget;
+      let retriedHere = false;
+      for (;;) {
+        if (signal.aborted) return refuse({ source: 'provider', failure: { code: 'timeout', retryable: true } }, 'cancelled');
+        budget.attemptsLeft -= 1;
+        record.target = target;
+        last = await attempt(runtime, egress, decoded.task, preparedMedia, target, context, signal, record, () => {
+          release();
+        }, finish);
+        if (last.kind === 'answer') {
+          if (last.outcome !== 'stream') finish(last.response.status, last.outcome);
+          else handedToStream = true;
+          return last.response;
+        }
+        const step = nextStepAfterFailure(last.failure, last.acceptance, budget, index + 1 < targets.length, retriedHere);
+        if (step.kind === 'retry-same') {
+          budget.waitBudgetMs -= step.waitMs;
+          retriedHere = true;
+          await waitFor(step.waitMs, signal);
+          continue;
+        }
+        if (step.kind === 'next-target') break;
+        return refuse({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`);
+      }
+    }
+    if (last?.kind === 'failure') return refuse({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`);
+    return refuse({ source: 'provider', failure: { code: 'provider-error', retryable: false } }, 'failed:no-target');
+  } finally {
+    if (!handedToStream) release();
+  }
+}
+
+function routeLabel(path: string): string {
+  return path.startsWith('/v1beta/models/') ? path.replace(/^\/v1beta\/models\/[^/:]+/, '/v1beta/models/{model}') : path;
+}
+
+async function attempt(
+  runtime: GatewayRuntime,
+  egress: EgressCodecV1,
+  task: TaskEnvelopeV2,
+  preparedMedia: PreparedMediaExecutionInputV2 | undefined,
+  target: RuntimeTarget,
+  context: EgressContextV1,
+  signal: AbortSignal,
+  record: RequestRecord,
+  release: () => void,
+  finish: (status: number, outcome: string) => void,
+): Promise<Attempted> {
+  const logAttempt = (outcome: string): void => {
+    record.attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome });
+  };
+  let execution: ProtocolEngineExecutionV1;
+  try {
+    execution = await runtime.engine.execute({ binding: target.binding, task, signal, ...(preparedMedia === undefined ? {} : { preparedMedia }) });
+  } catch (error) {
+    if (!isProtocolEngineErrorV1(error)) throw error;
+    logAttempt(error.code);
+    // An input-phase refusal (the target cannot do what the task asks) sent nothing: the next target may.
+    if (error.phase === 'input') return { kind: 'failure', failure: { code: 'unsupported', retryable: true }, acceptance: 'not-accepted' };
+    // A transport failure (connection refused or reset, no response head) returned nothing to the client.
+    if (error.phase === 'transport') return { kind: 'failure', failure: { code: 'network', retryable: true }, acceptance: 'unknown' };
+    const answer = egress.encodeError({ source: 'engine', code: error.code }, context);
+    return { kind: 'answer', response: toResponse(answer, { 'x-request-id': record.requestId }), outcome: `engine:${error.code}` };
+  }
+  if (execution.responseMetadata.providerRequestId !== undefined) record.providerRequestId = execution.responseMetadata.providerRequestId;
+  switch (execution.kind) {
+    case 'response': {
+      const terminal = execution.terminal;
+      if (terminal.status === 'failed') {
+        logAttempt(terminal.failure.code);
+        return { kind: 'failure', failure: terminal.failure, acceptance: execution.acceptance.state };
+      }
+      logAttempt(terminal.status === 'completed' ? 'ok' : terminal.status);
+      if (terminal.status === 'completed' && terminal.usage !== undefined) record.usage = terminal.usage;
+      record.firstByteAt = performance.now();
+      return { kind: 'answer', response: toResponse(egress.encodeResponse(terminal, context), { 'x-request-id': record.requestId }), outcome: terminal.status };
+    }
+    case 'stream':
+      return startStream(execution, egress, context, record, release, finish, logAttempt);
+    case 'accepted-job':
+    case 'rejected':
+      logAttempt('unexpected-async');
+      return { kind: 'failure', failure: { code: 'unsupported', retryable: true }, acceptance: 'not-accepted' };
+    default: {
+      const never: never = execution;
+      return never;
+    }
+  }
+}
+
+type StreamExecution = Extract<ProtocolEngineExecutionV1, { kind: 'stream' }>;
+
+/**
+ * Pulls events until the encoder has bytes to send (nothing has reached the client before that, so a failed
+ * terminal may still fall back), then commits the response head and streams the rest. After the first byte a
+ * failure is written in-stream by the encoder and the stream ends; it is never restarted.
+ */
+async function startStream(
+  execution: StreamExecution,
+  egress: EgressCodecV1,
+  context: EgressContextV1,
+  record: RequestRecord,
+  release: () => void,
+  finish: (status: number, outcome: string) => void,
+  logAttempt: (outcome: string) => void,
+): Promise<Attempted> {
+  const encoder = egress.createStreamEncoder?.(context);
+  if (encoder === undefined) {
+    execution.abort('no stream encoder');
+    await execution.terminal;
+    logAttempt('no-stream-encoder');
+    return { kind: 'failure', failure: { code: 'unsupported', retryable: false }, acceptance: 'not-accepted' };
+  }
+  const iterator = execution.events[Symbol.asyncIterator]();
+  const pending: Uint8Array[] = [];
+  const take = (event: NormalizedStreamEventV1): void => {
+    if (event.type === 'usage') record.usage = event.usage;
+    const bytes = encoder.encodeEvent(event);
+    if (bytes.byteLength > 0) pending.push(bytes);
+  };
+  let ended = false;
+  try {
+    while (pending.length === 0) {
+      const next = await iterator.next();
+      if (next.done === true) {
+        ended = true;
+        break;
+      }
+      take(next.value);
+    }
+  } catch {
+    ended = true;
+  }
+  if (ended && pending.length === 0) {
+    const terminal = await execution.terminal;
+    if (terminal.status === 'failed') {
+      logAttempt(terminal.failure.code);
+      // The head arrived but the answer did not (a stall, a cut): for the client, whose stream has not started,
+      // that is an answer that may or may not have been produced, i.e. `unknown`.
+      return { kind: 'failure', failure: terminal.failure, acceptance: 'unknown' };
+    }
+  }
+  logAttempt('ok');
+  let closed = false;
+  const close = (terminal: AdapterTerminalOutcome | undefined, status: string): void => {
+    if (closed) return;
+    closed = true;
+    release();
+    if (terminal !== undefined && terminal.status === 'completed' && terminal.usage !== undefined) record.usage = terminal.usage;
+    finish(200, status);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        // A pull that enqueues nothing is not repeated by the stream: loop until bytes or the end.
+        for (;;) {
+          const bytes = pending.shift();
+          if (bytes !== undefined) {
+            record.firstByteAt ??= performance.now();
+            controller.enqueue(bytes);
+            return;
+          }
+          if (ended) break;
+          const next = await iterator.next();
+          if (next.done === true) ended = true;
+          else take(next.value);
+        }
+        const terminal = await execution.terminal;
+        const tail = encoder.encodeTerminal(terminal);
+        // An in-stream error goes out as its own read: the Gemini SDK recognises its bare error object only when
+        // it does not share a socket read with the frames before it.
+        if (terminal.status === 'failed' && record.firstByteAt !== undefined) await new Promise((resolve) => setTimeout(resolve, IN_STREAM_ERROR_PAUSE_MS));
+        if (tail.byteLength > 0) controller.enqueue(tail);
+        controller.close();
+        close(terminal, terminal.status === 'failed' ? `failed-in-stream:${terminal.failure.code}` : terminal.status);
+      } catch {
+        execution.abort('stream error');
+        controller.error(new Error('stream failed'));
+        close(undefined, 'failed-in-stream:gateway');
+      }
+    },
+    async cancel() {
+      execution.abort('client closed the stream');
+      await iterator.return?.().catch(() => undefined);
+      const terminal = await execution.terminal.catch(() => undefined);
+      close(terminal, 'cancelled');
+    },
+  });
+  return {
+    kind: 'answer',
+    response: new Response(body, {
+      status: 200,
+      headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', 'x-request-id': record.requestId },
+    }),
+    outcome: 'stream',
+  };
+}

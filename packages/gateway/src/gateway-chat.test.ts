@@ -1,0 +1,108 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type RunningGateway } from './start-gateway.js';
+import { createLogCapture } from './test-support/log-capture.js';
+
+let gateway: RunningGateway;
+const log = createLogCapture();
+
+beforeAll(async () => {
+  gateway = await startGateway({ logger: log });
+});
+afterAll(async () => {
+  await gateway.close();
+});
+
+const openAi = (): OpenAI => new OpenAI({ apiKey: gateway.clientKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+const anthropic = (): Anthropic => new Anthropic({ apiKey: gateway.clientKey, baseURL: gateway.url, maxRetries: 0 });
+const gemini = (): GoogleGenAI => new GoogleGenAI({ apiKey: gateway.clientKey ?? '', httpOptions: { baseUrl: gateway.url, retryOptions: { attempts: 1 } } });
+
+const CHAT_MODELS = ['sim-openai-chat', 'sim-openai-responses', 'sim-anthropic', 'sim-gemini'] as const;
+
+describe('the embedded default', () => {
+  it('serves every family with one generated client key', () => {
+    expect(gateway.embedded).toBe(true);
+    expect(gateway.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(gateway.clientKey).toMatch(/^tfg-local-/);
+    expect(new Set(gateway.models.map((model) => model.family)).size).toBe(9);
+  });
+});
+
+describe.each(CHAT_MODELS)('an OpenAI chat client served by %s', (model) => {
+  it('gets a whole answer', async () => {
+    const completion = await openAi().chat.completions.create({ model, messages: [{ role: 'user', content: 'Say hello.' }] });
+    expect(completion.model).toBe(model);
+    expect(completion.choices[0]?.message.content?.length).toBeGreaterThan(0);
+    expect(completion.choices[0]?.finish_reason).toBe('stop');
+  });
+
+  it('streams', async () => {
+    const stream = await openAi().chat.completions.create({ model, messages: [{ role: 'user', content: 'Say hello.' }], stream: true, stream_options: { include_usage: true } });
+    let text = '';
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      finish ??= chunk.choices[0]?.finish_reason;
+    }
+    expect(text.length).toBeGreaterThan(0);
+    expect(finish).toBe('stop');
+  });
+});
+
+describe.each(CHAT_MODELS)('an OpenAI Responses client served by %s', (model) => {
+  it('gets a whole answer and a stream', async () => {
+    const response = await openAi().responses.create({ model, input: 'Say hello.' });
+    expect(response.output_text.length).toBeGreaterThan(0);
+    const stream = await openAi().responses.create({ model, input: 'Say hello.', stream: true });
+    let text = '';
+    let completed = false;
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') completed = true;
+    }
+    expect(text).toBe(response.output_text);
+    expect(completed).toBe(true);
+  });
+});
+
+describe.each(CHAT_MODELS)('an Anthropic client served by %s', (model) => {
+  it('gets a whole answer and a stream', async () => {
+    const message = await anthropic().messages.create({ model, max_tokens: 256, messages: [{ role: 'user', content: 'Say hello.' }] });
+    const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    expect(text.length).toBeGreaterThan(0);
+    expect(message.stop_reason).toBe('end_turn');
+    const stream = anthropic().messages.stream({ model, max_tokens: 256, messages: [{ role: 'user', content: 'Say hello.' }] });
+    const final = await stream.finalMessage();
+    expect(final.content.map((block) => (block.type === 'text' ? block.text : '')).join('')).toBe(text);
+  });
+
+  it('is served through the beta path as well', async () => {
+    const message = await anthropic().beta.messages.create({ model, max_tokens: 64, messages: [{ role: 'user', content: 'Say hello.' }] });
+    expect(message.content.length).toBeGreaterThan(0);
+  });
+});
+
+describe.each(CHAT_MODELS)('a Gemini client served by %s', (model) => {
+  it('gets a whole answer and a stream', async () => {
+    const answer = await gemini().models.generateContent({ model, contents: 'Say hello.' });
+    expect(answer.text?.length).toBeGreaterThan(0);
+    let text = '';
+    for await (const chunk of await gemini().models.generateContentStream({ model, contents: 'Say hello.' })) text += chunk.text ?? '';
+    expect(text).toBe(answer.text);
+  });
+});
+
+describe('models', () => {
+  it('lists the catalogue in each dialect', async () => {
+    const openAiModels = await openAi().models.list();
+    expect(openAiModels.data.map((model) => model.id)).toEqual(gateway.models.map((model) => model.name));
+    const anthropicModels = await anthropic().models.list();
+    expect(anthropicModels.data.map((model) => model.id)).toEqual(expect.arrayContaining([...CHAT_MODELS]));
+    const geminiModels = await gemini().models.list();
+    const names: string[] = [];
+    for await (const entry of geminiModels) names.push(entry.name ?? '');
+    expect(names).toEqual(expect.arrayContaining(CHAT_MODELS.map((name) => `models/${name}`)));
+  });
+});

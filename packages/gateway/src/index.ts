@@ -1,0 +1,19 @@
+export { startGateway } from './start-gateway.js';
+export type { GatewayModelSummary, RunningGateway, StartGatewayOptions } from './start-gateway.js';
+export { createGatewayApp } from './create-gateway-app.js';
+export type { GatewayRuntime, GatewayLimits } from './runtime/gateway-runtime.js';
+export { DEFAULT_GATEWAY_LIMITS } from './runtime/gateway-runtime.js';
+export {
+  gatewayCatalogueV1Schema,
+  gatewayClientKeyV1Schema,
+  gatewayLimitsV1Schema,
+  gatewayModelV1Schema,
+  gatewayTargetV1Schema,
+} from './catalogue/gateway-catalogue-v1.js';
+export type { GatewayCatalogueV1, GatewayClientKeyV1, GatewayLimitsV1, GatewayModelV1, GatewayTargetV1 } from './catalogue/gateway-catalogue-v1.js';
+export { gatewayCatalogueV1JsonSchema } from './catalogue/catalogue-json-schema.js';
+export { GatewayCatalogueError, parseGatewayCatalogue, parseGatewayCatalogueText, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
+export type { GatewayCatalogueIssue } from './catalogue/load-catalogue.js';
+export { FAMILY_CAPABILITY_DEFAULTS } from './catalogue/family-capability-defaults.js';
+export { GatewayConfigurationError } from './runtime/gateway-configuration-error.js';
+export type { OperatorLogAttempt, OperatorLogLine, OperatorLogSink } from './operations/operator-log.js';

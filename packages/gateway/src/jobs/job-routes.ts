@@ -1,0 +1,229 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { taskEnvelopeV2Schema, type ProviderAsyncJobSnapshotV2, type TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import { isProtocolEngineErrorV1 } from '@tokenforge/protocol-engine';
+import type { Context, Hono } from 'hono';
+import { matchClientKey, presentedClientKey } from '../http/authenticate-client.js';
+import { readLimitedBody } from '../http/read-limited-body.js';
+import { logRequest, type OperatorLogAttempt } from '../operations/operator-log.js';
+import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
+import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
+import { ownerPrefix, signJobHandle, verifyJobHandle, type JobHandleClaims } from './job-handle.js';
+
+/** The jobs API error envelope: `{ error: { code, message, ...details } }`. */
+function jobError(c: Context, status: number, code: string, message: string, details: Record<string, unknown> = {}): Response {
+  return c.json({ error: { code, message, ...details } }, status as 400);
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function jobView(snapshot: ProviderAsyncJobSnapshotV2, handle: string, model: string, prefix: string): Record<string, unknown> {
+  return {
+    id: handle,
+    object: 'job',
+    model,
+    status: snapshot.state,
+    ...(snapshot.progress === undefined ? {} : { progress: snapshot.progress }),
+    ...(snapshot.createdAt === undefined ? {} : { createdAt: snapshot.createdAt }),
+    ...(snapshot.updatedAt === undefined ? {} : { updatedAt: snapshot.updatedAt }),
+    ...(snapshot.finishedAt === undefined ? {} : { finishedAt: snapshot.finishedAt }),
+    ...(snapshot.idempotencyKey?.startsWith(prefix) === true ? { idempotencyKey: snapshot.idempotencyKey.slice(prefix.length) } : {}),
+    ...(snapshot.media === undefined ? {} : { media: snapshot.media }),
+    ...(snapshot.failure === undefined ? {} : { failure: { code: snapshot.failure.code } }),
+    ...(snapshot.usage === undefined ? {} : { usage: snapshot.usage }),
+  };
+}
+
+const modelOfTarget = (ref: string): string => ref.slice(0, ref.lastIndexOf('#'));
+
+/**
+ * The gateway-native async jobs API over `engine.execute` and `engine.jobs.*`:
+ * `POST /v1/jobs` (create), `GET /v1/jobs/{id}`, `GET /v1/jobs?model=...` (the caller's jobs), `POST /v1/jobs/{id}/cancel`.
+ * Job ids are signed, self-contained handles (see job-handle.ts); bearer client keys.
+ */
+export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
+  const signingKey = runtime.catalogue.signingKey;
+  const caller = (c: Context): string | undefined =>
+    matchClientKey(presentedClientKey('bearer', c.req.raw.headers, new URL(c.req.url).searchParams), runtime.catalogue.clientKeys);
+  const log = (route: string, started: number, status: number, outcome: string, extra: Record<string, unknown> = {}): void => {
+    logRequest(runtime.logger, { requestId: randomUUID(), route, attempts: [], status, outcome, totalMs: Math.round(performance.now() - started), ...extra });
+  };
+  const handleFor = (target: RuntimeTarget, providerJobId: string, client: string): string =>
+    signJobHandle({ kind: 'job', target: target.ref, providerJobId, client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds }, signingKey as Uint8Array);
+
+  const verified = (c: Context, client: string, id: string, kind: JobHandleClaims['kind']): { claims: JobHandleClaims; target: RuntimeTarget } | Response => {
+    const claims = verifyJobHandle(id, signingKey as Uint8Array, client, runtime.now());
+    if (claims === 'malformed' || claims === 'forged') return jobError(c, 400, 'invalid-job-id', 'The job id is not one this gateway issued.');
+    if (claims === 'expired') return jobError(c, 410, 'job-id-expired', 'The job id has expired.');
+    if (claims === 'foreign' || claims.kind !== kind) return jobError(c, 404, 'job-not-found', 'No such job for this client key.');
+    const target = runtime.catalogue.targets.get(claims.target);
+    if (target === undefined) return jobError(c, 404, 'job-not-found', 'The job belongs to a target this gateway no longer serves.');
+    return { claims, target };
+  };
+
+  app.post('/v1/jobs', async (c) => {
+    const started = performance.now();
+    const client = caller(c);
+    if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
+    if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
+    const bytes = await readLimitedBody(c.req.raw, runtime.limits.maxBodyBytes);
+    if (bytes === undefined) return jobError(c, 413, 'body-too-large', 'The request body is too large.');
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return jobError(c, 400, 'malformed-json', 'The body is not a JSON object.');
+    }
+    const { model: modelName, idempotencyKey: clientIdempotencyKey, ...fields } = body;
+    const model = typeof modelName === 'string' ? runtime.catalogue.models.get(modelName) : undefined;
+    const targets = model?.targets.filter((target) => target.execution === 'async') ?? [];
+    if (model === undefined || targets.length === 0) return jobError(c, 404, 'model-not-found', 'No async model of that name.');
+    if (clientIdempotencyKey !== undefined && (typeof clientIdempotencyKey !== 'string' || !/^[A-Za-z0-9._:-]{1,100}$/.test(clientIdempotencyKey))) {
+      return jobError(c, 400, 'invalid-request', 'idempotencyKey must be 1 to 100 characters of letters, digits, . _ : -', { path: 'idempotencyKey' });
+    }
+    const visibleKey = clientIdempotencyKey ?? randomBytes(12).toString('base64url');
+    const idempotencyKey = `${ownerPrefix(client, signingKey)}${visibleKey}`;
+    const checked = taskEnvelopeV2Schema.safeParse({ ...fields, kind: model.taskKind, idempotencyKey });
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      return jobError(c, 400, 'invalid-request', 'The body does not form a valid task.', { path: issue?.path.map(String).join('.') ?? '' });
+    }
+    const task: TaskEnvelopeV2 = checked.data;
+    const attempts: OperatorLogAttempt[] = [];
+    const submittedAfter = iso(runtime.now() - 1000);
+    const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(runtime.limits.requestTimeoutMs)]);
+    for (const target of targets.slice(0, runtime.limits.maxAttempts)) {
+      const note = (outcome: string): void => {
+        attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome });
+      };
+      let execution;
+      try {
+        execution = await runtime.engine.execute({ binding: target.binding, task, signal });
+      } catch (error) {
+        if (!isProtocolEngineErrorV1(error)) throw error;
+        note(error.code);
+        if (error.phase === 'input') continue;
+        log('POST /v1/jobs', started, 502, `engine:${error.code}`, { client, model: model.name, attempts });
+        return jobError(c, 502, 'provider-error', 'The gateway could not submit the job.');
+      }
+      const target_ = { provider: target.provider, family: target.family, ref: target.ref };
+      const providerRequestId = execution.responseMetadata.providerRequestId;
+      const logged = { client, model: model.name, target: target_, attempts, ...(providerRequestId === undefined ? {} : { providerRequestId }) };
+      if (execution.kind === 'accepted-job') {
+        note('ok');
+        log('POST /v1/jobs', started, 202, 'accepted', logged);
+        return c.json({ id: handleFor(target, execution.providerJobId, client), object: 'job', model: model.name, status: 'queued', idempotencyKey: visibleKey, createdAt: iso(runtime.now()) }, 202);
+      }
+      if (execution.kind !== 'rejected') {
+        note('unexpected-sync');
+        continue;
+      }
+      note(execution.failureCode);
+      if (execution.acceptance.state === 'unknown') {
+        // Never resent: the provider may have created a paid job. Say how to find it.
+        const window = { from: submittedAfter, to: iso(runtime.now() + 1000) };
+        const recovery = signJobHandle({ kind: 'window', target: target.ref, providerJobId: '', client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds, window }, signingKey);
+        log('POST /v1/jobs', started, 502, `unknown:${execution.failureCode}`, logged);
+        return jobError(c, 502, 'job-acceptance-unknown', 'The provider may have created this job; it was not resent. List the submission window with the recovery token (GET /v1/jobs?recover=...) before submitting again.', {
+          idempotencyKey: visibleKey,
+          submittedWindow: window,
+          recover: recovery,
+        });
+      }
+      if (!execution.retryable) {
+        log('POST /v1/jobs', started, 422, `rejected:${execution.failureCode}`, logged);
+        return jobError(c, execution.failureCode === 'rate-limited' ? 429 : 422, execution.failureCode, 'The provider refused the job.');
+      }
+    }
+    log('POST /v1/jobs', started, 503, 'rejected:all-targets', { client, model: model.name, attempts });
+    return jobError(c, 503, 'no-target-accepted', 'No target accepted the job; nothing was created.');
+  });
+
+  app.get('/v1/jobs/:id', async (c) => {
+    const started = performance.now();
+    const client = caller(c);
+    if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
+    if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
+    const found = verified(c, client, c.req.param('id'), 'job');
+    if (found instanceof Response) {
+      log('GET /v1/jobs/{id}', started, found.status, 'refused:job-id', { client });
+      return found;
+    }
+    try {
+      const observation = await runtime.engine.jobs.get({ binding: found.target.binding, providerJobId: found.claims.providerJobId, signal: c.req.raw.signal });
+      log('GET /v1/jobs/{id}', started, 200, observation.snapshot.state, { client, model: modelOfTarget(found.target.ref) });
+      return c.json(jobView(observation.snapshot, c.req.param('id'), modelOfTarget(found.target.ref), ownerPrefix(client, signingKey)));
+    } catch (error) {
+      if (!isProtocolEngineErrorV1(error)) throw error;
+      log('GET /v1/jobs/{id}', started, 502, `engine:${error.code}`, { client });
+      return jobError(c, 502, 'provider-error', 'The provider could not be asked about this job.');
+    }
+  });
+
+  app.post('/v1/jobs/:id/cancel', async (c) => {
+    const started = performance.now();
+    const client = caller(c);
+    if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
+    if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
+    const found = verified(c, client, c.req.param('id'), 'job');
+    if (found instanceof Response) return found;
+    try {
+      await runtime.engine.jobs.cancel({ binding: found.target.binding, providerJobId: found.claims.providerJobId, signal: c.req.raw.signal });
+      log('POST /v1/jobs/{id}/cancel', started, 200, 'cancelled', { client });
+      return c.json({ id: c.req.param('id'), object: 'job', cancelRequested: true });
+    } catch (error) {
+      if (!isProtocolEngineErrorV1(error)) throw error;
+      log('POST /v1/jobs/{id}/cancel', started, error.code === 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED' ? 409 : 502, `engine:${error.code}`, { client });
+      if (error.code === 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED') return jobError(c, 409, 'cancel-unsupported', 'This provider cannot cancel jobs.');
+      return jobError(c, 502, 'provider-error', 'The provider could not cancel this job.');
+    }
+  });
+
+  app.get('/v1/jobs', async (c) => {
+    const started = performance.now();
+    const client = caller(c);
+    if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
+    if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
+    const recover = c.req.query('recover');
+    const prefix = ownerPrefix(client, signingKey);
+    let targets: readonly RuntimeTarget[];
+    let window: { from: string; to: string } | undefined;
+    if (recover !== undefined) {
+      const found = verified(c, client, recover, 'window');
+      if (found instanceof Response) return found;
+      targets = [found.target];
+      window = found.claims.window;
+    } else {
+      const model = runtime.catalogue.models.get(c.req.query('model') ?? '');
+      if (model === undefined) return jobError(c, 400, 'invalid-request', 'Name an async model: GET /v1/jobs?model=NAME.', { path: 'model' });
+      targets = model.targets.filter((target) => target.execution === 'async');
+    }
+    const items: Record<string, unknown>[] = [];
+    for (const target of targets) {
+      try {
+        const page = await runtime.engine.jobs.list({
+          binding: target.binding,
+          pageNum: 1,
+          pageSize: 100,
+          ...(window === undefined ? {} : { createdAfter: window.from, createdBefore: window.to }),
+          signal: c.req.raw.signal,
+        });
+        for (const snapshot of page.items) {
+          // Only the caller's jobs: the provider echoed our owner-tagged idempotency key, or the recovery
+          // token of the caller's own submission window vouches for the window.
+          const owned = snapshot.idempotencyKey?.startsWith(prefix) === true;
+          if (!owned && window === undefined) continue;
+          items.push(jobView(snapshot, handleFor(target, snapshot.providerJobId, client), modelOfTarget(target.ref), prefix));
+        }
+      } catch (error) {
+        if (!isProtocolEngineErrorV1(error)) throw error;
+        if (error.code === 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED') continue;
+        log('GET /v1/jobs', started, 502, `engine:${error.code}`, { client });
+        return jobError(c, 502, 'provider-error', 'The provider could not list jobs.');
+      }
+    }
+    log('GET /v1/jobs', started, 200, 'listed', { client });
+    return c.json({ object: 'list', data: items });
+  });
+}

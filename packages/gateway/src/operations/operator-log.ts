@@ -1,0 +1,49 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+/** One attempt at a target. */
+export interface OperatorLogAttempt {
+  /** `<model>#<index>` of the catalogue target. */
+  readonly target: string;
+  readonly provider: string;
+  readonly family: string;
+  /** `ok`, a normalized failure code, or an engine error code. */
+  readonly outcome: string;
+}
+
+/**
+ * The one line the operator log gets per request. Facts only: never a prompt, an output, a provider key or a
+ * client key (the client is named by its catalogue id).
+ */
+export interface OperatorLogLine {
+  readonly requestId: string;
+  readonly route: string;
+  readonly client?: string;
+  readonly model?: string;
+  readonly target?: { readonly provider: string; readonly family: string; readonly ref: string };
+  readonly attempts: readonly OperatorLogAttempt[];
+  readonly status: number;
+  /** `completed`, `failed:<code>`, `cancelled`, `refused:<code>`, ... */
+  readonly outcome: string;
+  readonly usage?: Readonly<Record<string, number>>;
+  readonly timeToFirstByteMs?: number;
+  readonly totalMs: number;
+  readonly providerRequestId?: string;
+}
+
+/** Where the operator log goes: a pino logger, or a destination stream pino writes JSON lines to. */
+export type OperatorLogSink = Logger | DestinationStream;
+
+function isLogger(sink: OperatorLogSink): sink is Logger {
+  return typeof (sink as Logger).info === 'function' && typeof (sink as Logger).child === 'function';
+}
+
+/** A pino logger for the operator log (stderr by default: stdout is the CLI's). */
+export function createOperatorLogger(sink?: OperatorLogSink): Logger {
+  if (sink !== undefined && isLogger(sink)) return sink.child({ component: 'tokenforge-gateway' });
+  return pino({ base: { component: 'tokenforge-gateway' }, messageKey: 'message' }, sink ?? pino.destination({ fd: 2, sync: false }));
+}
+
+/** Writes one request line. */
+export function logRequest(logger: Logger, line: OperatorLogLine): void {
+  logger.info(line, 'request');
+}

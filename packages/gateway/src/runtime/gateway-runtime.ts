@@ -1,0 +1,43 @@
+import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
+import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import type { Logger } from 'pino';
+import type { GatewayLimitsV1 } from '../catalogue/gateway-catalogue-v1.js';
+import type { ConcurrencyLimiter } from '../operations/concurrency-limiter.js';
+import type { ResolvedCatalogue } from './resolve-catalogue.js';
+
+/** Limits with their defaults filled in. */
+export type GatewayLimits = { readonly [Name in keyof GatewayLimitsV1]-?: number };
+
+/** The defaults of {@link GatewayLimits}. */
+export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
+  maxBodyBytes: 16 * 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 600_000,
+  maxConcurrentRequests: 64,
+  maxAttempts: 3,
+  retryBudgetMs: 5_000,
+  drainTimeoutMs: 10_000,
+};
+
+/** Everything a request handler needs; one per gateway process. */
+export interface GatewayRuntime {
+  readonly engine: ProtocolEngineV1;
+  readonly suite: TokenForgeProtocolSuiteV1;
+  readonly catalogue: ResolvedCatalogue;
+  readonly limits: GatewayLimits;
+  readonly limiter: ConcurrencyLimiter;
+  readonly logger: Logger;
+  /** Job handle lifetime in seconds. */
+  readonly jobHandleTtlSeconds: number;
+  /** Clock in epoch milliseconds. */
+  readonly now: () => number;
+  /** Set once SIGTERM (or `close`) started: `/readyz` answers 503 and new model requests are refused. */
+  draining: boolean;
+}
+
+/** The catalogue's limits over {@link DEFAULT_GATEWAY_LIMITS}. */
+export function resolveLimits(limits: GatewayLimitsV1 = {}): GatewayLimits {
+  const resolved: Record<string, number> = { ...DEFAULT_GATEWAY_LIMITS };
+  for (const [name, value] of Object.entries(limits)) if (typeof value === 'number') resolved[name] = value;
+  return resolved as GatewayLimits;
+}

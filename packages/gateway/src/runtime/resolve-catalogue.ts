@@ -1,0 +1,151 @@
+import { createHttpProviderTransport, type HttpProviderTransport, type HttpTransportCredentials } from '@tokenforge/http-transport';
+import type { ProtocolCapabilityV2, ProtocolFamily, TaskKindV2 } from '@tokenforge/model-protocol';
+import { createProtocolEngineTargetBindingV1, type ProtocolEngineTargetBindingV1 } from '@tokenforge/protocol-engine';
+import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
+import type { GatewayCatalogueV1, GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
+import { GatewayConfigurationError } from './gateway-configuration-error.js';
+
+/** One catalogue target, ready to serve: its binding over a transport of its own. */
+export interface RuntimeTarget {
+  /** `<model>#<index>`: how the operator log and job handles name it. */
+  readonly ref: string;
+  readonly provider: string;
+  readonly family: ProtocolFamily;
+  readonly capability: ProtocolCapabilityV2;
+  readonly binding: ProtocolEngineTargetBindingV1;
+  readonly execution: 'sync' | 'async';
+}
+
+/** A public model with its targets in order. */
+export interface RuntimeModel {
+  readonly name: string;
+  readonly taskKind: TaskKindV2;
+  readonly targets: readonly RuntimeTarget[];
+}
+
+/** A client key, resolved. */
+export interface RuntimeClientKey {
+  readonly id: string;
+  readonly key: Uint8Array;
+}
+
+/** The catalogue with every secret read from the environment. */
+export interface ResolvedCatalogue {
+  readonly models: ReadonlyMap<string, RuntimeModel>;
+  readonly targets: ReadonlyMap<string, RuntimeTarget>;
+  readonly clientKeys: readonly RuntimeClientKey[];
+  readonly signingKey: Uint8Array | undefined;
+  /** Closes every target transport. */
+  close(): Promise<void>;
+}
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+function credentialsOf(target: GatewayTargetV1, env: Environment, path: string, problems: string[]): HttpTransportCredentials | undefined {
+  const read = (name: string, field: string): string | undefined => {
+    const value = env[name];
+    if (value === undefined || value.length === 0) problems.push(`${path}.credentials.${field}: the environment variable ${name} is not set`);
+    return value;
+  };
+  if ('apiKeyEnv' in target.credentials) {
+    const apiKey = read(target.credentials.apiKeyEnv, 'apiKeyEnv');
+    return apiKey === undefined ? undefined : { type: 'api-key', apiKey };
+  }
+  const accessKey = read(target.credentials.accessKeyEnv, 'accessKeyEnv');
+  const secretKey = read(target.credentials.secretKeyEnv, 'secretKeyEnv');
+  return accessKey === undefined || secretKey === undefined ? undefined : { type: 'access-key', accessKey, secretKey };
+}
+
+/**
+ * Reads the catalogue's secrets from `env` and builds one binding and transport per target. Every problem is
+ * collected before {@link GatewayConfigurationError} is thrown, so one start reports them all.
+ */
+export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForgeProtocolSuiteV1, env: Environment): ResolvedCatalogue {
+  const problems: string[] = [];
+  const families = new Set(suite.registry.listProtocolFamilies());
+  const asyncFamilies = new Set(suite.entries.filter((entry) => entry.execution === 'async').map((entry) => entry.protocolFamily));
+  const transports: HttpProviderTransport[] = [];
+  const models = new Map<string, RuntimeModel>();
+  const targets = new Map<string, RuntimeTarget>();
+
+  catalogue.models.forEach((model, modelIndex) => {
+    const runtimeTargets: RuntimeTarget[] = [];
+    model.targets.forEach((target, targetIndex) => {
+      const path = `models.${modelIndex}.targets.${targetIndex}`;
+      if (!families.has(target.family as ProtocolFamily)) {
+        problems.push(`${path}.family: no adapter serves ${target.family}`);
+        return;
+      }
+      const capability = capabilityOfTarget(target);
+      if (!capability.taskKinds.includes(model.taskKind)) problems.push(`${path}: the target does not serve the model's task kind ${model.taskKind}`);
+      if (capability.taskKinds.includes('embedding') && capability.embedding === undefined) problems.push(`${path}.capability.embedding: an embedding target needs its embedding space`);
+      const credentials = credentialsOf(target, env, path, problems);
+      if (credentials === undefined) return;
+      const family = target.family as ProtocolFamily;
+      let transport: HttpProviderTransport;
+      try {
+        transport = createHttpProviderTransport({
+          baseUrl: target.baseUrl,
+          credentials,
+          metadata: suite.transportMetadataFor(family),
+          policy: {
+            allowedAddressCategories: [
+              ...(target.network?.allowLoopback === true ? (['loopback'] as const) : []),
+              ...(target.network?.allowPrivate === true ? (['private'] as const) : []),
+            ],
+            allowInsecureHttpToLoopback: target.network?.allowLoopback === true,
+            ...(target.timeouts?.connectMs === undefined ? {} : { connectTimeoutMs: target.timeouts.connectMs }),
+            ...(target.timeouts?.headersMs === undefined ? {} : { headersTimeoutMs: target.timeouts.headersMs }),
+            ...(target.timeouts?.bodyIdleMs === undefined ? {} : { bodyIdleTimeoutMs: target.timeouts.bodyIdleMs }),
+          },
+        });
+      } catch (error) {
+        problems.push(`${path}: the transport refused the target (${error instanceof Error && 'code' in error ? String(error.code) : 'invalid'})`);
+        return;
+      }
+      transports.push(transport);
+      const ref = `${model.name}#${targetIndex}`;
+      const runtimeTarget: RuntimeTarget = {
+        ref,
+        provider: target.provider,
+        family,
+        capability,
+        execution: asyncFamilies.has(family) ? 'async' : 'sync',
+        binding: createProtocolEngineTargetBindingV1({
+          target: { provider: target.provider, providerModel: target.model, connectionRef: ref, capability },
+          bindTransport: () => transport,
+        }),
+      };
+      runtimeTargets.push(runtimeTarget);
+      targets.set(ref, runtimeTarget);
+    });
+    models.set(model.name, { name: model.name, taskKind: model.taskKind, targets: runtimeTargets });
+  });
+
+  const clientKeys: RuntimeClientKey[] = [];
+  catalogue.clientKeys.forEach((clientKey, index) => {
+    const value = env[clientKey.env];
+    if (value === undefined || value.length < 8) problems.push(`clientKeys.${index}.env: the environment variable ${clientKey.env} is not set (or shorter than 8 characters)`);
+    else clientKeys.push({ id: clientKey.id, key: new TextEncoder().encode(value) });
+  });
+
+  let signingKey: Uint8Array | undefined;
+  const needsJobs = [...targets.values()].some((target) => target.execution === 'async');
+  if (catalogue.jobs !== undefined) {
+    const value = env[catalogue.jobs.signingKeyEnv];
+    if (value === undefined || value.length < 32) problems.push(`jobs.signingKeyEnv: the environment variable ${catalogue.jobs.signingKeyEnv} is not set (or shorter than 32 characters)`);
+    else signingKey = new TextEncoder().encode(value);
+  } else if (needsJobs) {
+    problems.push('jobs: a model has an async target, so the catalogue needs jobs.signingKeyEnv');
+  }
+
+  const close = async (): Promise<void> => {
+    await Promise.all(transports.map((transport) => transport.destroy()));
+  };
+  if (problems.length > 0) {
+    void close();
+    throw new GatewayConfigurationError(problems);
+  }
+  return { models, targets, clientKeys, signingKey, close };
+}
