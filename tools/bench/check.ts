@@ -1,7 +1,8 @@
 /**
  * `npx --yes pnpm@12.4.2 bench:check`: measures again (or reads `--report=<file>`) and compares every ratio and scaling exponent
  * with the committed tools/bench/results/bench-report.json (or `--baseline=<file>`). Exits 1 when one worsened by
- * more than 25% (`--tolerance=0.25`). Not run in CI: shared machines are too noisy for the rule.
+ * more than 25% (`--tolerance=0.25`), and when the new measurement misses a gated target (e.g. the gateway's
+ * same-dialect sync added p50 at concurrency 1). Not run in CI: shared machines are too noisy for the rule.
  *
  * Takes run-all's options too (`--processes=N`, `--quick`, `--only=...`); a fresh measurement is written to
  * the system's temporary folder (tokenforge-bench-report.check.json), never over the committed report.
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchReport } from './report/bench-report.js';
-import { compareReports, DEFAULT_TOLERANCE, type ReportComparison } from './report/compare-reports.js';
+import { compareReports, DEFAULT_TOLERANCE, missedGatedTargets, type ReportComparison } from './report/compare-reports.js';
 import { option, REPORT_PATH, runAllBenchmarks, runAllOptions } from './run-all.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,7 +65,9 @@ async function main(): Promise<void> {
   }
   const comparison = compareReports(baseline, candidate, tolerance);
   for (const line of describeComparison(comparison)) console.log(line);
-  if (comparison.regressions.length > 0) process.exitCode = 1;
+  const missed = missedGatedTargets(candidate);
+  for (const metric of missed) console.log(`MISSED gated target ${metric.id}: ${metric.value} (target ${metric.target?.comparison} ${metric.target?.value})`);
+  if (comparison.regressions.length > 0 || missed.length > 0) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 /**
- * `npx --yes pnpm@12.4.2 bench`: runs every benchmark (engine, codecs with embeddings, http, peers) several times, each in a fresh
+ * `npx --yes pnpm@12.4.2 bench`: runs every benchmark (engine, codecs with embeddings, http, peers, gateway) several times, each in a fresh
  * process, pools their figures and writes tools/bench/results/bench-report.json and docs/benchmarks.md.
  *
  * A benchmark whose file is absent is reported as not run; one that exits non-zero is reported as failed (and
@@ -41,6 +41,8 @@ const BENCHMARKS: readonly BenchmarkSpec[] = [
   { file: 'codecs.bench.ts', results: ['codecs', 'codecs-embeddings'], quickFlag: true, pooledArgs: ['--quick'] },
   { file: 'http.bench.ts', results: ['http'], quickFlag: false, pooledArgs: [] },
   { file: 'peers.bench.ts', results: ['peers'], quickFlag: true, pooledArgs: [] },
+  // Gateways over loopback HTTP (ours, Portkey, claude-code-router): one quick round per process, pooled.
+  { file: 'gateway.bench.ts', results: ['gateway'], quickFlag: true, pooledArgs: ['--quick'] },
 ];
 
 /** Options of {@link runAllBenchmarks}. */
@@ -81,6 +83,7 @@ export async function runAllBenchmarks(options: RunAllOptions): Promise<BenchRep
   const benchmarks: ReportBenchmark[] = [];
   const metrics: ReportMetric[] = [];
   let peerResults: Record<string, unknown>[] = [];
+  let gatewayResults: Record<string, unknown>[] = [];
   const selected = (spec: BenchmarkSpec): boolean =>
     options.only === undefined || options.only.some((name) => spec.results.includes(name) || spec.file.startsWith(`${name}.`));
 
@@ -112,6 +115,7 @@ export async function runAllBenchmarks(options: RunAllOptions): Promise<BenchRep
       if (failure === undefined && runs.length > 0) {
         metrics.push(...poolMetrics(name, runs.map((results): BenchMetric[] => metricsOf(results))));
         if (name === 'peers') peerResults = runs;
+        if (name === 'gateway') gatewayResults = runs;
       }
     }
   }
@@ -125,7 +129,10 @@ export async function runAllBenchmarks(options: RunAllOptions): Promise<BenchRep
     processesPerBenchmark: options.processes,
     durationSeconds: Math.round((Date.now() - started) / 1000),
     quick: options.quick,
-    peerVersions: (lastPeers?.peerVersions as Record<string, string> | undefined) ?? {},
+    peerVersions: {
+      ...((lastPeers?.peerVersions as Record<string, string> | undefined) ?? {}),
+      ...((gatewayResults.at(-1)?.peerVersions as Record<string, string> | undefined) ?? {}),
+    },
     benchmarks,
     workloads: poolWorkloads(peerResults),
     metrics,

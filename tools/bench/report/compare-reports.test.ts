@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportMetric } from './bench-report.js';
-import { compareReports, worseningOf } from './compare-reports.js';
+import { compareReports, missedGatedTargets, worseningOf } from './compare-reports.js';
 
 function metric(id: string, value: number, better: 'lower' | 'higher' = 'lower', unit: ReportMetric['unit'] = 'ratio'): ReportMetric {
   return { id, benchmark: 'peers', label: id, unit, better, value, spread: { median: value, p25: value, p75: value, min: value, max: value, count: 1 }, processMedians: [value] };
@@ -41,5 +41,18 @@ describe('compareReports', () => {
 
   it('honours another tolerance', () => {
     expect(compareReports({ metrics: [metric('a', 2)] }, { metrics: [metric('a', 2.3)] }, 0.1).regressions).toHaveLength(1);
+  });
+});
+
+describe('missedGatedTargets', () => {
+  it('lists gated targets that are not met and nothing else', () => {
+    const base = { benchmark: 'gateway', label: 'x', unit: 'microseconds', better: 'lower', spread: { count: 1, min: 1, p25: 1, median: 1, p75: 1, max: 1 }, processMedians: [1] } as unknown as ReportMetric;
+    const metrics = [
+      { ...base, id: 'gateway.a', value: 400, target: { comparison: 'at-most', value: 300, gated: true }, met: false },
+      { ...base, id: 'gateway.b', value: 200, target: { comparison: 'at-most', value: 300, gated: true }, met: true },
+      { ...base, id: 'gateway.c', value: 9, target: { comparison: 'at-most', value: 2, gated: false }, met: false },
+      { ...base, id: 'gateway.d', value: 9 },
+    ] as ReportMetric[];
+    expect(missedGatedTargets({ metrics }).map((metric) => metric.id)).toEqual(['gateway.a']);
   });
 });

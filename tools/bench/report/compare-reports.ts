@@ -63,3 +63,8 @@ export function compareReports(baseline: Pick<BenchReport, 'metrics'>, candidate
   const added = [...candidates.keys()].filter((id) => !known.has(id));
   return { tolerance, compared, regressions: compared.filter((entry) => entry.regressed), missing, added };
 }
+
+/** Gated targets the report misses: `npx --yes pnpm@12.4.2 bench:check` fails on each, whatever the committed report says. */
+export function missedGatedTargets(report: Pick<BenchReport, 'metrics'>): ReportMetric[] {
+  return report.metrics.filter((metric) => metric.target?.gated === true && metric.met === false);
+}

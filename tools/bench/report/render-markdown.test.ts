@@ -105,3 +105,23 @@ describe('formatWithSpread', () => {
     expect(formatWithSpread({ ...metric('x.y', 2), spread: { median: 2, p25: 2, p75: 2, min: 2, max: 2, count: 1 } })).toBe('2.00×');
   });
 });
+
+describe('renderBenchmarksMarkdown: gateways', () => {
+  it('renders one row per gateway path from the gateway metrics, with the peers in the versions row', () => {
+    const base = report(0.5);
+    const gateway = [
+      metric('gateway.ours-same.sync-c1.added-p50', 180, { unit: 'microseconds', label: 'TokenForge: OpenAI chat in, openai-chat out, sync at concurrency 1: p50 added over the floor', target: { comparison: 'at-most', value: 300, gated: true }, met: true }),
+      metric('gateway.ours-same.sync-c1.cpu-per-request', 400, { unit: 'microseconds', label: 'TokenForge: OpenAI chat in, openai-chat out, sync at concurrency 1: gateway CPU time per request' }),
+      metric('gateway.portkey.sync-c1.added-p50', 900, { unit: 'microseconds', label: 'Portkey 1.15.2: OpenAI chat in, openai out (custom host), sync at concurrency 1: p50 added over the floor' }),
+      metric('gateway.portkey.peak-rss', 300 * 1048576, { unit: 'bytes', label: 'Portkey 1.15.2: OpenAI chat in, openai out (custom host): peak RSS of the gateway process (whole run)' }),
+      metric('gateway.targets.cpu-vs-portkey', 0.4, { target: { comparison: 'at-most', value: 0.5, gated: false }, met: true }),
+    ];
+    const markdown = renderBenchmarksMarkdown({ ...base, peerVersions: { ...base.peerVersions, '@portkey-ai/gateway': '1.15.2' }, benchmarks: [...base.benchmarks, { name: 'gateway', status: 'ran', processes: 3 }], metrics: [...base.metrics, ...gateway] });
+    expect(markdown).toContain('## Gateways over loopback HTTP');
+    expect(markdown).toContain('| TokenForge: OpenAI chat in, openai-chat out | 180.0 µs | n/a | 400.0 µs |');
+    expect(markdown).toContain('| Portkey 1.15.2: OpenAI chat in, openai out (custom host) | 900.0 µs |');
+    expect(markdown).toContain('314,572,800 B');
+    expect(markdown).toContain('@portkey-ai/gateway 1.15.2');
+    expect(markdown).not.toContain('| targets |');
+  });
+});

@@ -48,6 +48,40 @@ function formatTarget(metric: ReportMetric): string {
   return `${sign} ${formatNumber(metric.target.value, metric.unit)}${metric.target.gated ? '' : ' (reported, not gated)'}: **${verdict}**`;
 }
 
+/** The gateway benchmark's table: one row per path, from its metrics (`<path>.<mode>-c<N>.<figure>`). */
+function gatewaySection(report: BenchReport, metrics: ReadonlyMap<string, ReportMetric>): string[] {
+  const own = report.metrics.filter((metric) => metric.benchmark === 'gateway');
+  if (own.length === 0) return [];
+  const paths = [...new Set(own.map((metric) => metric.id.split('.')[1] ?? '').filter((id) => id !== 'targets' && id.length > 0))];
+  const cell = (path: string, figure: string): string => {
+    const metric = metrics.get(`gateway.${path}.${figure}`);
+    return metric === undefined ? 'n/a' : formatNumber(metric.value, metric.unit);
+  };
+  const labelOf = (path: string): string => (own.find((metric) => metric.id.startsWith(`gateway.${path}.`))?.label ?? path).replace(/, (sync|stream) at concurrency .*$/, '').replace(/: peak RSS.*$/, '');
+  return [
+    '## Gateways over loopback HTTP',
+    '',
+    'Added over the floor (the client calling the upstream directly) in the same round; CPU is the gateway process\'s',
+    'own time per request. Streams are 2,000 chunks.',
+    '',
+    ...table(
+      ['path', 'sync c1 +p50', 'sync c1 +p99', 'sync c1 CPU/req', 'sync c32 CPU/req', 'stream c1 +per chunk', 'stream c1 +first byte', 'stream c1 CPU/req', 'peak RSS'],
+      paths.map((path) => [
+        labelOf(path),
+        cell(path, 'sync-c1.added-p50'),
+        cell(path, 'sync-c1.added-p99'),
+        cell(path, 'sync-c1.cpu-per-request'),
+        cell(path, 'sync-c32.cpu-per-request'),
+        cell(path, 'stream-c1.added-per-chunk'),
+        cell(path, 'stream-c1.added-first-byte'),
+        cell(path, 'stream-c1.cpu-per-request'),
+        cell(path, 'peak-rss'),
+      ]),
+    ),
+    '',
+  ];
+}
+
 function escapeCell(text: string): string {
   return text.replaceAll('|', '\\|');
 }
@@ -200,6 +234,7 @@ export function renderBenchmarksMarkdown(report: BenchReport): string {
   }
   if (report.workloads.length === 0) lines.push('The peers benchmark did not run.', '');
 
+  lines.push(...gatewaySection(report, metrics));
   lines.push('## Component benchmarks', '', 'Ratios each component benchmark reports, median over processes (range over processes).', '');
   for (const benchmark of report.benchmarks.filter((candidate) => candidate.name !== 'peers')) {
     const own = report.metrics.filter((metric) => metric.benchmark === benchmark.name);
@@ -238,6 +273,11 @@ export function renderBenchmarksMarkdown(report: BenchReport): string {
     '  interquartile range. `npx --yes pnpm@12.4.2 bench` runs every benchmark in several fresh processes and pools their rounds.',
     '- Sync latency times each call on its own (5,000 calls per path, in alternating blocks of 500). The heap figure',
     '  is `heapUsed` after forced collections, after 100 streams, minus the same before them.',
+    '- The gateway benchmark runs a canned upstream and a load generator (node:http, keep-alive) in processes of',
+    '  their own; each gateway (ours, Portkey with its custom host, claude-code-router) is its own process, pinned to',
+    '  core 0 with the upstream and the load generator on core 1 when `taskset` exists. Paths alternate order each',
+    '  round; added latency is the path\'s p50 (or p99) minus the floor\'s in the same round; CPU per request is',
+    '  `utime + stime` of the gateway process from `/proc/PID/stat` over the requests it completed; peak RSS is `VmHWM`.',
     '- The codecs benchmark measures the same openai-chat stream against a floor that reads an async generator of',
     '  the reads; the floor here reads a `ReadableStream`, which costs more per read. The same TokenForge time is',
     '  therefore a larger multiple of the codecs floor than of this one; both are reported as measured.',
@@ -255,14 +295,15 @@ export function renderBenchmarksMarkdown(report: BenchReport): string {
     '',
     '## Running and checking',
     '',
-    '- `npx --yes pnpm@12.4.2 bench` runs every benchmark (engine, codecs, http, peers) in fresh processes, then writes',
+    '- `npx --yes pnpm@12.4.2 bench` runs every benchmark (engine, codecs, http, peers, gateway) in fresh processes, then writes',
     '  `tools/bench/results/bench-report.json` and this page. A component benchmark whose file is not there is listed',
     '  as not run. `npx --yes pnpm@12.4.2 bench -- --processes=1 --quick` gives a fast smoke run.',
-    '- `npx --yes pnpm@12.4.2 bench:engine`, `npx --yes pnpm@12.4.2 bench:codecs`, `npx --yes pnpm@12.4.2 bench:http` and `npx --yes pnpm@12.4.2 bench:peers` run one benchmark once.',
+    '- `npx --yes pnpm@12.4.2 bench:engine`, `npx --yes pnpm@12.4.2 bench:codecs`, `npx --yes pnpm@12.4.2 bench:http`, `npx --yes pnpm@12.4.2 bench:peers` and `npx --yes pnpm@12.4.2 bench:gateway` run one',
+    '  benchmark once (`bench:gateway` installs its peers on first use from `tools/bench/gateway-peers`).',
     `- \`npx --yes pnpm@12.4.2 bench:check\` measures again (or reads a report given with \`--report=<file>\`) and compares every ratio and`,
     `  scaling exponent with the committed \`tools/bench/results/bench-report.json\`; it fails when one is more than`,
     `  ${Math.round(DEFAULT_TOLERANCE * 100)}% worse (a cost ratio ${Math.round(DEFAULT_TOLERANCE * 100)}% higher, or a speedup that much lower). Absolute times are not`,
-    '  compared. Run it before and after a change to a hot path, on a quiet machine; it is not part of CI because',
+    '  compared. It also fails when the new measurement misses a gated target. Run it before and after a change to a hot path, on a quiet machine; it is not part of CI because',
     '  shared CI machines are too noisy for a 25% rule. Commit a refreshed report when a change moves the figures on',
     '  purpose.',
     '',

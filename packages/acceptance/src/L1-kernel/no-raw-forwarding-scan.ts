@@ -9,7 +9,9 @@ export type RawForwardingRule =
   /** Engine code calls a transport itself (only adapters send; the engine validates what they decode). */
   | 'engine-sends'
   /** Engine code names a raw response or byte type, so something raw could cross its public surface. */
-  | 'engine-raw-type';
+  | 'engine-raw-type'
+  /** Gateway code sends a request of its own (`fetch`, an HTTP client): providers are reached only through the engine. */
+  | 'gateway-sends';
 
 export interface RawForwardingFinding {
   /** Path relative to the scanned package folder. */
@@ -30,11 +32,11 @@ function listFiles(directory: string, prefix = ''): string[] {
   return files.sort();
 }
 
-/** Production files of a package: `.ts` under `src/`, without tests, test support, fixtures or fixture transports. */
+/** Production files of a package: `.ts` under `src/`, without tests, test support, fixtures, fixture transports or bench helpers. */
 export function productionFiles(packageDirectory: string): string[] {
   return listFiles(join(packageDirectory, 'src'))
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !/\.test\.ts$|\.bench\.ts$/.test(file))
-    .filter((file) => !file.split('/').some((segment) => segment === 'test-support' || segment === '__fixtures__' || segment === 'testing'))
+    .filter((file) => !file.split('/').some((segment) => segment === 'test-support' || segment === '__fixtures__' || segment === 'testing' || segment === 'bench'))
     .map((file) => `src/${file}`);
 }
 
@@ -99,6 +101,22 @@ function isRawExpression(node: ts.Node, tracked: ReadonlySet<string>): boolean {
   return ts.isPropertyAccessExpression(inner) && inner.name.text === 'body' && ts.isIdentifier(unwrap(inner.expression)) && tracked.has((unwrap(inner.expression) as ts.Identifier).text);
 }
 
+const CLIENT_BODY_READS = new Set(['json', 'text', 'arrayBuffer', 'blob', 'formData', 'parseBody']);
+
+/** Whether an expression reads the client's request (gateway): `c.req.raw`, its body, `c.req.json()`..., `readLimitedBody(...)`. */
+function isClientRequest(node: ts.Node): boolean {
+  const inner = unwrap(node);
+  const isReq = (expression: ts.Node): boolean => ts.isPropertyAccessExpression(expression) && expression.name.text === 'req';
+  if (ts.isPropertyAccessExpression(inner) && inner.name.text === 'raw' && isReq(inner.expression)) return true;
+  if (ts.isPropertyAccessExpression(inner) && inner.name.text === 'body' && isClientRequest(inner.expression)) return true;
+  if (ts.isCallExpression(inner)) {
+    const callee = inner.expression;
+    if (ts.isIdentifier(callee) && callee.text === 'readLimitedBody') return true;
+    if (ts.isPropertyAccessExpression(callee) && CLIENT_BODY_READS.has(callee.name.text) && isReq(callee.expression)) return true;
+  }
+  return false;
+}
+
 /** Names bound to a transport response, its body, or chunks read from it (aliases included, by name per file). */
 function trackedNames(source: ts.SourceFile): Set<string> {
   const tracked = new Set<string>();
@@ -155,10 +173,81 @@ export interface RawForwardingScan {
   readonly findings: RawForwardingFinding[];
 }
 
-/** Scans one file's text. `engine` adds the engine-only rules. */
-export function scanRawForwardingSource(file: string, text: string, options: { readonly engine: boolean }): RawForwardingScan {
+/** What a scan applies beyond the adapter rule. */
+export interface RawForwardingOptions {
+  /** The engine-only rules. */
+  readonly engine: boolean;
+  /**
+   * The gateway rules: the client's request (`c.req.raw`, its body and reads, `readLimitedBody`) is raw like a
+   * transport response, may not be handed to `new Response`, `new Request` or `fetch`, and the gateway sends no
+   * request of its own.
+   */
+  readonly gateway?: boolean;
+}
+
+/** The nearest enclosing function (or the file). */
+function enclosingScope(node: ts.Node): ts.Node {
+  let current = node.parent;
+  while (current !== undefined && !ts.isFunctionLike(current) && !ts.isSourceFile(current)) current = current.parent;
+  return current ?? node.getSourceFile();
+}
+
+function isWithin(node: ts.Node, scope: ts.Node): boolean {
+  for (let current: ts.Node | undefined = node; current !== undefined; current = current.parent) if (current === scope) return true;
+  return false;
+}
+
+/** Gateway: names bound to the client's request or its body, with the scopes they were bound in (aliases included). */
+function clientRequestNames(source: ts.SourceFile): Map<string, ts.Node[]> {
+  const names = new Map<string, ts.Node[]>();
+  const bound = (node: ts.Node): boolean => {
+    const inner = unwrap(node);
+    if (isClientRequest(inner)) return true;
+    const base = ts.isPropertyAccessExpression(inner) && inner.name.text === 'body' ? unwrap(inner.expression) : inner;
+    return ts.isIdentifier(base) && (names.get(base.text) ?? []).some((scope) => isWithin(base, scope));
+  };
+  let size = -1;
+  while (size !== [...names.values()].flat().length) {
+    size = [...names.values()].flat().length;
+    const visit = (node: ts.Node): void => {
+      if (ts.isVariableDeclaration(node) && node.initializer !== undefined && bound(node.initializer)) {
+        const scope = enclosingScope(node);
+        const into = new Set<string>();
+        bindingNames(node.name, into);
+        for (const name of into) if (!(names.get(name) ?? []).includes(scope)) names.set(name, [...(names.get(name) ?? []), scope]);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return names;
+}
+
+/** Gateway: a raw value placed in an object typed as the ingress codec's input stays with the decoder. */
+function isIngressWireField(value: ts.Node): boolean {
+  const parent = value.parent;
+  if (!(ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent))) return false;
+  const declaration = climb(parent.parent).parent;
+  return ts.isVariableDeclaration(declaration) && typeName(declaration.type) === 'ClientWireRequestV2';
+}
+
+const FORWARDING_CALLS = new Set(['Response', 'Request', 'fetch']);
+
+/** Whether `value` is an argument of `new Response(...)`, `new Request(...)` or `fetch(...)`. */
+function isForwardedArgument(value: ts.Node): boolean {
+  const parent = value.parent;
+  return (ts.isCallExpression(parent) || ts.isNewExpression(parent)) && ts.isIdentifier(parent.expression) && FORWARDING_CALLS.has(parent.expression.text) && (parent.arguments ?? []).some((argument) => argument === value);
+}
+
+const HTTP_CLIENT_MODULES = new Set(['node:http', 'http', 'node:https', 'https', 'undici', 'node:http2', 'http2']);
+const HTTP_CLIENT_NAMES = new Set(['request', 'get', 'fetch', 'Agent', 'Pool', 'Client', 'connect']);
+
+/** Scans one file's text. `engine` adds the engine-only rules, `gateway` the gateway ones. */
+export function scanRawForwardingSource(file: string, text: string, options: RawForwardingOptions): RawForwardingScan {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const gateway = options.gateway === true;
   const tracked = trackedNames(source);
+  const clientNames = gateway ? clientRequestNames(source) : new Map<string, ts.Node[]>();
   const findings: RawForwardingFinding[] = [];
   let rawReferences = 0;
   const report = (node: ts.Node, rule: RawForwardingRule, match: string): void => {
@@ -168,6 +257,32 @@ export function scanRawForwardingSource(file: string, text: string, options: { r
     if (options.engine && ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'send') report(node, 'engine-sends', node.expression.getText(source));
     if (options.engine && ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && ENGINE_RAW_TYPES.has(node.typeName.text)) report(node, 'engine-raw-type', node.typeName.text);
     if (options.engine && ts.isNewExpression(node) && ts.isIdentifier(node.expression) && ENGINE_RAW_TYPES.has(node.expression.text)) report(node, 'engine-raw-type', node.expression.text);
+    if (gateway && ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'fetch') report(node, 'gateway-sends', 'fetch');
+    if (gateway && ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && HTTP_CLIENT_MODULES.has(node.moduleSpecifier.text)) {
+      const bindings = node.importClause?.namedBindings;
+      if (bindings !== undefined && ts.isNamedImports(bindings)) {
+        for (const element of bindings.elements) if (HTTP_CLIENT_NAMES.has((element.propertyName ?? element.name).text)) report(element, 'gateway-sends', `${(element.propertyName ?? element.name).text} from ${node.moduleSpecifier.text}`);
+      }
+    }
+    if (gateway) {
+      // The client's request: read directly (`c.req.raw`, `c.req.json()`...) or through a name bound to it in scope.
+      const scoped =
+        ts.isIdentifier(node) &&
+        (clientNames.get(node.text) ?? []).some((scope) => isWithin(node, scope)) &&
+        !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node) &&
+        !(ts.isPropertyAssignment(node.parent) && node.parent.name === node) &&
+        !((ts.isVariableDeclaration(node.parent) || ts.isParameter(node.parent) || ts.isBindingElement(node.parent)) && node.parent.name === node) &&
+        !ts.isTypeReferenceNode(node.parent);
+      const direct = isClientRequest(node) && !(ts.isPropertyAccessExpression(node.parent) && node.parent.expression === node && node.parent.name.text === 'body');
+      if (scoped || direct) {
+        const parent = node.parent;
+        const raw = ts.isPropertyAccessExpression(parent) && parent.expression === node ? (parent.name.text === 'body' ? parent : undefined) : node;
+        if (raw !== undefined) {
+          rawReferences += 1;
+          if (isForwardedArgument(climb(raw)) || (!staysInside(raw) && !isIngressWireField(raw))) report(raw, 'raw-escapes', raw.getText(source));
+        }
+      }
+    }
     const isReference =
       ts.isIdentifier(node) &&
       tracked.has(node.text) &&
@@ -180,7 +295,7 @@ export function scanRawForwardingSource(file: string, text: string, options: { r
       const parent = node.parent;
       const raw = ts.isPropertyAccessExpression(parent) && parent.expression === node ? (parent.name.text === 'body' ? parent : undefined) : node;
       if (raw !== undefined) rawReferences += 1;
-      if (raw !== undefined && !staysInside(raw)) report(raw, 'raw-escapes', raw.getText(source));
+      if (raw !== undefined && (!staysInside(raw) || (gateway && isForwardedArgument(climb(raw))))) report(raw, 'raw-escapes', raw.getText(source));
     }
     ts.forEachChild(node, visit);
   };
@@ -189,7 +304,7 @@ export function scanRawForwardingSource(file: string, text: string, options: { r
 }
 
 /** Scans a package's production files. */
-export function scanRawForwarding(packageDirectory: string, options: { readonly engine: boolean }): RawForwardingScan & { readonly files: string[] } {
+export function scanRawForwarding(packageDirectory: string, options: RawForwardingOptions): RawForwardingScan & { readonly files: string[] } {
   const files = productionFiles(packageDirectory);
   const scans = files.map((file) => scanRawForwardingSource(file, readFileSync(join(packageDirectory, file), 'utf8'), options));
   return { files, rawReferences: scans.reduce((sum, scan) => sum + scan.rawReferences, 0), findings: scans.flatMap((scan) => scan.findings) };

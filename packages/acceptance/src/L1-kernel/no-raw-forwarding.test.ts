@@ -41,6 +41,35 @@ describe('no raw forwarding: static rule', () => {
     expect([...engine.findings, ...adapters.findings]).toEqual([]);
   });
 
+  it('finds no client request or body forwarded by the gateway, and no request the gateway sends itself', () => {
+    const gateway = scanRawForwarding(join(repositoryRoot, 'packages', 'gateway'), { engine: false, gateway: true });
+    expect(gateway.files).toContain('src/dialects/serve-direct-request.ts');
+    // The rule saw the gateway's reads of the client request (every route reads one), so a clean result means something.
+    expect(gateway.rawReferences).toBeGreaterThan(5);
+    expect(gateway.findings).toEqual([]);
+  });
+
+  it.each([
+    ['the client body into a Response', 'app.post("/x", async (c) => new Response(c.req.raw.body));', ['raw-escapes']],
+    ['read bytes into a Response', 'app.post("/x", async (c) => { const bytes = await readLimitedBody(c.req.raw, 10); return new Response(bytes); });', ['raw-escapes']],
+    ['an aliased request body into a Response', 'app.post("/x", async (c) => { const request = c.req.raw; return new Response(request.body); });', ['raw-escapes']],
+    ['the client request returned', 'app.post("/x", async (c) => { const request = c.req.raw; return request; });', ['raw-escapes']],
+    ['a fetch of its own', 'app.post("/x", async (c) => { const bytes = await c.req.arrayBuffer(); return fetch(u, { body: bytes }); });', ['gateway-sends']],
+    ['an HTTP client import', 'import { request } from "node:http";', ['gateway-sends']],
+  ])('flags the gateway handing on %s', (_name, source, rules) => {
+    expect(scanRawForwardingSource('probe.ts', source, { engine: false, gateway: true }).findings.map((finding) => finding.rule)).toEqual(rules);
+  });
+
+  it('lets the gateway hand the client body to a decoder or the ingress wire type (a same-named local elsewhere is not the body)', () => {
+    const source =
+      'app.post("/x", async (c) => { const bytes = await readLimitedBody(c.req.raw, 10); return c.json(decode(bytes)); });' +
+      'app.post("/y", async (c) => { const body = await c.req.text(); const wire: ClientWireRequestV2 = { body }; return c.json(ingress.decodeRequest(wire)); });' +
+      'function encode() { const body = makeStream(); return new Response(body); }';
+    const scan = scanRawForwardingSource('probe.ts', source, { engine: false, gateway: true });
+    expect(scan.findings).toEqual([]);
+    expect(scan.rawReferences).toBeGreaterThanOrEqual(4);
+  });
+
   it('reports exactly the planted violations of its fixture and skips fixture transports', () => {
     const adapters = scanRawForwarding(join(fixture, 'provider-adapters'), { engine: false });
     expect(adapters.files).toEqual(['src/protocols/leaky/adapter.ts']);
