@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { gatewayJobCreateRequestV1Schema, gatewayJobErrorV1Schema, gatewayJobIssuesOf, gatewayJobV1Schema } from './gateway-jobs-api-v1.js';
 import { gatewayJobsApiV1JsonSchema } from './gateway-jobs-api-v1-json-schema.js';
+import { expectGatewayJobsAnswer } from './test-support/expect-gateway-jobs-answer.js';
 
 describe('the jobs API v1 schema', () => {
   it('the committed JSON Schema is the one the zod schemas generate', () => {
@@ -31,5 +32,14 @@ describe('the jobs API v1 schema', () => {
     expect(gatewayJobV1Schema.safeParse({ ...job, providerJobId: '123' }).success).toBe(false);
     expect(gatewayJobErrorV1Schema.safeParse({ error: { code: 'not-a-code', message: 'x' } }).success).toBe(false);
     expect(gatewayJobErrorV1Schema.safeParse({ error: { code: 'rate-limited', message: 'x' } }).success).toBe(true);
+  });
+
+  it('the answer check picks the schema by route and status, and fails on an answer outside it', () => {
+    const job = { id: 'tfj1.abc.def', object: 'job', model: 'video', status: 'running' };
+    expect(() => expectGatewayJobsAnswer('GET', '/v1/jobs/tfj1.abc.def', 200, job)).not.toThrow();
+    expect(() => expectGatewayJobsAnswer('GET', '/v1/jobs/tfj1.abc.def', 200, { ...job, status: 'done' })).toThrow(/status/);
+    expect(() => expectGatewayJobsAnswer('GET', '/v1/jobs?model=video', 200, job)).toThrow(/outside the jobs API v1 schema/);
+    expect(() => expectGatewayJobsAnswer('POST', '/v1/jobs/tfj1.abc.def/cancel', 200, { id: job.id, object: 'job', model: 'video', cancelRequested: true })).not.toThrow();
+    expect(() => expectGatewayJobsAnswer('POST', '/v1/jobs', 400, { error: { code: 'invalid-request', message: 'x', extra: 1 } })).toThrow();
   });
 });
