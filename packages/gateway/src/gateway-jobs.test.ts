@@ -1,6 +1,7 @@
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signJobHandle } from './jobs/job-handle.js';
+import { expectGatewayJobsAnswer } from './jobs/test-support/expect-gateway-jobs-answer.js';
 import { startGateway, type RunningGateway } from './start-gateway.js';
 import { createLogCapture } from './test-support/log-capture.js';
 import { OTHER_CLIENT_KEY, simulatorCatalogue, TEST_CLIENT_KEY, TEST_SIGNING_KEY } from './test-support/simulator-catalogue.js';
@@ -26,13 +27,16 @@ afterAll(async () => {
   await simulator.close();
 });
 
+/** Every answer is checked against the jobs API v1 schema of its route. */
 async function call(method: string, path: string, body?: unknown, key = TEST_CLIENT_KEY): Promise<{ status: number; json: any }> {
   const response = await fetch(`${gateway.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
-  return { status: response.status, json: await response.json() };
+  const json: unknown = await response.json();
+  expectGatewayJobsAnswer(method, path, response.status, json);
+  return { status: response.status, json };
 }
 
 const create = (model: string, key = TEST_CLIENT_KEY) => call('POST', '/v1/jobs', { model, prompt: 'a red fox in snow', durationSeconds: 5 }, key);
@@ -59,6 +63,7 @@ describe('async jobs with signed handles', () => {
     try {
       const response = await fetch(`${second.url}/v1/jobs/${created.json.id}`, { headers: { authorization: `Bearer ${TEST_CLIENT_KEY}` } });
       expect(response.status).toBe(200);
+      expectGatewayJobsAnswer('GET', `/v1/jobs/${created.json.id}`, response.status, await response.json());
     } finally {
       await second.close();
     }
@@ -116,5 +121,40 @@ describe('async jobs with signed handles', () => {
     const recovered = await call('GET', `/v1/jobs?recover=${created.json.error.recover}`);
     expect(recovered.status).toBe(200);
     expect((await call('GET', `/v1/jobs?recover=${created.json.error.recover}`, undefined, OTHER_CLIENT_KEY)).status).toBe(404);
+  });
+
+  it('refuses malformed create bodies with every problem and its path, and forwards nothing', async () => {
+    const before = simulator.requests.length;
+    const wrongTypes = await call('POST', '/v1/jobs', { model: 'video', prompt: 42, durationSeconds: 'five', seed: -1 });
+    expect(wrongTypes.status).toBe(400);
+    expect(wrongTypes.json.error).toMatchObject({ code: 'invalid-request', path: 'prompt' });
+    expect(wrongTypes.json.error.issues).toEqual([
+      expect.objectContaining({ path: 'prompt', reason: 'wrong-type' }),
+      expect.objectContaining({ path: 'durationSeconds', reason: 'wrong-type' }),
+      expect.objectContaining({ path: 'seed', reason: 'out-of-range' }),
+    ]);
+    const unknown = await call('POST', '/v1/jobs', { model: 'video', prompt: 'a fox', colour: 'red', extra: { nested: true } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.issues).toEqual([
+      { path: 'colour', reason: 'unknown-field', message: expect.any(String) },
+      { path: 'extra', reason: 'unknown-field', message: expect.any(String) },
+    ]);
+    const missing = await call('POST', '/v1/jobs', { prompt: 'a fox' });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toMatchObject({ code: 'invalid-request', path: 'model', issues: [{ path: 'model', reason: 'missing' }] });
+    const nothingToDraw = await call('POST', '/v1/jobs', { model: 'video', durationSeconds: 5 });
+    expect(nothingToDraw.json.error).toMatchObject({ code: 'invalid-request', path: 'prompt', issues: [{ path: 'prompt', reason: 'invalid-value' }] });
+    const badKey = await call('POST', '/v1/jobs', { model: 'video', prompt: 'a fox', idempotencyKey: 'has spaces' });
+    expect(badKey.json.error).toMatchObject({ code: 'invalid-request', path: 'idempotencyKey', issues: [{ path: 'idempotencyKey', reason: 'invalid-format' }] });
+    expect((await call('POST', '/v1/jobs', '{"model":')).json.error.code).toBe('malformed-json');
+    expect((await call('POST', '/v1/jobs', [1, 2])).json.error.code).toBe('malformed-json');
+    expect((await call('POST', '/v1/jobs', { model: 'no-such-model', prompt: 'a fox' })).json.error.code).toBe('model-not-found');
+    expect(simulator.requests.length).toBe(before);
+  });
+
+  it('a list without a model names the query parameter', async () => {
+    const listed = await call('GET', '/v1/jobs');
+    expect(listed.status).toBe(400);
+    expect(listed.json.error).toMatchObject({ code: 'invalid-request', path: 'model', issues: [{ path: 'model', reason: 'missing' }] });
   });
 });

@@ -14,6 +14,30 @@ export type { GatewayCatalogueV1, GatewayClientKeyV1, GatewayLimitsV1, GatewayMo
 export { gatewayCatalogueV1JsonSchema } from './catalogue/catalogue-json-schema.js';
 export { GatewayCatalogueError, parseGatewayCatalogue, parseGatewayCatalogueText, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
 export type { GatewayCatalogueIssue } from './catalogue/load-catalogue.js';
+export {
+  GATEWAY_JOB_ERROR_CODES_V1,
+  GATEWAY_JOB_ISSUE_REASONS_V1,
+  gatewayJobCancelV1Schema,
+  gatewayJobCreateRequestV1Schema,
+  gatewayJobErrorCodeV1Schema,
+  gatewayJobErrorV1Schema,
+  gatewayJobIssueV1Schema,
+  gatewayJobListV1Schema,
+  gatewayJobMediaV1Schema,
+  gatewayJobV1Schema,
+} from './jobs/gateway-jobs-api-v1.js';
+export type {
+  GatewayJobCancelV1,
+  GatewayJobCreateRequestV1,
+  GatewayJobErrorCodeV1,
+  GatewayJobErrorV1,
+  GatewayJobIssueReasonV1,
+  GatewayJobIssueV1,
+  GatewayJobListV1,
+  GatewayJobMediaV1,
+  GatewayJobV1,
+} from './jobs/gateway-jobs-api-v1.js';
+export { gatewayJobsApiV1JsonSchema } from './jobs/gateway-jobs-api-v1-json-schema.js';
 export { FAMILY_CAPABILITY_DEFAULTS } from './catalogue/family-capability-defaults.js';
 export { GatewayConfigurationError } from './runtime/gateway-configuration-error.js';
 export type { OperatorLogAttempt, OperatorLogLine, OperatorLogSink } from './operations/operator-log.js';

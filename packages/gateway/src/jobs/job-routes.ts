@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { taskEnvelopeV2Schema, type ProviderAsyncJobSnapshotV2, type TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import { PROVIDER_FAILURE_CODES_V1, taskEnvelopeV2Schema, type ProviderAsyncJobSnapshotV2, type ProviderFailureCodeV1, type TaskEnvelopeV2 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1 } from '@tokenforge/protocol-engine';
 import type { Context, Hono } from 'hono';
 import { matchClientKey, presentedClientKey } from '../http/authenticate-client.js';
@@ -7,16 +7,35 @@ import { readLimitedBody } from '../http/read-limited-body.js';
 import { logRequest, type OperatorLogAttempt } from '../operations/operator-log.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
+import {
+  gatewayJobCreateRequestV1Schema,
+  gatewayJobIssuesOf,
+  type GatewayJobCancelV1,
+  type GatewayJobErrorCodeV1,
+  type GatewayJobErrorV1,
+  type GatewayJobIssueV1,
+  type GatewayJobListV1,
+  type GatewayJobV1,
+} from './gateway-jobs-api-v1.js';
 import { ownerPrefix, signJobHandle, verifyJobHandle, type JobHandleClaims } from './job-handle.js';
 
-/** The jobs API error envelope: `{ error: { code, message, ...details } }`. */
-function jobError(c: Context, status: number, code: string, message: string, details: Record<string, unknown> = {}): Response {
-  return c.json({ error: { code, message, ...details } }, status as 400);
+type ErrorDetails = Omit<GatewayJobErrorV1['error'], 'code' | 'message'>;
+
+/** The jobs API error envelope (`gatewayJobErrorV1Schema`): `{ error: { code, message, ...details } }`. */
+function jobError(c: Context, status: number, code: GatewayJobErrorCodeV1, message: string, details: ErrorDetails = {}): Response {
+  const body: GatewayJobErrorV1 = { error: { code, message, ...details } };
+  return c.json(body, status as 400);
+}
+
+/** An `invalid-request` naming every problem; `path` repeats the first one's. */
+function invalidRequest(c: Context, message: string, issues: readonly GatewayJobIssueV1[]): Response {
+  const [first] = issues;
+  return jobError(c, 400, 'invalid-request', message, first === undefined ? {} : { path: first.path, issues: [...issues] });
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-function jobView(snapshot: ProviderAsyncJobSnapshotV2, handle: string, model: string, prefix: string): Record<string, unknown> {
+function jobView(snapshot: ProviderAsyncJobSnapshotV2, handle: string, model: string, prefix: string): GatewayJobV1 {
   return {
     id: handle,
     object: 'job',
@@ -27,7 +46,7 @@ function jobView(snapshot: ProviderAsyncJobSnapshotV2, handle: string, model: st
     ...(snapshot.updatedAt === undefined ? {} : { updatedAt: snapshot.updatedAt }),
     ...(snapshot.finishedAt === undefined ? {} : { finishedAt: snapshot.finishedAt }),
     ...(snapshot.idempotencyKey?.startsWith(prefix) === true ? { idempotencyKey: snapshot.idempotencyKey.slice(prefix.length) } : {}),
-    ...(snapshot.media === undefined ? {} : { media: snapshot.media }),
+    ...(snapshot.media === undefined ? {} : { media: snapshot.media.map((item) => ({ type: item.type, url: item.url, ...(item.durationSeconds === undefined ? {} : { durationSeconds: item.durationSeconds }) })) }),
     ...(snapshot.failure === undefined ? {} : { failure: { code: snapshot.failure.code } }),
     ...(snapshot.usage === undefined ? {} : { usage: snapshot.usage }),
   };
@@ -67,28 +86,24 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
     const bytes = await readLimitedBody(c.req.raw, runtime.limits.maxBodyBytes);
     if (bytes === undefined) return jobError(c, 413, 'body-too-large', 'The request body is too large.');
-    let body: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-      body = parsed as Record<string, unknown>;
+      parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     } catch {
       return jobError(c, 400, 'malformed-json', 'The body is not a JSON object.');
     }
-    const { model: modelName, idempotencyKey: clientIdempotencyKey, ...fields } = body;
-    const model = typeof modelName === 'string' ? runtime.catalogue.models.get(modelName) : undefined;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return jobError(c, 400, 'malformed-json', 'The body is not a JSON object.');
+    const request = gatewayJobCreateRequestV1Schema.safeParse(parsed);
+    if (!request.success) return invalidRequest(c, 'The body is not a valid job create request.', gatewayJobIssuesOf(request.error, parsed));
+    const { model: modelName, idempotencyKey: clientIdempotencyKey, ...fields } = request.data;
+    const model = runtime.catalogue.models.get(modelName);
     const targets = model?.targets.filter((target) => target.execution === 'async') ?? [];
     if (model === undefined || targets.length === 0) return jobError(c, 404, 'model-not-found', 'No async model of that name.');
-    if (clientIdempotencyKey !== undefined && (typeof clientIdempotencyKey !== 'string' || !/^[A-Za-z0-9._:-]{1,100}$/.test(clientIdempotencyKey))) {
-      return jobError(c, 400, 'invalid-request', 'idempotencyKey must be 1 to 100 characters of letters, digits, . _ : -', { path: 'idempotencyKey' });
-    }
     const visibleKey = clientIdempotencyKey ?? randomBytes(12).toString('base64url');
     const idempotencyKey = `${ownerPrefix(client, signingKey)}${visibleKey}`;
-    const checked = taskEnvelopeV2Schema.safeParse({ ...fields, kind: model.taskKind, idempotencyKey });
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      return jobError(c, 400, 'invalid-request', 'The body does not form a valid task.', { path: issue?.path.map(String).join('.') ?? '' });
-    }
+    const taskInput = { ...fields, kind: model.taskKind, idempotencyKey };
+    const checked = taskEnvelopeV2Schema.safeParse(taskInput);
+    if (!checked.success) return invalidRequest(c, 'The body does not form a valid task.', gatewayJobIssuesOf(checked.error, taskInput));
     const task: TaskEnvelopeV2 = checked.data;
     const attempts: OperatorLogAttempt[] = [];
     const submittedAfter = iso(runtime.now() - 1000);
@@ -113,7 +128,8 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
       if (execution.kind === 'accepted-job') {
         note('ok');
         log('POST /v1/jobs', started, 202, 'accepted', logged);
-        return c.json({ id: handleFor(target, execution.providerJobId, client), object: 'job', model: model.name, status: 'queued', idempotencyKey: visibleKey, createdAt: iso(runtime.now()) }, 202);
+        const job: GatewayJobV1 = { id: handleFor(target, execution.providerJobId, client), object: 'job', model: model.name, status: 'queued', idempotencyKey: visibleKey, createdAt: iso(runtime.now()) };
+        return c.json(job, 202);
       }
       if (execution.kind !== 'rejected') {
         note('unexpected-sync');
@@ -133,7 +149,8 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
       }
       if (!execution.retryable) {
         log('POST /v1/jobs', started, 422, `rejected:${execution.failureCode}`, logged);
-        return jobError(c, execution.failureCode === 'rate-limited' ? 429 : 422, execution.failureCode, 'The provider refused the job.');
+        const code = (PROVIDER_FAILURE_CODES_V1 as readonly string[]).includes(execution.failureCode) ? (execution.failureCode as ProviderFailureCodeV1) : 'provider-error';
+        return jobError(c, code === 'rate-limited' ? 429 : 422, code, 'The provider refused the job.');
       }
     }
     log('POST /v1/jobs', started, 503, 'rejected:all-targets', { client, model: model.name, attempts });
@@ -171,7 +188,8 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     try {
       await runtime.engine.jobs.cancel({ binding: found.target.binding, providerJobId: found.claims.providerJobId, signal: c.req.raw.signal });
       log('POST /v1/jobs/{id}/cancel', started, 200, 'cancelled', { client });
-      return c.json({ id: c.req.param('id'), object: 'job', cancelRequested: true });
+      const answer: GatewayJobCancelV1 = { id: c.req.param('id'), object: 'job', model: modelOfTarget(found.target.ref), cancelRequested: true };
+      return c.json(answer);
     } catch (error) {
       if (!isProtocolEngineErrorV1(error)) throw error;
       log('POST /v1/jobs/{id}/cancel', started, error.code === 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED' ? 409 : 502, `engine:${error.code}`, { client });
@@ -196,10 +214,10 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
       window = found.claims.window;
     } else {
       const model = runtime.catalogue.models.get(c.req.query('model') ?? '');
-      if (model === undefined) return jobError(c, 400, 'invalid-request', 'Name an async model: GET /v1/jobs?model=NAME.', { path: 'model' });
+      if (model === undefined) return invalidRequest(c, 'Name an async model: GET /v1/jobs?model=NAME.', [{ path: 'model', reason: c.req.query('model') === undefined ? 'missing' : 'invalid-value', message: 'Name a model of this gateway.' }]);
       targets = model.targets.filter((target) => target.execution === 'async');
     }
-    const items: Record<string, unknown>[] = [];
+    const items: GatewayJobV1[] = [];
     for (const target of targets) {
       try {
         const page = await runtime.engine.jobs.list({
@@ -224,6 +242,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
       }
     }
     log('GET /v1/jobs', started, 200, 'listed', { client });
-    return c.json({ object: 'list', data: items });
+    const list: GatewayJobListV1 = { object: 'list', data: items };
+    return c.json(list);
   });
 }
