@@ -34,7 +34,7 @@ export type {
   ToolCallIdentity,
 } from './tool-call-accumulator.js';
 
-export { assertUsageConsistent, mergeUsageSnapshot, usageEquals } from './usage-reconciliation.js';
+export { assertUsageConsistent, mergeUsageSnapshot, reconcileCacheWrite, usageEquals, type CacheWriteReconciliation } from './usage-reconciliation.js';
 
 export {
   DEFAULT_RETRY_AFTER_MS_HEADERS,

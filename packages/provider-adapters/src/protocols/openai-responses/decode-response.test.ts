@@ -99,3 +99,17 @@ describe('decodeOpenAiResponsesResponse', () => {
     expect(decodeOpenAiResponsesResponse(value).terminal).toEqual({ status: 'failed', failure: { code: 'protocol-violation', retryable: false } });
   });
 });
+
+describe('decodeOpenAiResponsesResponse: tolerated usage arithmetic', () => {
+  it('drops an overlapping cache-write figure instead of failing the response', () => {
+    const decoded = decodeOpenAiResponsesResponse(
+      body({
+        output: [{ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hi', annotations: [] }] }],
+        usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 8, cache_write_tokens: 4 }, output_tokens: 1, total_tokens: 11 },
+      }),
+    );
+    expect(decoded.terminal).toMatchObject({ status: 'completed', usage: { inputTokens: 10, cacheReadInputTokens: 8, outputTokens: 1, totalTokens: 11 } });
+    expect((decoded.terminal as { usage?: Record<string, unknown> }).usage).not.toHaveProperty('cacheWriteInputTokens');
+  });
+});
+
