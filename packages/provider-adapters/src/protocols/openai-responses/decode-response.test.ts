@@ -91,7 +91,6 @@ describe('decodeOpenAiResponsesResponse', () => {
     ['an unknown item type', body({ output: [{ type: 'hologram' }] })],
     ['a message without content', body({ output: [{ type: 'message', role: 'assistant' }] })],
     ['a message of another role', body({ output: [{ type: 'message', role: 'user', content: [] }] })],
-    ['a function call without arguments', body({ output: [{ type: 'function_call', call_id: 'c', name: 'f' }] })],
     ['a mistyped usage', body({ usage: { input_tokens: '5' } })],
     ['a negative usage', body({ usage: { output_tokens: -1 } })],
     ['an unknown content part', body({ output: [{ type: 'message', role: 'assistant', content: [{ type: 'audio' }] }] })],
@@ -101,6 +100,11 @@ describe('decodeOpenAiResponsesResponse', () => {
 });
 
 describe('decodeOpenAiResponsesResponse: tolerated usage arithmetic', () => {
+  it('reads a function_call item without arguments as "{}"', () => {
+    const decoded = decodeOpenAiResponsesResponse(body({ output: [{ id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'now' }] }));
+    expect(decoded.terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'now', argumentsText: '{}' }] } });
+  });
+
   it('drops an overlapping cache-write figure instead of failing the response', () => {
     const decoded = decodeOpenAiResponsesResponse(
       body({
