@@ -57,7 +57,7 @@ describe('replay CLI (spawned process, test-only example suite)', () => {
 
   it('exits 3 with the engine error code and phase', () => {
     const result = runCli(['--family', 'example-chat/v1', '--task', streamTask, '--response', badChunks, '--framing', 'raw']);
-    expect(result.lines.at(-1)).toEqual({ type: 'engine-error', code: 'PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID', phase: 'adapter' });
+    expect(result.lines.at(-1)).toMatchObject({ type: 'engine-error', code: 'PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID', phase: 'adapter' });
     expect(result.status).toBe(3);
   });
 

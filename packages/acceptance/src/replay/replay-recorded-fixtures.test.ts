@@ -129,3 +129,33 @@ describe('pnpm replay on every fixture of every builtin family (async: create, t
     },
   );
 });
+
+describe('the sample task files shipped with the replay README', () => {
+  const samples = resolve(dirname(fileURLToPath(import.meta.url)), 'samples');
+  const recorded = (family: string, file: string) => join(protocolsRoot, family, '__fixtures__', file);
+
+  it.each([
+    ['chat-stream-task.json', 'openai-chat/v1', recorded('openai-chat', 'vercel-ai__openai-text.chunks.txt')],
+    ['chat-task.json', 'anthropic-messages/v1', recorded('anthropic-messages', 'vercel-ai__anthropic-text.json')],
+  ])('%s replays against a recorded %s answer', async (sample, family, response) => {
+    const out: string[] = [];
+    const exit = await runReplayV1({
+      argv: ['--family', family, '--task', join(samples, sample), '--response', response],
+      suite,
+      stdout: (chunk) => out.push(String(chunk)),
+      stderr: () => undefined,
+    });
+    expect(exit).toBe(REPLAY_EXIT.completed);
+    expect(out.join('')).toContain('"type":"terminal"');
+  });
+
+  it('embedding-task.json is a task the engine accepts', async () => {
+    const exit = await runReplayV1({
+      argv: ['--family', 'openai-embeddings/v1', '--task', join(samples, 'embedding-task.json'), '--response', recorded('openai-embeddings', 'vercel-ai__openai-embedding.json'), '--embedding-dimensions', '5'],
+      suite,
+      stdout: () => undefined,
+      stderr: () => undefined,
+    });
+    expect(exit).toBe(REPLAY_EXIT.completed);
+  });
+});

@@ -107,13 +107,24 @@ describe('runReplayV1: sync and stream families', () => {
 
   it('prints the engine error code and phase and exits 3 when the adapter breaks the contract', async () => {
     const result = await replay(['--family', 'example-chat/v1', '--task', 'stream-task.json', '--response', 'bad-delta.chunks.txt', '--framing', 'raw']);
-    expect(result.lines.at(-1)).toEqual({ type: 'engine-error', code: 'PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID', phase: 'adapter' });
+    const line = result.lines.at(-1) as { message?: unknown; causes?: unknown };
+    expect(line).toMatchObject({ type: 'engine-error', code: 'PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID', phase: 'adapter' });
+    expect(typeof line.message).toBe('string');
     expect(result.exit).toBe(3);
+  });
+
+  it('prints the usage on --help and exits 0', async () => {
+    const out: string[] = [];
+    const exit = await runReplayV1({ argv: ['--help'], suite, stdout: (chunk) => out.push(String(chunk)), stderr: () => undefined });
+    expect(out.join('')).toContain('usage: npx --yes pnpm@12.4.2 replay');
+    expect(exit).toBe(0);
   });
 
   it('exits 3 with the engine error of a target that refuses the task (capability file)', async () => {
     const result = await replay(['--family', 'example-chat/v1', '--task', 'task.json', '--response', 'chat.json', '--capability', 'embedding-only.capability.json']);
-    expect(result.lines).toEqual([{ type: 'engine-error', code: 'PROTOCOL_ENGINE_TARGET_TASK_MISMATCH', phase: 'input' }]);
+    expect(result.lines).toHaveLength(1);
+    expect(result.lines[0]).toMatchObject({ type: 'engine-error', code: 'PROTOCOL_ENGINE_TARGET_TASK_MISMATCH', phase: 'input' });
+    expect(typeof (result.lines[0] as { message?: unknown }).message).toBe('string');
     expect(result.exit).toBe(3);
     expect(result.stderr).toContain('1 response file(s) were never requested');
   });

@@ -173,9 +173,40 @@ function terminalExit(terminal: AdapterTerminalOutcome): number {
   return terminal.status === 'completed' ? REPLAY_EXIT.completed : REPLAY_EXIT.failed;
 }
 
-function engineErrorLine(error: unknown): { type: 'engine-error'; code: string; phase: string } {
+/** One link of an error's cause chain as replay prints it: what refused, by which rule, never a payload. */
+interface CauseLine {
+  readonly name: string;
+  readonly message: string;
+  readonly code?: string;
+  readonly reason?: string;
+}
+
+/** The `cause` chain below an engine error (non-enumerable on engine errors), at most eight links. */
+function causeChainOf(error: unknown): CauseLine[] {
+  const chain: CauseLine[] = [];
+  let current: unknown = (error as { cause?: unknown }).cause;
+  while (current !== undefined && current !== null && chain.length < 8) {
+    if (current instanceof Error || typeof current === 'object') {
+      const record = current as { name?: unknown; message?: unknown; code?: unknown; reason?: unknown; cause?: unknown };
+      chain.push({
+        name: typeof record.name === 'string' ? record.name : 'Error',
+        message: typeof record.message === 'string' ? record.message : '',
+        ...(typeof record.code === 'string' ? { code: record.code } : {}),
+        ...(typeof record.reason === 'string' ? { reason: record.reason } : {}),
+      });
+      current = record.cause;
+    } else {
+      chain.push({ name: typeof current, message: String(current) });
+      break;
+    }
+  }
+  return chain;
+}
+
+function engineErrorLine(error: unknown): { type: 'engine-error'; code: string; phase: string; message: string; causes?: CauseLine[] } {
   if (!isProtocolEngineErrorV1(error)) throw error;
-  return { type: 'engine-error', code: error.code, phase: error.phase };
+  const causes = causeChainOf(error);
+  return { type: 'engine-error', code: error.code, phase: error.phase, message: error.message, ...(causes.length === 0 ? {} : { causes }) };
 }
 
 interface Session {
@@ -321,6 +352,10 @@ async function replayAsEgress(session: Session, egress: EgressCodecV1, context: 
 export async function runReplayV1(input: RunReplayInputV1): Promise<number> {
   const read = input.readFile ?? (async (path: string) => new Uint8Array(await readFile(path)));
   const { stdout, stderr, suite } = input;
+  if (input.argv.includes('--help') || input.argv.includes('-h')) {
+    stdout(`${REPLAY_USAGE}\n`);
+    return REPLAY_EXIT.completed;
+  }
   try {
     const args = parseReplayArguments(input.argv);
     const engine = createProtocolEngineV1({ registry: suite.registry });

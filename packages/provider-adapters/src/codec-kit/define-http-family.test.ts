@@ -86,6 +86,32 @@ describe('defineHttpFamily', () => {
     expect(streamed.execution).toMatchObject({ kind: 'stream', acceptance: { state: 'accepted' }, responseMetadata: { providerRequestId: 'req-s' } });
   });
 
+  it('a 2xx stream answered in a format not the family\'s (a captive portal page) is a protocol violation with acceptance unknown, like the sync path', async () => {
+    const page = '<html><body>Sign in to the Wi-Fi</body></html>';
+    for (const task of [chat(true), chat(false)]) {
+      const { execution, transport } = await run([{ headers: { 'content-type': 'text/html; charset=utf-8' }, body: { type: 'text', text: page } }], task);
+      expect(execution.acceptance).toEqual({ state: 'unknown' });
+      const parts: AdapterStreamPartV1[] = [];
+      if (execution.kind === 'stream') for await (const part of execution.parts) parts.push(part);
+      const terminal = execution.kind === 'stream' ? (parts.at(-1) as { outcome: unknown }).outcome : execution.terminal;
+      expect(terminal).toEqual({ status: 'failed', failure: { code: 'protocol-violation', retryable: false } });
+      expect(transport.bodyStates()[0]).not.toBe('unread');
+      expect(transport.bodyStates()[0]).not.toBe('reading');
+    }
+  });
+
+  it('accepts the real-world stream content types: parameters, text/plain SSE, no header; JSON only where the family says so', async () => {
+    for (const contentType of ['text/event-stream', 'text/event-stream; charset=utf-8', 'Text/Event-Stream;charset=UTF-8', 'text/plain; charset=utf-8', undefined]) {
+      const headers = contentType === undefined ? {} : { 'content-type': contentType };
+      const { execution } = await run([{ headers, body: { type: 'text', text: 'data: {}\n\n' } }], chat(true));
+      expect({ contentType, acceptance: execution.acceptance }).toEqual({ contentType, acceptance: { state: 'accepted' } });
+    }
+    const json = [{ headers: { 'content-type': 'application/json' }, body: { type: 'text' as const, text: '{"error":{}}' } }];
+    expect((await run(json, chat(true))).execution.acceptance).toEqual({ state: 'unknown' });
+    const bareJsonFamily = family({ streamMediaTypes: ['text/event-stream', 'application/json'] });
+    expect((await run(json, chat(true), bareJsonFamily)).execution.acceptance).toEqual({ state: 'accepted' });
+  });
+
   it('a family without a stream decoder answers a stream task with a response execution', async () => {
     const { decodeStream, ...syncDefinition } = definition();
     expect(decodeStream).toBeDefined();

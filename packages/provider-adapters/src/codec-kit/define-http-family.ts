@@ -16,6 +16,8 @@ import {
 import type { ProtocolSuiteCodecsV1, SyncProtocolSuiteEntryV1 } from '../suite/protocol-suite-entry-v1.js';
 import { finishedExecution } from './finished-execution.js';
 import { readJsonResponse } from './json-response.js';
+import { releaseBody } from './read-body.js';
+import { isStreamContentTypeAccepted, SSE_STREAM_MEDIA_TYPES } from './stream-content-type.js';
 import { terminalForError } from './terminal-for-error.js';
 
 /** Options every HTTP family's adapter factory takes. */
@@ -95,6 +97,13 @@ export interface HttpFamilyDefinitionV1<Options extends HttpFamilyOptionsV1> {
   readonly decodeResponse: (body: unknown, context: HttpFamilyResponseContextV1<Options>) => HttpFamilyDecodedV1;
   /** The parts of a 2xx stream over its body (families without streaming leave it out: their tasks never stream). */
   readonly decodeStream?: (body: AsyncIterable<Uint8Array>, context: HttpFamilyResponseContextV1<Options>) => AsyncIterable<AdapterStreamPartV1>;
+  /**
+   * The media types a 2xx stream response may carry (default {@link SSE_STREAM_MEDIA_TYPES}). Any other
+   * `content-type` (an HTML captive portal or WAF page) is not the family's format: the kit releases the body and
+   * ends the execution as a failed `protocol-violation` with acceptance `unknown`, not retryable, exactly as an
+   * unreadable sync body.
+   */
+  readonly streamMediaTypes?: readonly string[];
   /** The failure a non-2xx answer stands for. */
   readonly mapHttpError: (answer: HttpFamilyErrorAnswerV1) => NormalizedProviderFailureV1;
 }
@@ -152,6 +161,10 @@ async function execute<Options extends HttpFamilyOptionsV1>(
   const metadata = (providerModel?: string) => responseMetadataOf(definition as HttpFamilyDefinitionV1<never>, response, providerModel);
   const context: HttpFamilyResponseContextV1<Options> = { input, options, status: response.status, headers: response.headers, nowMs };
   if (stream && definition.decodeStream !== undefined && response.status >= 200 && response.status <= 299) {
+    if (!isStreamContentTypeAccepted(response.headers['content-type'], definition.streamMediaTypes ?? SSE_STREAM_MEDIA_TYPES)) {
+      await releaseBody(response.body);
+      return finishedExecution(stream, { state: 'unknown' }, metadata(), { status: 'failed', failure: { code: 'protocol-violation', retryable: false } });
+    }
     return { kind: 'stream', acceptance: { state: 'accepted' }, responseMetadata: metadata(), parts: definition.decodeStream(response.body, context) };
   }
   let outcome: Awaited<ReturnType<typeof readJsonResponse>>;

@@ -14,7 +14,7 @@ const SYNC = ['encode-request.ts', 'decode-response.ts'];
 const STREAMING = ['decode-stream.ts', 'map-finish-reason.ts'];
 const ASYNC_JOBS = ['encode-create-request.ts', 'encode-job-requests.ts', 'decode-create-response.ts', 'decode-job-snapshot.ts', 'decode-job-list.ts', 'map-job-state.ts', 'convert-timestamps.ts', 'README.md'];
 const DIRECT_HTTP = ['ingress.ts', 'egress.ts'];
-const EXACT_NAMES = new Set(['protocol-options.ts', 'client-readers.ts', 'test-support']);
+const EXACT_NAMES = new Set(['protocol-options.ts', 'client-readers.ts', 'test-support', 'README.md']);
 const PREFIXES = ['encode-', 'decode-', 'map-', 'convert-', 'parse-', 'wire-'];
 const TEST_FILE = /\.(?:property\.)?test\.ts$/;
 

@@ -34,7 +34,7 @@ export type {
   ToolCallIdentity,
 } from './tool-call-accumulator.js';
 
-export { assertUsageConsistent, mergeUsageSnapshot, usageEquals } from './usage-reconciliation.js';
+export { assertUsageConsistent, mergeUsageSnapshot, reconcileCacheWrite, usageEquals, type CacheWriteReconciliation } from './usage-reconciliation.js';
 
 export {
   DEFAULT_RETRY_AFTER_MS_HEADERS,
@@ -88,3 +88,4 @@ export type {
 
 export { createWireReaders, isWireCount, isWireRecord } from './wire-readers.js';
 export type { WireReaders, WireReadersOptions, WireRecord } from './wire-readers.js';
+export { isStreamContentTypeAccepted, mediaTypeOf, SSE_OR_JSON_STREAM_MEDIA_TYPES, SSE_STREAM_MEDIA_TYPES } from './stream-content-type.js';

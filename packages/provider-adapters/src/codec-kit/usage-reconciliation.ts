@@ -53,3 +53,26 @@ export function assertUsageConsistent(usage: UsageV1): UsageV1 {
   if (problem !== undefined) throw new ProtocolViolationError('usage-inconsistent', `usage is inconsistent: ${problem}`);
   return usage;
 }
+
+/** Per-response memory of {@link reconcileCacheWrite}: once a response's cache-write figure is dropped, it stays dropped. */
+export interface CacheWriteReconciliation {
+  /** True once a snapshot of this response had its cache-write figure dropped. */
+  dropped: boolean;
+}
+
+/**
+ * Tolerance of provider usage arithmetic. Compatible providers report cache-read and cache-write figures that
+ * overlap, so that together they exceed the input tokens they are both a part of. The well-formed figures are kept
+ * and the derived one that breaks the normalized usage, `cacheWriteInputTokens`, is dropped: in that snapshot and,
+ * through `state`, in every later snapshot of the same response (a figure already reported earlier stays reported).
+ * Cache reads alone above the input are not an arithmetic difference and are left for the consistency check.
+ */
+export function reconcileCacheWrite(usage: UsageV1, state: CacheWriteReconciliation = { dropped: false }): UsageV1 {
+  if (usage.cacheWriteInputTokens === undefined) return usage;
+  const input = usage.inputTokens;
+  const overlaps = input !== undefined && (usage.cacheReadInputTokens ?? 0) <= input && (usage.cacheReadInputTokens ?? 0) + usage.cacheWriteInputTokens > input;
+  if (overlaps) state.dropped = true;
+  if (!state.dropped) return usage;
+  const { cacheWriteInputTokens: _dropped, ...rest } = usage;
+  return rest;
+}

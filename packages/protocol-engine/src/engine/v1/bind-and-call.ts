@@ -34,6 +34,9 @@ export async function bindTransport(binding: CheckedBinding, signal: AbortSignal
  */
 export function adapterCallFailed(error: unknown, signal: AbortSignal): ProtocolEngineErrorV1 {
   if (isAbortedSafely(signal)) return engineError(CODES.ABORTED, 'the operation was aborted by the host signal', error);
-  if (isProviderTransportFailureV1(error)) return engineError(CODES.TRANSPORT_FAILED, 'the provider transport failed', error);
+  if (isProviderTransportFailureV1(error)) {
+    // Stage and reason are closed enums: safe to name; the cause keeps everything else.
+    return engineError(CODES.TRANSPORT_FAILED, `the provider transport failed ${error.stage}: ${error.reason}`, error);
+  }
   return engineError(CODES.ADAPTER_FAILED, 'the adapter failed', error);
 }

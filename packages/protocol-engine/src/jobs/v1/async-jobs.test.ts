@@ -198,6 +198,23 @@ describe('engine.jobs', () => {
     expect(await codeOf(engine.jobs.cancel({ binding, providerJobId: 'job-1', signal: newSignal() }))).toBe('PROTOCOL_ENGINE_TRANSPORT_FAILED');
   });
 
+  it('names the stage and reason category of a transport failure in the message, nothing more', async () => {
+    const { engine, binding } = setup({
+      cancel: async () => {
+        throw new ProviderTransportFailureV1('before-send', 'policy-refused', { cause: new Error('refused 127.0.0.1 with key sk-secret') });
+      },
+    });
+    let caught: unknown;
+    try {
+      await engine.jobs.cancel({ binding, providerJobId: 'job-1', signal: newSignal() });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as Error).message).toContain('before-send: policy-refused');
+    expect((caught as Error).message).not.toContain('127.0.0.1');
+    expect((caught as Error).message).not.toContain('sk-secret');
+  });
+
   const invalid: [string, Partial<ProviderAsyncJobAdapterV1>, 'get' | 'list' | 'cancel'][] = [
     ['a snapshot for another job', { get: async () => ({ status: 'ok', value: snapshot('job-2') }) }, 'get'],
     ['a snapshot with an undeclared field', { get: async () => ({ status: 'ok', value: { ...snapshot(), raw: {} } as never }) }, 'get'],

@@ -75,7 +75,7 @@ export function createEngineStream(input: EngineStreamInput): ProtocolEngineStre
 /** The engine error for a pull (or take) that threw: the transport's failure, or the adapter's. */
 function pullFailure(error: unknown): ProtocolEngineErrorV1 {
   return isProviderTransportFailureV1(error)
-    ? engineError(CODES.TRANSPORT_FAILED, 'the provider transport failed during the stream', error)
+    ? engineError(CODES.TRANSPORT_FAILED, `the provider transport failed during the stream, ${error.stage}: ${error.reason}`, error)
     : engineError(CODES.ADAPTER_FAILED, 'the adapter failed during the stream', error);
 }
 

@@ -146,6 +146,30 @@ describe('decodeAnthropicMessagesResponse: malformed bodies', () => {
     expect(violation(() => decode({ ...valid, content: [{ type: 'hologram' }] }))).toBe('unexpected-event');
   });
 
+  it('skips documented MCP, advisor and compaction blocks and keeps the text and tool calls around them', () => {
+    const body = {
+      ...valid,
+      stop_reason: 'tool_use',
+      content: [
+        { type: 'compaction', content: 'Summary of earlier turns', encrypted_content: 'b3BhcXVl' },
+        { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'echo', server_name: 'example', input: { text: 'hi' } },
+        { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', is_error: false, content: [{ type: 'text', text: 'hi' }] },
+        { type: 'server_tool_use', id: 'srvtoolu_1', name: 'advisor', input: {} },
+        { type: 'advisor_tool_result', tool_use_id: 'srvtoolu_1', content: { type: 'advisor_result', text: 'plan' } },
+        { type: 'text', text: 'Done.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'f', input: { a: 1 } },
+      ],
+    };
+    expect(decode(body).terminal).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Done.' }, { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'f', argumentsText: '{"a":1}' }] },
+    });
+  });
+
+  it('keeps an unknown stop reason (compaction pause) raw instead of failing', () => {
+    expect(decode({ ...valid, stop_reason: 'compaction' }).terminal).toMatchObject({ status: 'completed', finishReason: { unified: 'other', raw: 'compaction' } });
+  });
+
   it('ignores unknown extra fields everywhere', () => {
     const body = { ...valid, extra: { nested: true }, content: [{ type: 'text', text: 'x', citations: [{ any: 1 }], future: 1 }], usage: { input_tokens: 1, output_tokens: 1, future_tokens: 9 } };
     expect(decode(body).terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'x' }] } });

@@ -310,6 +310,48 @@ describe('decodeAnthropicMessagesStream: constructed streams (fact sheet §3.11)
     expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'Found it' }] } });
     expectConsistent(events, terminal);
   });
+
+  it('skips a streamed compaction block and MCP blocks, keeping the text after them', async () => {
+    const { events, terminal } = await run([
+      sseBytes(
+        lines(
+          { type: 'message_start', message: { id: 'm', usage: { input_tokens: 1 } } },
+          { type: 'content_block_start', index: 0, content_block: { type: 'compaction', content: null } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'compaction_delta', content: 'Summary', encrypted_content: 'b3BhcXVl' } },
+          { type: 'content_block_stop', index: 0 },
+          { type: 'content_block_start', index: 1, content_block: { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'echo', server_name: 'example', input: {} } },
+          { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"text":"hi"}' } },
+          { type: 'content_block_stop', index: 1 },
+          { type: 'content_block_start', index: 2, content_block: { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', is_error: false, content: [] } },
+          { type: 'content_block_stop', index: 2 },
+          { type: 'content_block_start', index: 3, content_block: { type: 'text', text: '' } },
+          { type: 'content_block_delta', index: 3, delta: { type: 'text_delta', text: 'ok' } },
+          { type: 'content_block_stop', index: 3 },
+          { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 3 } },
+          { type: 'message_stop' },
+        ),
+      ),
+    ]);
+    expect(events.filter((event) => event.type !== 'usage')).toEqual([
+      { type: 'text-start', index: 3 },
+      { type: 'text-delta', index: 3, delta: 'ok' },
+      { type: 'text-end', index: 3 },
+    ]);
+    expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'ok' }] } });
+  });
+
+  it('refuses a compaction delta inside a text block', async () => {
+    const { terminal } = await run([
+      sseBytes(
+        lines(
+          { type: 'message_start', message: { id: 'm', usage: { input_tokens: 1 } } },
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'compaction_delta', content: 'x' } },
+        ),
+      ),
+    ]);
+    expect(terminal).toMatchObject({ status: 'failed', failure: { code: 'protocol-violation' } });
+  });
 });
 
 describe('decodeAnthropicMessagesStream: broken streams', () => {

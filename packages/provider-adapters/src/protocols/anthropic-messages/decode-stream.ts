@@ -160,7 +160,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
         appendToolText(index, delta.partial_json, events);
         return;
       case 'server-tool':
-        if (delta.type !== 'input_json_delta') throw invalid(`${delta.type} inside a server tool block`);
+        if (delta.type !== 'input_json_delta' && delta.type !== 'compaction_delta') throw invalid(`${delta.type} inside a skipped block`);
         return;
       case 'redacted':
         throw invalid('delta inside a redacted_thinking block');

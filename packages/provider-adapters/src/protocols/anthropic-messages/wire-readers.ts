@@ -18,9 +18,12 @@ const MAX_COUNT = 2 ** 51;
 export const ANTHROPIC_MAX_BLOCK_INDEX = 1_000_000;
 
 /**
- * Server-side tool blocks (§3.5). They are known and harmless: this family never asks for server tools, the
- * normalized result has no part for them, and the answer text that follows them is complete without them.
- * They are skipped (with their streamed input) and never reach normalized output.
+ * Documented blocks the normalized model does not carry yet: server-side tool blocks (§3.5), MCP connector blocks
+ * (`mcp_tool_use`, `mcp_tool_result`), the advisor tool's result (`advisor_tool_result`; its call is a
+ * `server_tool_use`) and context compaction (`compaction`, streamed with `compaction_delta`). They are known and
+ * harmless: the normalized result has no part for them yet, and the text and tool calls around them are complete
+ * without them. They are skipped (with their streamed deltas) and never reach normalized output; an undocumented
+ * block type still fails.
  */
 export const ANTHROPIC_SERVER_TOOL_BLOCK_TYPES: ReadonlySet<string> = new Set([
   'server_tool_use',
@@ -31,6 +34,10 @@ export const ANTHROPIC_SERVER_TOOL_BLOCK_TYPES: ReadonlySet<string> = new Set([
   'text_editor_code_execution_tool_result',
   'tool_search_tool_result',
   'container_upload',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'advisor_tool_result',
+  'compaction',
 ]);
 
 /**
@@ -76,6 +83,8 @@ export type AnthropicWireDelta =
   | { readonly type: 'input_json_delta'; readonly partial_json: string }
   | { readonly type: 'thinking_delta'; readonly thinking: string }
   | { readonly type: 'signature_delta'; readonly signature: string }
+  /** The summary of a `compaction` block, skipped with its block. */
+  | { readonly type: 'compaction_delta' }
   /** A known delta type that is dropped (see {@link ANTHROPIC_HARMLESS_DELTA_TYPES}). */
   | { readonly type: 'harmless'; readonly wireType: string };
 
@@ -270,6 +279,8 @@ function readDelta(value: unknown): AnthropicWireDelta {
       return { type, thinking: stringValue(value.thinking, 'event.delta', 'thinking') };
     case 'signature_delta':
       return { type, signature: stringValue(value.signature, 'event.delta', 'signature') };
+    case 'compaction_delta':
+      return { type };
     default:
       if (ANTHROPIC_HARMLESS_DELTA_TYPES.has(type)) return { type: 'harmless', wireType: type };
       throw new ProtocolViolationError('unexpected-event', 'anthropic-messages content block delta type is not known');

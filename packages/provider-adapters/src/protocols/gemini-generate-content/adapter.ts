@@ -1,5 +1,5 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
-import { createAdapterStreamParts, defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
+import { createAdapterStreamParts, defineHttpFamily, type HttpFamilyOptionsV1, SSE_OR_JSON_STREAM_MEDIA_TYPES } from '../../codec-kit/index.js';
 import { decodeGeminiResponse } from './decode-response.js';
 import { createGeminiStreamMachine, GEMINI_SSE_DECODER_OPTIONS } from './decode-stream.js';
 import { encodeGeminiRequest, type GeminiEncodeOptions } from './encode-request.js';
@@ -18,6 +18,7 @@ export const GEMINI_GENERATE_CONTENT_HTTP_FAMILY = defineHttpFamily<GeminiGenera
   requestIdHeaders: [],
   encodeRequest: (input, options) => encodeGeminiRequest(input.task, input.target.providerModel, options),
   decodeResponse: (body) => decodeGeminiResponse(body),
+  streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,
   decodeStream: (body, { input }) =>
     createAdapterStreamParts({
       body,

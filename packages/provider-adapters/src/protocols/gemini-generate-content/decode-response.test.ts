@@ -109,6 +109,31 @@ describe('decodeGeminiResponse', () => {
     expect(decoded.terminal).toMatchObject({ result: { content: [{ type: 'text', text: 'done' }] }, finishReason: { unified: 'length', raw: 'MAX_TOKENS' } });
   });
 
+  it('skips an empty part {} beside real parts (real traffic)', () => {
+    const decoded = decodeGeminiResponse(chunk([{ text: 'Hello' }, {}, { text: ', world' }, { videoMetadata: null }], {}, { finishReason: 'STOP' }));
+    expect(decoded.terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'Hello, world' }] } });
+  });
+
+  it('keeps descriptive enums open: unknown safety categories, probabilities and modalities never fail', () => {
+    const decoded = decodeGeminiResponse(
+      chunk(
+        [{ text: 'ok' }],
+        {
+          usageMetadata: {
+            promptTokenCount: 3,
+            candidatesTokenCount: 1,
+            totalTokenCount: 4,
+            promptTokensDetails: [{ modality: 'HOLOGRAM', tokenCount: 3 }],
+            trafficType: 'SOME_NEW_TIER',
+          },
+          promptFeedback: { safetyRatings: [{ category: 'HARM_CATEGORY_NEW_ONE', probability: 'SOMEWHAT' }] },
+        },
+        { finishReason: 'STOP', safetyRatings: [{ category: 'HARM_CATEGORY_FUTURE', probability: 'UNSURE', blocked: false, severity: 'HARM_SEVERITY_X' }] },
+      ),
+    );
+    expect(decoded.terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'ok' }] }, usage: { inputTokens: 3, outputTokens: 1 } });
+  });
+
   it('turns an error object in a 2xx body into a failed terminal', () => {
     const decoded = decodeGeminiResponse({ error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } });
     expect(decoded.terminal).toEqual({ status: 'failed', failure: { code: 'overloaded', retryable: true, providerCode: 'UNAVAILABLE' } });

@@ -92,7 +92,7 @@ describe('createGeminiStreamMachine', () => {
     });
   });
 
-  it('takes the last cumulative usage, not a sum, and ignores count-less usage (constructed, §4.9.6)', () => {
+  it('reports the last usage once at the end, not a sum, and ignores count-less usage (constructed, §4.9.6)', () => {
     const { events, terminal } = runMachine(
       dataItems([
         chunk([{ text: 'a' }], { usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 13, totalTokenCount: 18 } }),
@@ -102,22 +102,23 @@ describe('createGeminiStreamMachine', () => {
       ]),
     );
     expect(events.filter((event) => event.type === 'usage')).toEqual([
-      { type: 'usage', usage: { inputTokens: 5, outputTokens: 13, totalTokens: 18 } },
       { type: 'usage', usage: { inputTokens: 5, outputTokens: 23, totalTokens: 28 } },
     ]);
+    expect(events.at(-1)?.type).toBe('usage');
     expect(terminal).toMatchObject({ result: { content: [{ type: 'text', text: 'abc' }] }, usage: { inputTokens: 5, outputTokens: 23, totalTokens: 28 } });
   });
 
-  it('refuses usage that goes down', () => {
-    const error = violationOf(() =>
-      runMachine(
-        dataItems([
-          chunk([{ text: 'a' }], { usageMetadata: { candidatesTokenCount: 13 } }),
-          chunk([{ text: 'b' }], { usageMetadata: { candidatesTokenCount: 3 } }),
-        ]),
-      ),
+  it('takes provisional usage that goes down: the final chunk is authoritative (documented: usageMetadata on every chunk)', () => {
+    // The figures of issue 17: promptTokenCount 15, 15, then 13; a provisional candidates count above the final one.
+    const { events, terminal } = runMachine(
+      dataItems([
+        chunk([{ text: 'a' }], { usageMetadata: { promptTokenCount: 15, candidatesTokenCount: 169, totalTokenCount: 184 } }),
+        chunk([{ text: 'b' }], { usageMetadata: { promptTokenCount: 15, candidatesTokenCount: 170, totalTokenCount: 185 } }),
+        chunk([{ text: 'c' }], { usageMetadata: { promptTokenCount: 13, candidatesTokenCount: 79, totalTokenCount: 92 } }, { finishReason: 'STOP' }),
+      ]),
     );
-    expect(isProtocolViolationError(error) && error.reason).toBe('usage-decreased');
+    expect(events.filter((event) => event.type === 'usage')).toEqual([{ type: 'usage', usage: { inputTokens: 13, outputTokens: 79, totalTokens: 92 } }]);
+    expect(terminal).toMatchObject({ status: 'completed', usage: { inputTokens: 13, outputTokens: 79, totalTokens: 92 } });
   });
 
   it('ends with a failed terminal on an error object, in a data event or bare (constructed, §4.9.5)', () => {
@@ -145,6 +146,45 @@ describe('createGeminiStreamMachine', () => {
     expect(run.terminal).toBeUndefined();
   });
 
+  it('reads Vertex finishReason on every chunk: content after it is content, the last one counts (documented Vertex behaviour)', () => {
+    const { events, terminal } = runMachine(
+      dataItems([
+        chunk([{ text: 'Once ' }], {}, { finishReason: 'STOP' }),
+        chunk([{ text: 'upon ' }], {}, { finishReason: 'STOP' }),
+        chunk([{ text: 'a time' }], { usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 3, totalTokenCount: 7 } }, { finishReason: 'RECITATION' }),
+      ]),
+    );
+    expect(events).toEqual([
+      { type: 'text-start', index: 0 },
+      { type: 'text-delta', index: 0, delta: 'Once ' },
+      { type: 'text-delta', index: 0, delta: 'upon ' },
+      { type: 'text-delta', index: 0, delta: 'a time' },
+      { type: 'text-end', index: 0 },
+      { type: 'usage', usage: { inputTokens: 4, outputTokens: 3, totalTokens: 7 } },
+    ]);
+    expect(terminal).toEqual({
+      status: 'completed',
+      result: { kind: 'chat', content: [{ type: 'text', text: 'Once upon a time' }] },
+      finishReason: { unified: 'content-filter', raw: 'RECITATION' },
+      usage: { inputTokens: 4, outputTokens: 3, totalTokens: 7 },
+    });
+  });
+
+  it('keeps an unknown last finish reason raw', () => {
+    const { terminal } = runMachine(dataItems([chunk([{ text: 'a' }], {}, { finishReason: 'STOP' }), chunk([{ text: 'b' }], {}, { finishReason: 'SOME_NEW_REASON' })]));
+    expect(terminal).toMatchObject({ status: 'completed', finishReason: { unified: 'other', raw: 'SOME_NEW_REASON' } });
+  });
+
+  it('leaves content after the last finish reason to the truncation rule', () => {
+    const run = runMachine(dataItems([chunk([{ text: 'a' }], {}, { finishReason: 'STOP' }), chunk([{ text: 'b' }])]));
+    expect(run.terminal).toBeUndefined();
+  });
+
+  it('completes after a usage-only chunk that follows the finish reason', () => {
+    const run = runMachine(dataItems([chunk([{ text: 'a' }], {}, { finishReason: 'STOP' }), { usageMetadata: { promptTokenCount: 2, totalTokenCount: 3 } }]));
+    expect(run.terminal).toMatchObject({ status: 'completed', usage: { inputTokens: 2, totalTokens: 3 } });
+  });
+
   it('closes an open streamed call at the finish reason', () => {
     const { terminal } = runMachine(
       dataItems([
@@ -160,8 +200,7 @@ describe('createGeminiStreamMachine', () => {
     ['a named SSE event', [{ kind: 'event', event: 'ping', id: undefined, data: '{}' }]],
     ['a bare JSON value that is not an error', [{ kind: 'bare-json', text: '{"candidates":[]}' }]],
     ['malformed JSON data', dataItems(['{"candidates":'])],
-    ['content after the finish reason', dataItems([chunk([{ text: 'a' }], {}, { finishReason: 'STOP' }), chunk([{ text: 'b' }])])],
-    ['a changed finish reason', dataItems([chunk([], {}, { finishReason: 'STOP' }), chunk([], {}, { finishReason: 'SAFETY' })])],
+    ['content after a blocked prompt', dataItems([{ promptFeedback: { blockReason: 'SAFETY' } }, chunk([{ text: 'b' }])])],
     ['a nameless call outside a streamed call', dataItems([chunk([{ functionCall: { partialArgs: [{ jsonPath: '$.a', numberValue: 1 }] } }])])],
     ['array elements out of order', dataItems([chunk([{ functionCall: { name: 'f', partialArgs: [{ jsonPath: '$.a[1]', numberValue: 1 }] } }])])],
     ['a key written twice', dataItems([chunk([{ functionCall: { name: 'f', partialArgs: [{ jsonPath: '$.a', numberValue: 1 }, { jsonPath: '$.a', numberValue: 2 }] } }])])],

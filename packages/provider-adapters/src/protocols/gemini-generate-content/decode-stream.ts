@@ -20,8 +20,9 @@ export const GEMINI_SSE_DECODER_OPTIONS: SseDecoderOptions = Object.freeze({ bar
  *   and is a violation;
  * - a bare JSON value must be an error object: it ends the stream as a failed terminal; any other bare value
  *   is a violation; an `error` object inside a `data:` event is treated the same way;
- * - there is no end sentinel: the end of the body after a finish reason completes the stream; an end without
- *   one leaves the terminal to the kit (`truncated-stream`).
+ * - there is no end sentinel: a clean end of the body after a chunk with a finish reason completes the stream
+ *   (content after a finish reason needs a later one); an end without one, or a body that ends mid-event,
+ *   leaves the terminal to the kit (`truncated-stream`).
  */
 export function createGeminiStreamMachine(): AdapterStreamMachine<SseItem> {
   const assembler = new GeminiResponseAssembler();
@@ -52,8 +53,9 @@ export function createGeminiStreamMachine(): AdapterStreamMachine<SseItem> {
       }
     },
     onEnd(): AdapterStreamStep | undefined {
+      const events = assembler.end();
       const terminal = assembler.finish();
-      return terminal === undefined ? undefined : { terminal };
+      return terminal === undefined ? { events } : { events, terminal };
     },
     usageSoFar: () => assembler.usageSoFar(),
   };

@@ -7,7 +7,6 @@ import type {
 } from '@tokenforge/model-protocol';
 import { createToolCallAccumulator, type ToolCallAccumulator } from '../../codec-kit/tool-call-accumulator.js';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
-import { mergeUsageSnapshot, usageEquals } from '../../codec-kit/usage-reconciliation.js';
 import { convertGeminiUsage, mergeGeminiUsageWire } from './convert-usage.js';
 import { mapGeminiStreamError } from './map-error.js';
 import { mapGeminiBlockReason, mapGeminiFinishReason } from './map-finish-reason.js';
@@ -48,12 +47,16 @@ interface StreamedCall {
  *   `willContinue`, then `partialArgs` pieces) are written incrementally by `createPartialArgsWriter` and end
  *   at an empty `functionCall: {}`, a piece without `willContinue`, the next named call, or the finish reason;
  * - the call id is `functionCall.id`, else derived (see `deriveResponseToolCallId`);
- * - `finishReason` closes everything and marks the response finished; candidate content after it is a
- *   violation, usage-only chunks after it are merged;
+ * - a `finishReason` marks the response as able to end; the one that counts is the last one sent. Vertex can
+ *   send `finishReason` on every chunk (and the last one can differ), so content after a finish reason is more
+ *   content and needs a later finish reason before the body may end; usage-only chunks after it are merged.
+ *   Blocks stay open until the response ends, then close in order;
  * - `promptFeedback.blockReason` finishes the response as `content-filter` with no content;
  * - an `error` object ends the response as a failed terminal (`mapGeminiStreamError`);
- * - `usageMetadata` is cumulative: counts are merged per field (a chunk without counts erases nothing) and a
- *   `usage` event is emitted whenever the normalized figures change.
+ * - `usageMetadata` is provisional: Gemini repeats it on every chunk and a later chunk can report lower figures
+ *   (the prompt count is re-estimated). Counts are merged per field, the latest value winning (a chunk without
+ *   counts erases nothing), and the figures are converted and reported once, as one `usage` event when the
+ *   response ends (completed or failed), since only the last ones are authoritative.
  */
 export class GeminiResponseAssembler {
   private readonly blocks: Block[] = [];
@@ -62,11 +65,12 @@ export class GeminiResponseAssembler {
   private streamedCall: StreamedCall | undefined;
   private callOrdinal = 0;
   private responseId: string | undefined;
-  private finishReason: FinishReasonV1 | undefined;
+  private blockedAs: FinishReasonV1 | undefined;
   private rawFinishReason: string | undefined;
+  private endable = false;
+  private ended = false;
   private failure: AdapterTerminalOutcome | undefined;
   private usageWire: GeminiUsageWire | undefined;
-  private usage: UsageV1 | undefined;
   private events: NormalizedStreamEventV1[] = [];
 
   /** The model version the provider reported first, if any. */
@@ -75,21 +79,18 @@ export class GeminiResponseAssembler {
   /** Maps one response; returns the events it adds. */
   push(response: GeminiResponseWire): NormalizedStreamEventV1[] {
     this.events = [];
-    if (this.failure !== undefined) throw new ProtocolViolationError('event-after-terminal', 'chunk after an error');
+    if (this.failure !== undefined || this.ended) throw new ProtocolViolationError('event-after-terminal', 'chunk after the end of the response');
+    if (response.usage !== undefined) this.usageWire = mergeGeminiUsageWire(this.usageWire, response.usage);
     if (response.error !== undefined) {
       this.closeAll();
-      this.failure = {
-        status: 'failed',
-        failure: mapGeminiStreamError(response.error),
-        ...(this.usage === undefined ? {} : { usage: this.usage }),
-      };
+      const usage = this.finalUsageOrUndefined();
+      this.failure = { status: 'failed', failure: mapGeminiStreamError(response.error), ...(usage === undefined ? {} : { usage }) };
       return this.events;
     }
     this.responseId ??= response.responseId;
     this.modelVersion ??= response.modelVersion;
-    const finished = this.finishReason !== undefined;
-    if (finished && (response.parts.length > 0 || (response.blockReason !== undefined && !this.isBlocked()))) {
-      throw new ProtocolViolationError('event-after-terminal', 'content after the finish reason');
+    if (this.blockedAs !== undefined && (response.parts.some((part) => part.kind !== 'ignored') || response.finishReason !== undefined)) {
+      throw new ProtocolViolationError('event-after-terminal', 'content after the prompt was blocked');
     }
     for (const part of response.parts) {
       switch (part.kind) {
@@ -109,21 +110,29 @@ export class GeminiResponseAssembler {
         }
       }
     }
+    if (response.parts.some((part) => part.kind !== 'ignored' || part.signature !== undefined)) this.endable = false;
     if (response.finishReason !== undefined) {
-      if (finished) {
-        if (response.finishReason !== this.rawFinishReason) {
-          throw new ProtocolViolationError('invalid-event', 'finish reason changed');
-        }
-      } else {
-        this.closeAll();
-        this.rawFinishReason = response.finishReason;
-        this.finishReason = mapGeminiFinishReason(response.finishReason, this.blocks.some((block) => block.kind === 'tool-call'));
-      }
-    } else if (response.blockReason !== undefined && !finished) {
+      this.rawFinishReason = response.finishReason;
+      this.endable = true;
+    } else if (response.blockReason !== undefined && this.rawFinishReason === undefined) {
       if (this.blocks.length > 0) throw new ProtocolViolationError('invalid-event', 'prompt blocked after content');
-      this.finishReason = mapGeminiBlockReason(response.blockReason);
+      this.blockedAs = mapGeminiBlockReason(response.blockReason);
+      this.endable = true;
     }
-    if (response.usage !== undefined) this.onUsage(response.usage);
+    return this.events;
+  }
+
+  /**
+   * Ends the response (the end of the body, or the end of a whole-body decode): closes open blocks and reports
+   * the final usage. Returns the events this adds; call {@link finish} for the terminal afterwards.
+   */
+  end(): NormalizedStreamEventV1[] {
+    this.events = [];
+    if (this.failure !== undefined || this.ended || !this.endable) return this.events;
+    this.ended = true;
+    this.closeAll();
+    const usage = this.finalUsage();
+    if (usage !== undefined) this.events.push({ type: 'usage', usage });
     return this.events;
   }
 
@@ -134,7 +143,11 @@ export class GeminiResponseAssembler {
    */
   finish(): AdapterTerminalOutcome | undefined {
     if (this.failure !== undefined) return this.failure;
-    if (this.finishReason === undefined) return undefined;
+    if (!this.endable) return undefined;
+    if (!this.ended) this.end();
+    const finishReason =
+      this.blockedAs ?? mapGeminiFinishReason(this.rawFinishReason as string, this.blocks.some((block) => block.kind === 'tool-call'));
+    const usage = this.finalUsage();
     const content: ChatOutputPartV1[] = this.blocks.map((block) => {
       switch (block.kind) {
         case 'text':
@@ -158,18 +171,29 @@ export class GeminiResponseAssembler {
     return {
       status: 'completed',
       result: { kind: 'chat', content },
-      finishReason: this.finishReason,
-      ...(this.usage === undefined ? {} : { usage: this.usage }),
+      finishReason,
+      ...(usage === undefined ? {} : { usage }),
     };
   }
 
-  /** Usage reported so far. */
+  /**
+   * The last figures reported so far, for a failed terminal (they are the final ones when the stream stops
+   * here). Figures that contradict each other are left out rather than failing an already failed stream.
+   */
   usageSoFar(): UsageV1 | undefined {
-    return this.usage;
+    return this.finalUsageOrUndefined();
   }
 
-  private isBlocked(): boolean {
-    return this.finishReason !== undefined && this.rawFinishReason === undefined;
+  private finalUsage(): UsageV1 | undefined {
+    return this.usageWire === undefined ? undefined : convertGeminiUsage(this.usageWire);
+  }
+
+  private finalUsageOrUndefined(): UsageV1 | undefined {
+    try {
+      return this.finalUsage();
+    } catch {
+      return undefined;
+    }
   }
 
   private onText(text: string, signature: string | undefined): void {
@@ -300,11 +324,4 @@ export class GeminiResponseAssembler {
     this.endStreamedCall();
   }
 
-  private onUsage(wire: GeminiUsageWire): void {
-    this.usageWire = mergeGeminiUsageWire(this.usageWire, wire);
-    const next = convertGeminiUsage(this.usageWire);
-    if (next === undefined || usageEquals(next, this.usage)) return;
-    this.usage = mergeUsageSnapshot(this.usage, next);
-    this.events.push({ type: 'usage', usage: this.usage });
-  }
 }

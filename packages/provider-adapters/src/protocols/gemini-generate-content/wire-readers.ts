@@ -165,9 +165,15 @@ function optionalSignature(value: unknown): string | undefined {
   return text === undefined || text.length === 0 ? undefined : text;
 }
 
+/** Documented part members that carry no content of their own. */
+const GEMINI_PART_METADATA_KEYS: ReadonlySet<string> = new Set(['thought', 'thoughtSignature', 'partMetadata', 'videoMetadata', 'mediaResolution']);
+
 const DATA_KEYS = ['text', 'functionCall', 'functionResponse', ...GEMINI_IGNORED_PART_KINDS] as const;
 
-/** Reads one response part. A part must carry exactly one data key; a bare signature reads as empty text. */
+/**
+ * Reads one response part. A part carries at most one data key; a bare signature reads as empty text; a part
+ * with no data key and nothing but documented metadata (the empty part `{}`) reads as ignored.
+ */
 export function readGeminiPart(value: unknown): GeminiPartWire {
   if (!isJsonObject(value)) throw violation('part is not an object');
   let dataKey: (typeof DATA_KEYS)[number] | undefined;
@@ -180,8 +186,12 @@ export function readGeminiPart(value: unknown): GeminiPartWire {
   const thought = optionalBoolean(value.thought, 'part.thought');
   if (dataKey === undefined) {
     // `{thoughtSignature}` alone, or `{thought: true}` alone: an empty text part.
-    if (signature === undefined && value.thought === undefined) throw violation('part has no known data key');
-    return { kind: 'text', text: '', thought, signature };
+    if (signature !== undefined || value.thought !== undefined) return { kind: 'text', text: '', thought, signature };
+    // An empty part `{}` (or one with only documented metadata) is sent beside real parts: it says nothing.
+    if (Object.keys(value).every((key) => value[key] === undefined || value[key] === null || GEMINI_PART_METADATA_KEYS.has(key))) {
+      return { kind: 'ignored', signature: undefined };
+    }
+    throw violation('part has no known data key');
   }
   switch (dataKey) {
     case 'text': {

@@ -1,5 +1,5 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
-import { createAdapterStreamParts, defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
+import { createAdapterStreamParts, defineHttpFamily, type HttpFamilyOptionsV1, SSE_OR_JSON_STREAM_MEDIA_TYPES } from '../../codec-kit/index.js';
 import { createOpenAiChatStreamMachine } from './decode-stream.js';
 import { decodeOpenAiChatResponse } from './decode-response.js';
 import { encodeOpenAiChatRequest } from './encode-request.js';
@@ -26,6 +26,7 @@ export const OPENAI_CHAT_HTTP_FAMILY = defineHttpFamily<OpenAiChatAdapterOptions
   encodeRequest: (input, options) => encodeOpenAiChatRequest(input.task, input.target.providerModel, options),
   maxBodyBytes: (options) => options?.maxBodyBytes,
   decodeResponse: (body) => decodeOpenAiChatResponse(body),
+  streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,
   decodeStream: (body, { input, options }) =>
     createAdapterStreamParts({
       body,

@@ -57,7 +57,6 @@ describe('convertOpenAiChatUsage', () => {
   it('refuses contradictory figures', () => {
     for (const usage of [
       { prompt_tokens: 10, cached_tokens: 11 },
-      { prompt_tokens: 10, cached_tokens: 6, cache_write_tokens: 5 },
       { prompt_tokens: 10, completion_tokens: 10, total_tokens: 5 },
     ]) {
       let caught: unknown;
@@ -68,5 +67,28 @@ describe('convertOpenAiChatUsage', () => {
       }
       expect(isProtocolViolationError(caught) && caught.reason).toBe('usage-inconsistent');
     }
+  });
+});
+
+describe('convertOpenAiChatUsage: tolerated provider arithmetic', () => {
+  it('drops an overlapping cache-write figure and keeps the well-formed ones', () => {
+    // A compatible host reporting cache reads and writes that overlap: 900 + 600 > 1000 prompt tokens.
+    const wire = { prompt_tokens: 1000, completion_tokens: 20, total_tokens: 1020, cached_tokens: 900, cache_write_tokens: 600 };
+    expect(convertOpenAiChatUsage(wire)).toEqual({ inputTokens: 1000, outputTokens: 20, totalTokens: 1020, cacheReadInputTokens: 900 });
+  });
+
+  it('drops the cache-write figure in every later snapshot of the same response', () => {
+    const state = { dropped: false };
+    convertOpenAiChatUsage({ prompt_tokens: 10, cached_tokens: 8, cache_write_tokens: 5 }, state);
+    expect(convertOpenAiChatUsage({ prompt_tokens: 10, completion_tokens: 3, cached_tokens: 8, cache_write_tokens: 1 }, state)).toEqual({
+      inputTokens: 10,
+      outputTokens: 3,
+      cacheReadInputTokens: 8,
+    });
+    expect(convertOpenAiChatUsage({ prompt_tokens: 10, cached_tokens: 8, cache_write_tokens: 1 })?.cacheWriteInputTokens).toBe(1);
+  });
+
+  it('still refuses cache reads alone above the prompt tokens', () => {
+    expect(() => convertOpenAiChatUsage({ prompt_tokens: 10, cached_tokens: 11, cache_write_tokens: 1 })).toThrow(/inconsistent/);
   });
 });

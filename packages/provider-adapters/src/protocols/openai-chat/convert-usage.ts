@@ -1,5 +1,6 @@
 import { describeUsageInconsistency, type UsageV1 } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
+import { reconcileCacheWrite, type CacheWriteReconciliation } from '../../codec-kit/usage-reconciliation.js';
 import type { OpenAiChatWireUsage } from './wire-readers.js';
 
 /**
@@ -20,12 +21,16 @@ import type { OpenAiChatWireUsage } from './wire-readers.js';
  * `prompt + completion + reasoning`, reasoning is added to `outputTokens` so the contract's "output includes
  * reasoning" holds.
  *
+ * Tolerated arithmetic: some compatible hosts report `cached_tokens` and `cache_write_tokens` that overlap, so
+ * that together they exceed `prompt_tokens`. The cache-write figure is then dropped, in this snapshot and (through
+ * `reconciliation`, one per response) in every later one; the other figures are kept.
+ *
  * A field the server did not send stays absent (a reported `0` stays `0`). Returns `undefined` when no field was
  * reported at all.
  *
  * @throws {ProtocolViolationError} `usage-inconsistent` when the figures contradict each other after conversion.
  */
-export function convertOpenAiChatUsage(usage: OpenAiChatWireUsage): UsageV1 | undefined {
+export function convertOpenAiChatUsage(usage: OpenAiChatWireUsage, reconciliation?: CacheWriteReconciliation): UsageV1 | undefined {
   const input = usage.prompt_tokens;
   const completion = usage.completion_tokens;
   const reasoning = usage.reasoning_tokens;
@@ -46,9 +51,10 @@ export function convertOpenAiChatUsage(usage: OpenAiChatWireUsage): UsageV1 | un
   if (usage.cache_write_tokens !== undefined) result.cacheWriteInputTokens = usage.cache_write_tokens;
   if (reasoning !== undefined) result.reasoningOutputTokens = reasoning;
   if (Object.keys(result).length === 0) return undefined;
-  const problem = describeUsageInconsistency(result);
+  const reconciled = reconcileCacheWrite(result, reconciliation);
+  const problem = describeUsageInconsistency(reconciled);
   if (problem !== undefined) {
     throw new ProtocolViolationError('usage-inconsistent', `openai-chat usage is inconsistent: ${problem}`);
   }
-  return result;
+  return reconciled;
 }

@@ -147,3 +147,26 @@ describe('decodeOpenAiChatResponse (constructed, §1.5 and §1.11)', () => {
     expect(decodeOpenAiChatResponse(body).terminal).toEqual({ status: 'failed', failure: { code: 'protocol-violation', retryable: false } });
   });
 });
+
+describe('decodeOpenAiChatResponse: tolerance of real traffic', () => {
+  it('reads a tool call without function.arguments (compatible relays) as "{}"', () => {
+    const decoded = decodeOpenAiChatResponse(
+      withMessage({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'now' } }] }, 'tool_calls'),
+    );
+    expect(decoded.terminal).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'now', argumentsText: '{}' }] },
+    });
+  });
+
+  it('drops an overlapping cache-write figure instead of failing the response', () => {
+    const decoded = decodeOpenAiChatResponse(
+      withMessage({ role: 'assistant', content: 'hi' }, 'stop', {
+        usage: { prompt_tokens: 100, completion_tokens: 2, total_tokens: 102, prompt_tokens_details: { cached_tokens: 80, cache_write_tokens: 40 } },
+      }),
+    );
+    expect(decoded.terminal).toMatchObject({ status: 'completed', usage: { inputTokens: 100, cacheReadInputTokens: 80, outputTokens: 2, totalTokens: 102 } });
+    expect((decoded.terminal as { usage?: Record<string, unknown> }).usage).not.toHaveProperty('cacheWriteInputTokens');
+  });
+});
+

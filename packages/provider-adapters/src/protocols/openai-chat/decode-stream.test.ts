@@ -409,3 +409,30 @@ describe('openai-chat stream (constructed, §1.10 and §1.11)', () => {
     expect((await runStream(huge)).terminal).toEqual(PROTOCOL_VIOLATION);
   });
 });
+
+describe('openai-chat stream: tolerance of real traffic', () => {
+  it('reads a streamed tool call that never carries function.arguments as "{}", emitted as a delta', async () => {
+    const { events, terminal } = await runStream(
+      sse([chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'now' } }] }), chunk({}, 'tool_calls')]),
+    );
+    expect(events).toEqual([
+      { type: 'tool-call-start', index: 0, toolCallId: 'call_1', toolName: 'now' },
+      { type: 'tool-call-delta', index: 0, delta: '{}' },
+      { type: 'tool-call-end', index: 0, argumentsText: '{}' },
+    ]);
+    expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'tool-call', argumentsText: '{}' }] } });
+  });
+
+  it('drops an overlapping cache-write figure in every usage snapshot of the response', async () => {
+    const details = (write: number) => ({ prompt_tokens: 50, completion_tokens: 1, total_tokens: 51, prompt_tokens_details: { cached_tokens: 40, cache_write_tokens: write } });
+    const { events, terminal } = await runStream(
+      sse([chunk({ content: 'a' }, null, { usage: details(20) }), chunk({}, 'stop', { usage: { ...details(5), completion_tokens: 2, total_tokens: 52 } })]),
+    );
+    const usages = events.filter((event) => event.type === 'usage');
+    expect(usages).toEqual([
+      { type: 'usage', usage: { inputTokens: 50, outputTokens: 1, totalTokens: 51, cacheReadInputTokens: 40 } },
+      { type: 'usage', usage: { inputTokens: 50, outputTokens: 2, totalTokens: 52, cacheReadInputTokens: 40 } },
+    ]);
+    expect(terminal).toMatchObject({ status: 'completed', usage: { inputTokens: 50, outputTokens: 2 } });
+  });
+});

@@ -17,6 +17,7 @@ import {
   type SseItem,
 } from '../../codec-kit/index.js';
 import { convertOpenAiChatUsage } from './convert-usage.js';
+import type { CacheWriteReconciliation } from '../../codec-kit/usage-reconciliation.js';
 import { OPENAI_CHAT_MULTIPLE_CHOICES_FAILURE } from './decode-response.js';
 import { deriveOpenAiChatToolCallId } from './derive-tool-call-id.js';
 import { mapOpenAiChatFinishReasonFailure, mapOpenAiChatInBandError } from './map-error.js';
@@ -60,6 +61,8 @@ interface ToolCallState {
   signature: string | undefined;
   /** Argument fragments received before the name, emitted as one delta at the start. */
   pending: string[];
+  /** Whether any fragment carried a `function.arguments` member. */
+  sawArguments: boolean;
 }
 
 type BlockRecord = TextBlock | { readonly kind: 'tool-call'; readonly call: ToolCallState; argumentsText?: string };
@@ -95,7 +98,9 @@ const { violation } = OPENAI_CHAT_WIRE;
  *   the kit's accumulator, and stay open until the finish reason: parallel calls may interleave. A call whose
  *   first fragment has no name is held (with its fragments) until the name arrives; an id the server never sent
  *   is derived from the block index. Empty `id: ""` on later fragments (Qwen) is ignored.
- * - The finish reason closes every open block, in index order; `stop` with tool calls is `tool-calls`.
+ * - The finish reason closes every open block, in index order; `stop` with tool calls is `tool-calls`. A call
+ *   that never carried a `function.arguments` member (compatible relays, for a call with no arguments) gets
+ *   the argument text `{}`, emitted as a delta before it closes.
  *   `error` and `insufficient_system_resource` finish reasons are failed terminals. Content after the finish
  *   reason is a protocol violation; usage after it is expected.
  * - Usage may come on any chunk (a final `choices: []` chunk, the finish chunk, or every chunk); it is merged as
@@ -107,6 +112,7 @@ const { violation } = OPENAI_CHAT_WIRE;
 export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineOptions): OpenAiChatStreamMachine {
   const plainTextFastPath = options?.plainTextFastPath !== false;
   const accumulator = createToolCallAccumulator();
+  const cacheWrite: CacheWriteReconciliation = { dropped: false };
   const blocks: BlockRecord[] = [];
   const tools = new Map<string, ToolCallState>();
   const toolKeysById = new Map<string, string>();
@@ -164,7 +170,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     let call = tools.get(key);
     if (call === undefined) {
       closeText(events);
-      call = { blockIndex: blocks.length, wireId: id, name, started: false, signature: undefined, pending: [] };
+      call = { blockIndex: blocks.length, wireId: id, name, started: false, signature: undefined, pending: [], sawArguments: false };
       blocks.push({ kind: 'tool-call', call });
       tools.set(key, call);
       accumulator.open(call.blockIndex);
@@ -191,6 +197,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     call.signature ??= fragment.signature;
     latestToolKey = key;
     const fragmentText = fragment.arguments;
+    if (fragmentText !== undefined) call.sawArguments = true;
     if (fragmentText === undefined || fragmentText.length === 0) return;
     accumulator.append(call.blockIndex, fragmentText);
     if (call.started) events.push({ type: 'tool-call-delta', index: call.blockIndex, delta: fragmentText });
@@ -215,6 +222,12 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     if (finished) return;
     finished = true;
     closeText(events);
+    for (const record of blocks) {
+      // Tolerance of real traffic: compatible relays leave `function.arguments` out of a call with no arguments.
+      if (record.kind !== 'tool-call' || record.call.sawArguments || !record.call.started) continue;
+      accumulator.append(record.call.blockIndex, '{}');
+      events.push({ type: 'tool-call-delta', index: record.call.blockIndex, delta: '{}' });
+    }
     for (const closed of accumulator.closeAll()) {
       const record = blocks[closed.index];
       if (record === undefined || record.kind !== 'tool-call') throw violation('tool call block is missing');
@@ -296,7 +309,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     }
     const chunk = readOpenAiChatChunk(value);
     const events: NormalizedStreamEventV1[] = [];
-    const chunkUsage = chunk.usage === undefined ? undefined : convertOpenAiChatUsage(chunk.usage);
+    const chunkUsage = chunk.usage === undefined ? undefined : convertOpenAiChatUsage(chunk.usage, cacheWrite);
     if (chunk.error !== undefined) {
       if (chunkUsage !== undefined) usage = mergeUsageSnapshot(usage, chunkUsage);
       return failed(mapOpenAiChatInBandError(chunk.error));

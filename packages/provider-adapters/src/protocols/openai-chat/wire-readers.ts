@@ -140,7 +140,9 @@ function readToolCall(value: unknown, path: string, fragment: boolean): OpenAiCh
   if (signature !== undefined && signature.length > 0) call.signature = signature;
   if (!fragment) {
     if (call.name === undefined || call.name.length === 0) throw violation(`${path}.function.name`, 'is required');
-    if (call.arguments === undefined) throw violation(`${path}.function.arguments`, 'is required');
+    // Tolerance of real traffic: OpenAI's schema requires the member, but compatible relays leave it out of a
+    // call with no arguments.
+    if (call.arguments === undefined) call.arguments = '{}';
   }
   return call;
 }

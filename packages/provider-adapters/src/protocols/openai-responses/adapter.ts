@@ -1,5 +1,5 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
-import { createAdapterStreamParts, defineHttpFamily, isWireRecord, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
+import { createAdapterStreamParts, defineHttpFamily, isWireRecord, type HttpFamilyOptionsV1, SSE_OR_JSON_STREAM_MEDIA_TYPES } from '../../codec-kit/index.js';
 import { decodeOpenAiResponsesResponse } from './decode-response.js';
 import { createOpenAiResponsesStreamMachine } from './decode-stream.js';
 import { encodeOpenAiResponsesRequest } from './encode-request.js';
@@ -34,6 +34,7 @@ export const OPENAI_RESPONSES_HTTP_FAMILY = defineHttpFamily<OpenAiResponsesAdap
     encodeOpenAiResponsesRequest(input.task, input.target.providerModel, { encryptedReasoning: input.target.capability.reasoning === true }),
   maxBodyBytes: (options) => options?.maxBodyBytes,
   decodeResponse: (body) => decodeOpenAiResponsesResponse(body),
+  streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,
   decodeStream: (body, { input, options }) =>
     createAdapterStreamParts({
       body,

@@ -1,5 +1,6 @@
 import { describeUsageInconsistency, type UsageV1 } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
+import { reconcileCacheWrite } from '../../codec-kit/usage-reconciliation.js';
 import type { OpenAiResponsesWireUsage } from './wire-readers.js';
 
 /**
@@ -12,6 +13,10 @@ import type { OpenAiResponsesWireUsage } from './wire-readers.js';
  * - `outputTokens` = `output_tokens`, which includes reasoning;
  * - `reasoningOutputTokens` = `output_tokens_details.reasoning_tokens` (a part of `output_tokens`);
  * - `totalTokens` = `total_tokens` as reported.
+ *
+ * Tolerated arithmetic: when `cached_tokens` and `cache_write_tokens` overlap so that together they exceed
+ * `input_tokens` (compatible servers), the cache-write figure is dropped and the others kept. Responses reports
+ * usage once per response, so that one snapshot is every snapshot.
  *
  * Responses reports usage once, on the terminal event (`response.completed` / `incomplete` / `failed`); the
  * `response.created` snapshot carries `usage: null`. A field the server did not send stays absent (a reported `0`
@@ -28,9 +33,10 @@ export function convertOpenAiResponsesUsage(usage: OpenAiResponsesWireUsage): Us
   if (usage.cache_write_tokens !== undefined) result.cacheWriteInputTokens = usage.cache_write_tokens;
   if (usage.reasoning_tokens !== undefined) result.reasoningOutputTokens = usage.reasoning_tokens;
   if (Object.keys(result).length === 0) return undefined;
-  const problem = describeUsageInconsistency(result);
+  const reconciled = reconcileCacheWrite(result);
+  const problem = describeUsageInconsistency(reconciled);
   if (problem !== undefined) {
     throw new ProtocolViolationError('usage-inconsistent', `openai-responses usage is inconsistent: ${problem}`);
   }
-  return result;
+  return reconciled;
 }

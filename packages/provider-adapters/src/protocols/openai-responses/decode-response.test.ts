@@ -91,7 +91,6 @@ describe('decodeOpenAiResponsesResponse', () => {
     ['an unknown item type', body({ output: [{ type: 'hologram' }] })],
     ['a message without content', body({ output: [{ type: 'message', role: 'assistant' }] })],
     ['a message of another role', body({ output: [{ type: 'message', role: 'user', content: [] }] })],
-    ['a function call without arguments', body({ output: [{ type: 'function_call', call_id: 'c', name: 'f' }] })],
     ['a mistyped usage', body({ usage: { input_tokens: '5' } })],
     ['a negative usage', body({ usage: { output_tokens: -1 } })],
     ['an unknown content part', body({ output: [{ type: 'message', role: 'assistant', content: [{ type: 'audio' }] }] })],
@@ -99,3 +98,22 @@ describe('decodeOpenAiResponsesResponse', () => {
     expect(decodeOpenAiResponsesResponse(value).terminal).toEqual({ status: 'failed', failure: { code: 'protocol-violation', retryable: false } });
   });
 });
+
+describe('decodeOpenAiResponsesResponse: tolerated usage arithmetic', () => {
+  it('reads a function_call item without arguments as "{}"', () => {
+    const decoded = decodeOpenAiResponsesResponse(body({ output: [{ id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'now' }] }));
+    expect(decoded.terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'now', argumentsText: '{}' }] } });
+  });
+
+  it('drops an overlapping cache-write figure instead of failing the response', () => {
+    const decoded = decodeOpenAiResponsesResponse(
+      body({
+        output: [{ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hi', annotations: [] }] }],
+        usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 8, cache_write_tokens: 4 }, output_tokens: 1, total_tokens: 11 },
+      }),
+    );
+    expect(decoded.terminal).toMatchObject({ status: 'completed', usage: { inputTokens: 10, cacheReadInputTokens: 8, outputTokens: 1, totalTokens: 11 } });
+    expect((decoded.terminal as { usage?: Record<string, unknown> }).usage).not.toHaveProperty('cacheWriteInputTokens');
+  });
+});
+

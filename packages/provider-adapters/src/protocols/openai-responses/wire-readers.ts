@@ -61,7 +61,7 @@ export type OpenAiResponsesWireOutputItem =
       readonly id: string | undefined;
       readonly callId: string;
       readonly name: string;
-      /** The argument JSON text (`""` on a partial `output_item.added` item). */
+      /** The argument JSON text (`""` on a partial `output_item.added` item; `{}` when a whole item left it out). */
       readonly arguments: string;
     }
   | {
@@ -220,8 +220,9 @@ export function readOpenAiResponsesOutputItem(value: unknown, path: string, part
       if (callId.length === 0 || callId.length > BOUNDS.toolCallIdMaxLength) throw wire.violation(`${path}.call_id`, `must be 1 to ${BOUNDS.toolCallIdMaxLength} characters`);
       if (name.length === 0 || name.length > BOUNDS.toolNameMaxLength) throw wire.violation(`${path}.name`, `must be 1 to ${BOUNDS.toolNameMaxLength} characters`);
       const argumentsText = wire.optionalString(value.arguments, path, 'arguments');
-      if (argumentsText === undefined && !partial) throw wire.violation(`${path}.arguments`, 'is required');
-      return { type, id, callId, name, arguments: argumentsText ?? '' };
+      // Tolerance of real traffic (as in openai-chat): a whole call without its `arguments` member is a call with
+      // no arguments, `{}`; OpenAI's schema requires the member.
+      return { type, id, callId, name, arguments: argumentsText ?? (partial ? '' : '{}') };
     }
     default:
       if (OPENAI_RESPONSES_SERVER_SIDE_ITEM_TYPES.includes(type)) return { type: 'server-side', id };
