@@ -9,7 +9,7 @@ const packages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'htt
  */
 export default defineConfig({
   resolve: { conditions: ['@tokenforge/source', 'import', 'module', 'default'] },
-  ssr: { resolve: { conditions: ['@tokenforge/source', 'import', 'module', 'node', 'default'] } },
+  ssr: { resolve: { conditions: ['@tokenforge/source', 'import', 'node', 'default'] } },
   test: {
     projects: [
       ...packages.map((name) => ({
