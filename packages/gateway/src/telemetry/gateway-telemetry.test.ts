@@ -25,6 +25,7 @@ let simulator: ProviderSimulator;
 let gateway: RunningGateway;
 let secrets: string[];
 const outputs: string[] = [];
+let jobId = 'no-job-yet';
 
 beforeAll(async () => {
   // What an operator does: register an SDK globally before the gateway starts.
@@ -37,6 +38,7 @@ beforeAll(async () => {
       { name: 'otel-chat', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'upstream-model-x' }] },
       { name: 'otel-fallback', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'error.500' }, { family: 'anthropic-messages/v1', model: 'upstream-model-y' }] },
       { name: 'otel-refused', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'error.400' }] },
+      { name: 'otel-video', taskKind: 'video-generation', targets: [{ family: 'kling-video/v1', model: 'upstream-video-v' }] },
       { name: 'otel-embed', taskKind: 'embedding', targets: [{ family: 'openai-embeddings/v1', model: 'upstream-embed-z', capability: { embedding: { spaceId: 'simulator-embedding-16', defaultDimensions: 16 } } }] },
     ],
     { maxAttempts: 3 },
@@ -169,6 +171,25 @@ describe('OpenTelemetry GenAI spans and metrics of the gateway', () => {
     expect(span.attributes['gen_ai.operation.name']).toBe('embeddings');
   });
 
+  it('a job create is a generate_content span with its attempt; a poll is a plain request span', async () => {
+    const headers = { authorization: `Bearer ${TEST_CLIENT_KEY}`, 'content-type': 'application/json' };
+    const created = await fetch(`${gateway.url}/v1/jobs`, { method: 'POST', headers, body: JSON.stringify({ model: 'otel-video', prompt: PROMPT_CANARY, durationSeconds: 5 }) });
+    expect(created.status).toBe(202);
+    jobId = ((await created.json()) as { id: string }).id;
+    const polled = await fetch(`${gateway.url}/v1/jobs/${jobId}`, { headers });
+    expect(polled.status).toBe(200);
+    await polled.text();
+    await eventually(() => exporter.getFinishedSpans().some((span) => span.name === 'GET /v1/jobs/{id}'));
+    const span = requestSpan('otel-video');
+    expect(span.name).toBe('generate_content otel-video');
+    expect(span.attributes).toMatchObject({ 'gen_ai.operation.name': 'generate_content', 'gen_ai.provider.name': PROVIDER_LABEL, 'http.response.status_code': 202, 'tokenforge.gateway.outcome': 'accepted' });
+    expect(span.attributes['error.type']).toBeUndefined();
+    expect(attemptsOf(span).map((attempt) => attempt.attributes['tokenforge.target.family'])).toEqual(['kling-video/v1']);
+    const poll = exporter.getFinishedSpans().find((entry) => entry.name === 'GET /v1/jobs/{id}');
+    expect(poll?.attributes['error.type']).toBeUndefined();
+    expect(poll?.attributes['gen_ai.operation.name']).toBeUndefined();
+  });
+
   it('a refused client key is a span with error.type and no GenAI metric', async () => {
     await expect(new OpenAI({ apiKey: 'wrong-key-0123456789', baseURL: `${gateway.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'otel-chat', messages: [] })).rejects.toMatchObject({ status: 401 });
     await eventually(() => exporter.getFinishedSpans().some((span) => span.attributes['error.type'] === 'client-key'));
@@ -185,7 +206,7 @@ describe('OpenTelemetry GenAI spans and metrics of the gateway', () => {
       spans: spans.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status, links: span.links })),
       metrics: resourceMetrics.scopeMetrics.map((scope) => scope.metrics.map((metric) => metric.dataPoints.map((point) => point.attributes))),
     });
-    const forbidden = [PROMPT_CANARY, 'Say hello', ...secrets, 'upstream-model-x', 'upstream-model-y', 'upstream-embed-z', 'error.500', 'error.400', simulator.url];
+    const forbidden = [PROMPT_CANARY, 'Say hello', ...secrets, 'upstream-model-x', 'upstream-model-y', 'upstream-embed-z', 'upstream-video-v', jobId, 'error.500', 'error.400', simulator.url];
     for (const output of outputs) if (output.length >= 8) forbidden.push(output);
     expect(outputs.some((output) => output.length >= 8)).toBe(true);
     for (const value of forbidden) expect(exported.includes(value), value).toBe(false);

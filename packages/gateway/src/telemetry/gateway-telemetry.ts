@@ -78,6 +78,8 @@ export interface RequestEnd {
   readonly finishReason?: FinishReasonV1;
   /** Milliseconds from the request's arrival to its first byte to the client (streams). */
   readonly timeToFirstChunkMs?: number;
+  /** Whether the request failed, when its outcome alone does not say (the jobs API's `accepted`, `listed`, ...). */
+  readonly failed?: boolean;
 }
 
 /** One client request: a server span with a client span per attempt. */
@@ -155,11 +157,21 @@ export class GatewayTelemetry {
     });
   }
 
+  /**
+   * The span of a request whose facts are known only at its end (the jobs API): the same request span, with one
+   * attempt span per attempt the operator log lists, and the duration metric when the model is known.
+   */
+  recordFinished(route: string, startedAt: number, facts: RequestEnd & { readonly attemptOutcomes?: readonly (TelemetryTarget & { readonly outcome: string })[] }): void {
+    const request = this.startRequest(route, startedAt);
+    for (const attempt of facts.attemptOutcomes ?? []) request.startAttempt(attempt, facts.model, facts.taskKind)({ outcome: attempt.outcome });
+    request.end(facts);
+  }
+
   /** Starts the span of one client request (a child of the active context, e.g. an HTTP server span). */
-  startRequest(route: string): RequestTelemetry {
-    const started = performance.now();
+  startRequest(route: string, started = performance.now()): RequestTelemetry {
     const parent = context.active();
-    const span: Span = this.tracer.startSpan(route, { kind: SpanKind.SERVER, attributes: { [ATTR_ROUTE]: route } }, parent);
+    const startTime = performance.timeOrigin + started;
+    const span: Span = this.tracer.startSpan(route, { kind: SpanKind.SERVER, startTime, attributes: { [ATTR_ROUTE]: route } }, parent);
     const requestContext = trace.setSpan(parent, span);
     let ended = false;
     return {
@@ -172,7 +184,7 @@ export class GatewayTelemetry {
         };
         if (operation !== undefined) attributes[ATTR_GEN_AI_OPERATION_NAME] = operation;
         if (model !== undefined) attributes[ATTR_GEN_AI_REQUEST_MODEL] = model;
-        const attempt = this.tracer.startSpan(spanName(operation, model, route), { kind: SpanKind.CLIENT, attributes }, requestContext);
+        const attempt = this.tracer.startSpan(spanName(operation, model, route), { kind: SpanKind.CLIENT, attributes, startTime: performance.timeOrigin + performance.now() }, requestContext);
         let done = false;
         return (end) => {
           if (done) return;
@@ -193,7 +205,7 @@ export class GatewayTelemetry {
         if (ended) return;
         ended = true;
         const operation = facts.taskKind === undefined ? undefined : genAiOperationName(facts.taskKind);
-        const errorType = errorTypeOf(facts.outcome);
+        const errorType = facts.failed === undefined ? errorTypeOf(facts.outcome) : facts.failed ? (errorTypeOf(facts.outcome) ?? facts.outcome) : undefined;
         const common: Attributes = {};
         if (operation !== undefined) common[ATTR_GEN_AI_OPERATION_NAME] = operation;
         if (facts.model !== undefined) common[ATTR_GEN_AI_REQUEST_MODEL] = facts.model;

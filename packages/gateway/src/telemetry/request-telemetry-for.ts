@@ -3,8 +3,12 @@ import { GatewayTelemetry, type RequestTelemetry } from './gateway-telemetry.js'
 
 let fallback: GatewayTelemetry | undefined;
 
-/** The telemetry of one request: the runtime's, or (for a runtime built by hand) one over the global providers. */
+/** The runtime's telemetry, or (for a runtime built by hand) one over the global providers. */
+export function telemetryOf(runtime: GatewayRuntime): GatewayTelemetry {
+  return runtime.telemetry ?? (fallback ??= new GatewayTelemetry());
+}
+
+/** Starts the telemetry of one request. */
 export function requestTelemetryFor(runtime: GatewayRuntime, route: string): RequestTelemetry {
-  const telemetry = runtime.telemetry ?? (fallback ??= new GatewayTelemetry());
-  return telemetry.startRequest(route);
+  return telemetryOf(runtime).startRequest(route);
 }
