@@ -239,7 +239,7 @@ async function attempt(
 ): Promise<Attempted> {
   const endAttempt = record.telemetry.startAttempt(target, record.model, task.kind);
   const logAttempt = (outcome: string, detail: Omit<AttemptEnd, 'outcome'> = {}): void => {
-    record.attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome });
+    record.attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome, ...(detail.retryAfterMs === undefined ? {} : { retryAfterMs: detail.retryAfterMs }) });
     endAttempt({ outcome, ...detail });
   };
   let execution: ProtocolEngineExecutionV1;
