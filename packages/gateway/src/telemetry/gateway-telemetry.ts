@@ -90,6 +90,8 @@ export interface RequestTelemetry {
 
 const DURATION_BUCKETS_S = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
 const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
+// Span start times in epoch milliseconds from `performance.now()` readings (read once: the getter is not free).
+const TIME_ORIGIN = performance.timeOrigin;
 const ATTR_ATTEMPTS = 'tokenforge.gateway.attempts';
 const ATTR_OUTCOME = 'tokenforge.gateway.outcome';
 const ATTR_ROUTE = 'tokenforge.gateway.route';
@@ -170,7 +172,7 @@ export class GatewayTelemetry {
   /** Starts the span of one client request (a child of the active context, e.g. an HTTP server span). */
   startRequest(route: string, started = performance.now()): RequestTelemetry {
     const parent = context.active();
-    const startTime = performance.timeOrigin + started;
+    const startTime = TIME_ORIGIN + started;
     const span: Span = this.tracer.startSpan(route, { kind: SpanKind.SERVER, startTime, attributes: { [ATTR_ROUTE]: route } }, parent);
     const requestContext = trace.setSpan(parent, span);
     let ended = false;
@@ -184,21 +186,23 @@ export class GatewayTelemetry {
         };
         if (operation !== undefined) attributes[ATTR_GEN_AI_OPERATION_NAME] = operation;
         if (model !== undefined) attributes[ATTR_GEN_AI_REQUEST_MODEL] = model;
-        const attempt = this.tracer.startSpan(spanName(operation, model, route), { kind: SpanKind.CLIENT, attributes, startTime: performance.timeOrigin + performance.now() }, requestContext);
+        const attempt = this.tracer.startSpan(spanName(operation, model, route), { kind: SpanKind.CLIENT, attributes }, requestContext);
         let done = false;
         return (end) => {
           if (done) return;
           done = true;
           const errorType = errorTypeOf(end.outcome);
-          if (end.retryable !== undefined) attempt.setAttribute(ATTR_ATTEMPT_RETRYABLE, end.retryable);
-          if (end.acceptance !== undefined) attempt.setAttribute(ATTR_ATTEMPT_ACCEPTANCE, end.acceptance);
-          if (end.retryAfterMs !== undefined) attempt.setAttribute(ATTR_ATTEMPT_RETRY_AFTER_MS, end.retryAfterMs);
-          if (errorType !== undefined) {
-            attempt.setAttribute(ATTR_ERROR_TYPE, errorType);
-            attempt.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
+          this.attemptsCounter.add(1, { ...attributes, [ATTR_OUTCOME]: errorType ?? 'ok' });
+          if (attempt.isRecording()) {
+            if (end.retryable !== undefined) attempt.setAttribute(ATTR_ATTEMPT_RETRYABLE, end.retryable);
+            if (end.acceptance !== undefined) attempt.setAttribute(ATTR_ATTEMPT_ACCEPTANCE, end.acceptance);
+            if (end.retryAfterMs !== undefined) attempt.setAttribute(ATTR_ATTEMPT_RETRY_AFTER_MS, end.retryAfterMs);
+            if (errorType !== undefined) {
+              attempt.setAttribute(ATTR_ERROR_TYPE, errorType);
+              attempt.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
+            }
           }
           attempt.end();
-          this.attemptsCounter.add(1, { ...attributes, [ATTR_OUTCOME]: errorType ?? 'ok' });
         };
       },
       end: (facts) => {
@@ -211,19 +215,21 @@ export class GatewayTelemetry {
         if (facts.model !== undefined) common[ATTR_GEN_AI_REQUEST_MODEL] = facts.model;
         if (facts.target !== undefined) common[ATTR_GEN_AI_PROVIDER_NAME] = facts.target.provider;
         if (errorType !== undefined) common[ATTR_ERROR_TYPE] = errorType;
-        span.updateName(spanName(operation, facts.model, route));
-        span.setAttributes({
-          ...common,
-          ...usageAttributes(facts.usage),
-          [ATTR_HTTP_RESPONSE_STATUS_CODE]: facts.status,
-          [ATTR_OUTCOME]: facts.outcome,
-          [ATTR_ATTEMPTS]: facts.attempts,
-        });
-        if (operation !== undefined) span.setAttribute(ATTR_GEN_AI_REQUEST_STREAM, facts.streamed);
-        if (facts.target !== undefined) span.setAttributes({ [ATTR_TARGET_REF]: facts.target.ref, [ATTR_TARGET_FAMILY]: facts.target.family });
-        if (facts.finishReason !== undefined) span.setAttribute(ATTR_GEN_AI_RESPONSE_FINISH_REASONS, [facts.finishReason.unified]);
-        if (facts.streamed && facts.timeToFirstChunkMs !== undefined) span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, facts.timeToFirstChunkMs / 1000);
-        if (errorType !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
+        if (span.isRecording()) {
+          span.updateName(spanName(operation, facts.model, route));
+          span.setAttributes({
+            ...common,
+            ...usageAttributes(facts.usage),
+            [ATTR_HTTP_RESPONSE_STATUS_CODE]: facts.status,
+            [ATTR_OUTCOME]: facts.outcome,
+            [ATTR_ATTEMPTS]: facts.attempts,
+          });
+          if (operation !== undefined) span.setAttribute(ATTR_GEN_AI_REQUEST_STREAM, facts.streamed);
+          if (facts.target !== undefined) span.setAttributes({ [ATTR_TARGET_REF]: facts.target.ref, [ATTR_TARGET_FAMILY]: facts.target.family });
+          if (facts.finishReason !== undefined) span.setAttribute(ATTR_GEN_AI_RESPONSE_FINISH_REASONS, [facts.finishReason.unified]);
+          if (facts.streamed && facts.timeToFirstChunkMs !== undefined) span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, facts.timeToFirstChunkMs / 1000);
+          if (errorType !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
+        }
         span.end();
         // Metrics need an operation: requests refused before their model was read are in the spans only.
         if (operation === undefined) return;
