@@ -63,6 +63,8 @@ describe('fallback before the first byte', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     const line = lineFor('after-429', from);
     expect(outcomes(line)).toEqual(['rate-limited', 'rate-limited', 'ok']);
+    // The provider's wait is in the operator log beside each attempt that carried one.
+    expect((line.attempts as { retryAfterMs?: number }[]).map((attempt) => attempt.retryAfterMs)).toEqual([1000, 1000, undefined]);
     expect(line.target).toMatchObject({ family: ANTHROPIC });
   });
 

@@ -41,3 +41,5 @@ export { gatewayJobsApiV1JsonSchema } from './jobs/gateway-jobs-api-v1-json-sche
 export { FAMILY_CAPABILITY_DEFAULTS } from './catalogue/family-capability-defaults.js';
 export { GatewayConfigurationError } from './runtime/gateway-configuration-error.js';
 export type { OperatorLogAttempt, OperatorLogLine, OperatorLogSink } from './operations/operator-log.js';
+export { GATEWAY_INSTRUMENTATION_SCOPE } from './telemetry/gateway-telemetry.js';
+export type { GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';

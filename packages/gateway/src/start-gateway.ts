@@ -13,6 +13,7 @@ import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
 import { createOperatorLogger, type OperatorLogSink } from './operations/operator-log.js';
 import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js';
 import { resolveCatalogue } from './runtime/resolve-catalogue.js';
+import { GatewayTelemetry, type GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';
 
 /** Options of {@link startGateway}. Omit both `catalogue` and `configPath` for the embedded default. */
 export interface StartGatewayOptions {
@@ -28,6 +29,11 @@ export interface StartGatewayOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The operator log: a pino logger or a destination for JSON lines. Default: stderr. */
   readonly logger?: OperatorLogSink;
+  /**
+   * OpenTelemetry providers for the gateway's spans and metrics. Default: the ones registered globally through
+   * `@opentelemetry/api` when the gateway starts (no-ops until an SDK is registered).
+   */
+  readonly telemetry?: GatewayTelemetryOptions;
 }
 
 /** A public model the gateway serves. */
@@ -90,6 +96,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     limits,
     limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
     logger: createOperatorLogger(options.logger),
+    telemetry: new GatewayTelemetry(options.telemetry),
     jobHandleTtlSeconds: catalogue.jobs?.handleTtlSeconds ?? 7 * 86_400,
     now: Date.now,
     draining: false,

@@ -7,12 +7,14 @@ import {
   type EgressContextV1,
   type EgressFailureV1,
   type EgressHttpResponseV1,
+  type FinishReasonV1,
   type IngressDecodedRequestV1,
   type NormalizedProviderFailureV1,
   type NormalizedStreamEventV1,
   type PreparedMediaExecutionInputV2,
   type ProtocolFamily,
   type TaskEnvelopeV2,
+  type TaskKindV2,
   type UsageV1,
 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
@@ -25,6 +27,8 @@ import { logRequest, type OperatorLogAttempt, type OperatorLogLine } from '../op
 import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
+import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
+import type { AttemptEnd, RequestTelemetry } from '../telemetry/gateway-telemetry.js';
 
 /** One client dialect endpoint: whose codecs decode and encode, and where its clients put their key. */
 export interface DirectDialect {
@@ -53,6 +57,10 @@ interface RequestRecord {
   firstByteAt?: number;
   providerRequestId?: string;
   usage?: UsageV1;
+  taskKind?: TaskKindV2;
+  finishReason?: FinishReasonV1;
+  streamed?: boolean;
+  readonly telemetry: RequestTelemetry;
 }
 
 function toResponse(answer: EgressHttpResponseV1, extraHeaders: Readonly<Record<string, string>> = {}): Response {
@@ -93,7 +101,8 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
   let egress = codecs.egress;
   const request = c.req.raw;
   const url = new URL(request.url);
-  const record: RequestRecord = { requestId: randomUUID(), route: `${request.method} ${routeLabel(url.pathname)}`, started: performance.now(), attempts: [] };
+  const route = `${request.method} ${routeLabel(url.pathname)}`;
+  const record: RequestRecord = { requestId: randomUUID(), route, started: performance.now(), attempts: [], telemetry: requestTelemetryFor(runtime, route) };
   let context: EgressContextV1 = { responseId: `gw-${record.requestId}`, modelLabel: 'unknown', createdAtMs: runtime.now() };
   const finish = (status: number, outcome: string): void => {
     const line: OperatorLogLine = {
@@ -111,6 +120,18 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
       ...(record.providerRequestId === undefined ? {} : { providerRequestId: record.providerRequestId }),
     };
     logRequest(runtime.logger, line);
+    record.telemetry.end({
+      status,
+      outcome,
+      ...(record.model === undefined ? {} : { model: record.model }),
+      ...(record.taskKind === undefined ? {} : { taskKind: record.taskKind }),
+      ...(record.target === undefined ? {} : { target: record.target }),
+      attempts: record.attempts.length,
+      streamed: record.streamed === true,
+      ...(record.usage === undefined ? {} : { usage: record.usage }),
+      ...(record.finishReason === undefined ? {} : { finishReason: record.finishReason }),
+      ...(line.timeToFirstByteMs === undefined || record.firstByteAt === undefined ? {} : { timeToFirstChunkMs: record.firstByteAt - record.started }),
+    });
   };
   const refuse = (failure: EgressFailureV1, outcome: string): Response => {
     const answer = egress.encodeError(failure, context);
@@ -156,6 +177,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
     context = { ...context, modelLabel: decoded.modelLabel };
     egress = dialect.egressFor?.(decoded) ?? egress;
     record.model = decoded.modelLabel;
+    record.taskKind = decoded.task.kind;
     const targets = targetsFor(runtime, decoded.task, decoded.modelLabel);
     if (targets === undefined || targets.length === 0) return refuse({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-found');
 
@@ -195,6 +217,10 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
   }
 }
 
+function failureDetail(failure: NormalizedProviderFailureV1, acceptance: 'accepted' | 'not-accepted' | 'unknown'): Omit<AttemptEnd, 'outcome'> {
+  return { retryable: failure.retryable, acceptance, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) };
+}
+
 function routeLabel(path: string): string {
   return path.startsWith('/v1beta/models/') ? path.replace(/^\/v1beta\/models\/[^/:]+/, '/v1beta/models/{model}') : path;
 }
@@ -211,15 +237,17 @@ async function attempt(
   release: () => void,
   finish: (status: number, outcome: string) => void,
 ): Promise<Attempted> {
-  const logAttempt = (outcome: string): void => {
-    record.attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome });
+  const endAttempt = record.telemetry.startAttempt(target, record.model, task.kind);
+  const logAttempt = (outcome: string, detail: Omit<AttemptEnd, 'outcome'> = {}): void => {
+    record.attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome, ...(detail.retryAfterMs === undefined ? {} : { retryAfterMs: detail.retryAfterMs }) });
+    endAttempt({ outcome, ...detail });
   };
   let execution: ProtocolEngineExecutionV1;
   try {
     execution = await runtime.engine.execute({ binding: target.binding, task, signal, ...(preparedMedia === undefined ? {} : { preparedMedia }) });
   } catch (error) {
     if (!isProtocolEngineErrorV1(error)) throw error;
-    logAttempt(error.code);
+    logAttempt(error.code, { retryable: error.phase === 'input' || error.phase === 'transport', acceptance: error.phase === 'transport' ? 'unknown' : 'not-accepted' });
     // An input-phase refusal (the target cannot do what the task asks) sent nothing: the next target may.
     if (error.phase === 'input') return { kind: 'failure', failure: { code: 'unsupported', retryable: true }, acceptance: 'not-accepted' };
     // A transport failure (connection refused or reset, no response head) returned nothing to the client.
@@ -232,11 +260,12 @@ async function attempt(
     case 'response': {
       const terminal = execution.terminal;
       if (terminal.status === 'failed') {
-        logAttempt(terminal.failure.code);
+        logAttempt(terminal.failure.code, failureDetail(terminal.failure, execution.acceptance.state));
         return { kind: 'failure', failure: terminal.failure, acceptance: execution.acceptance.state };
       }
       logAttempt(terminal.status === 'completed' ? 'ok' : terminal.status);
       if (terminal.status === 'completed' && terminal.usage !== undefined) record.usage = terminal.usage;
+      if (terminal.status === 'completed' && terminal.finishReason !== undefined) record.finishReason = terminal.finishReason;
       record.firstByteAt = performance.now();
       return { kind: 'answer', response: toResponse(egress.encodeResponse(terminal, context), { 'x-request-id': record.requestId }), outcome: terminal.status };
     }
@@ -267,7 +296,7 @@ async function startStream(
   record: RequestRecord,
   release: () => void,
   finish: (status: number, outcome: string) => void,
-  logAttempt: (outcome: string) => void,
+  logAttempt: (outcome: string, detail?: Omit<AttemptEnd, 'outcome'>) => void,
 ): Promise<Attempted> {
   const encoder = egress.createStreamEncoder?.(context);
   if (encoder === undefined) {
@@ -299,19 +328,21 @@ async function startStream(
   if (ended && pending.length === 0) {
     const terminal = await execution.terminal;
     if (terminal.status === 'failed') {
-      logAttempt(terminal.failure.code);
+      logAttempt(terminal.failure.code, failureDetail(terminal.failure, 'unknown'));
       // The head arrived but the answer did not (a stall, a cut): for the client, whose stream has not started,
       // that is an answer that may or may not have been produced, i.e. `unknown`.
       return { kind: 'failure', failure: terminal.failure, acceptance: 'unknown' };
     }
   }
   logAttempt('ok');
+  record.streamed = true;
   let closed = false;
   const close = (terminal: AdapterTerminalOutcome | undefined, status: string): void => {
     if (closed) return;
     closed = true;
     release();
     if (terminal !== undefined && terminal.status === 'completed' && terminal.usage !== undefined) record.usage = terminal.usage;
+    if (terminal !== undefined && terminal.status === 'completed' && terminal.finishReason !== undefined) record.finishReason = terminal.finishReason;
     finish(200, status);
   };
   const body = new ReadableStream<Uint8Array>({

@@ -5,6 +5,7 @@ import type { Context, Hono } from 'hono';
 import { matchClientKey, presentedClientKey } from '../http/authenticate-client.js';
 import { readLimitedBody } from '../http/read-limited-body.js';
 import { logRequest, type OperatorLogAttempt } from '../operations/operator-log.js';
+import { recordJobRequest } from '../telemetry/record-job-request.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
 import {
@@ -65,6 +66,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     matchClientKey(presentedClientKey('bearer', c.req.raw.headers, new URL(c.req.url).searchParams), runtime.catalogue.clientKeys);
   const log = (route: string, started: number, status: number, outcome: string, extra: Record<string, unknown> = {}): void => {
     logRequest(runtime.logger, { requestId: randomUUID(), route, attempts: [], status, outcome, totalMs: Math.round(performance.now() - started), ...extra });
+    recordJobRequest(runtime, route, started, status, outcome, extra);
   };
   const handleFor = (target: RuntimeTarget, providerJobId: string, client: string): string =>
     signJobHandle({ kind: 'job', target: target.ref, providerJobId, client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds }, signingKey as Uint8Array);

@@ -8,6 +8,8 @@ export interface OperatorLogAttempt {
   readonly family: string;
   /** `ok`, a normalized failure code, or an engine error code. */
   readonly outcome: string;
+  /** The wait the provider asked for with this failure (`retry-after`, `retry-after-ms`), in milliseconds. */
+  readonly retryAfterMs?: number;
 }
 
 /**

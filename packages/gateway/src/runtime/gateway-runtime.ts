@@ -3,6 +3,7 @@ import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import type { Logger } from 'pino';
 import type { GatewayLimitsV1 } from '../catalogue/gateway-catalogue-v1.js';
 import type { ConcurrencyLimiter } from '../operations/concurrency-limiter.js';
+import type { GatewayTelemetry } from '../telemetry/gateway-telemetry.js';
 import type { ResolvedCatalogue } from './resolve-catalogue.js';
 
 /** Limits with their defaults filled in. */
@@ -31,6 +32,8 @@ export interface GatewayRuntime {
   readonly jobHandleTtlSeconds: number;
   /** Clock in epoch milliseconds. */
   readonly now: () => number;
+  /** Spans and metrics (OpenTelemetry GenAI conventions). Default: one over the global providers. */
+  readonly telemetry?: GatewayTelemetry;
   /** Set once SIGTERM (or `close`) started: `/readyz` answers 503 and new model requests are refused. */
   draining: boolean;
 }
