@@ -138,7 +138,12 @@ export {
   createOpenAiResponsesSuiteEntryV1,
   OPENAI_RESPONSES_TRANSPORT_METADATA,
 } from './protocols/openai-responses/index.js';
-export type { OpenAiResponsesAdapterOptionsV1, OpenAiResponsesIngressOptionsV1 } from './protocols/openai-responses/index.js';
+export type {
+  OpenAiResponsesAdapterOptionsV1,
+  OpenAiResponsesDecodedRequestV1,
+  OpenAiResponsesEgressOptionsV1,
+  OpenAiResponsesIngressOptionsV1,
+} from './protocols/openai-responses/index.js';
 export {
   OPENAI_EMBEDDINGS_PROTOCOL_FAMILY,
   createOpenAiEmbeddingsAdapterFactory,

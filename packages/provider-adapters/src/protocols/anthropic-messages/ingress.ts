@@ -46,6 +46,11 @@ function readSystem(value: unknown): TextPartV2[] | undefined {
   });
 }
 
+function joinSystem(top: TextPartV2[] | undefined, late: readonly TextPartV2[]): TextPartV2[] | undefined {
+  if (late.length === 0) return top;
+  return [...(top ?? []), ...late];
+}
+
 function readTools(value: unknown): ToolDefinitionV2[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw invalid('tools', 'must be an array');
@@ -84,6 +89,8 @@ function readToolChoice(value: unknown): ToolChoiceV2 | undefined {
 
 function readReasoning(body: JsonRecord): ReasoningControlV2 | undefined {
   let budgetTokens: number | undefined;
+  let adaptive = false;
+  let includeReasoning: boolean | undefined;
   const thinking = body.thinking;
   if (thinking !== undefined && thinking !== null) {
     const record = requireRecord(thinking, 'thinking');
@@ -91,22 +98,49 @@ function readReasoning(body: JsonRecord): ReasoningControlV2 | undefined {
       budgetTokens = optionalInteger(record, 'budget_tokens', 'thinking', 1);
       if (budgetTokens === undefined) throw invalid('thinking.budget_tokens', 'is required');
     } else if (record.type === 'adaptive') {
-      throw unsupported('thinking.type', 'adaptive thinking');
+      adaptive = true;
+      const display = optionalString(record, 'display', 'thinking');
+      if (display !== undefined && !ANTHROPIC_THINKING_DISPLAYS.has(display)) throw invalid('thinking.display', 'is not a known display');
+      includeReasoning = display !== 'omitted';
     } else if (record.type !== 'disabled') {
       throw invalid('thinking.type', 'must be enabled, disabled or adaptive');
     }
   }
   const effort = readEffort(body.output_config);
-  if (budgetTokens === undefined && effort === undefined) return undefined;
+  if (effort === 'none') return undefined;
+  if (budgetTokens === undefined && effort === undefined && !adaptive) return undefined;
+  // Adaptive thinking without an effort is the API's default effort, high.
+  const taskEffort = effort ?? (adaptive ? 'high' : undefined);
   // Enabled thinking returns thinking blocks to the client, so the task asks for reasoning output too.
-  return compact<ReasoningControlV2>({ budgetTokens, effort, includeReasoning: budgetTokens === undefined ? undefined : true });
+  return compact<ReasoningControlV2>({
+    budgetTokens,
+    effort: taskEffort === undefined ? undefined : ANTHROPIC_CLIENT_EFFORT_TO_TASK[taskEffort],
+    includeReasoning: budgetTokens === undefined ? includeReasoning : true,
+  });
 }
 
-function readEffort(value: unknown): ReasoningControlV2['effort'] {
+const ANTHROPIC_THINKING_DISPLAYS: ReadonlySet<string> = new Set(['summarized', 'omitted', 'updates', 'full']);
+
+/** The client effort scale. */
+type AnthropicClientEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+/**
+ * Client effort to task effort: the V2 task scale stops at `high`, so `xhigh` and `max` ask for the task's
+ * highest effort (documented in docs/translation-table.md); `none` turns reasoning off.
+ */
+export const ANTHROPIC_CLIENT_EFFORT_TO_TASK: Readonly<Record<Exclude<AnthropicClientEffort, 'none'>, NonNullable<ReasoningControlV2['effort']>>> = {
+  minimal: 'minimal',
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  xhigh: 'high',
+  max: 'high',
+};
+
+function readEffort(value: unknown): AnthropicClientEffort | undefined {
   if (!isRecord(value) || value.effort === undefined || value.effort === null) return undefined;
   const effort = value.effort;
-  if (effort === 'low' || effort === 'medium' || effort === 'high') return effort;
-  if (effort === 'xhigh' || effort === 'max') throw unsupported('output_config.effort', 'this effort level');
+  if (effort === 'none' || effort === 'minimal' || effort === 'low' || effort === 'medium' || effort === 'high' || effort === 'xhigh' || effort === 'max') return effort;
   throw invalid('output_config.effort', 'is not a known effort');
 }
 
@@ -136,12 +170,15 @@ function readStopSequences(body: JsonRecord): string[] | undefined {
  * Field rules: `model` → `modelLabel`; `max_tokens` (required; 0, the cache pre-warm, cannot be represented)
  * → `maxOutputTokens`; `system` (string or text blocks) → `system`; `messages` per `readAnthropicMessages`;
  * `tools` (client tools only; server tools are refused) and `tool_choice` (`any` → `required`;
- * `disable_parallel_tool_use` has no normalized counterpart and is dropped); `thinking.enabled` →
- * `reasoning.budgetTokens` (`disabled` → none, `adaptive` refused); `output_config.effort` low/medium/high →
- * `reasoning.effort`; `output_config.format` (json_schema) → a JSON response format with that schema;
- * `temperature`, `top_p`, `top_k` → sampling; `stop_sequences`; `stream` (default false). `metadata`,
- * `service_tier`, `container`, `inference_geo`, a top-level `cache_control` and unknown fields are ignored:
- * none of them changes the answer. The result must satisfy the task schema.
+ * `disable_parallel_tool_use` has no normalized counterpart and is dropped; tool `defer_loading` and
+ * `eager_input_streaming` are delivery hints and dropped); `thinking.enabled` → `reasoning.budgetTokens`
+ * (`disabled` → none); `thinking.adaptive` → reasoning at `output_config.effort` (high when absent), returned to
+ * the client unless `display` is `omitted`; `output_config.effort` over none, minimal, low, medium, high, xhigh,
+ * max → `reasoning.effort` by {@link ANTHROPIC_CLIENT_EFFORT_TO_TASK} (`none` sends no reasoning);
+ * `output_config.format` (json_schema) → a JSON response format with that schema; `temperature`, `top_p`,
+ * `top_k` → sampling; `stop_sequences`; `stream` (default false). `metadata` (`user_id` included),
+ * `context_management`, `service_tier`, `container`, `inference_geo`, a top-level `cache_control` and unknown
+ * fields are ignored: none of them changes the answer. The result must satisfy the task schema.
  *
  * @throws {CodecErrorV1} `body-too-large`, `malformed-json`, `invalid-encoding`, `nesting-too-deep`,
  * `forbidden-key` from the safe parser; `invalid-request` for a malformed request; `unsupported-feature` for
@@ -155,7 +192,8 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
   const maxTokens = optionalInteger(body, 'max_tokens', 'body', 0);
   if (maxTokens === undefined) throw invalid('max_tokens', 'is required');
   if (maxTokens === 0) throw unsupported('max_tokens', 'a zero max_tokens (cache pre-warm)');
-  const messages = readAnthropicMessages(requireArray(body, 'messages', 'body'));
+  const lateSystem: TextPartV2[] = [];
+  const messages = readAnthropicMessages(requireArray(body, 'messages', 'body'), lateSystem);
   const stream = optionalBoolean(body, 'stream', 'body') ?? false;
   const temperature = optionalNumber(body, 'temperature', 'body', 0, 1);
   const topP = optionalNumber(body, 'top_p', 'body', 0, 1);
@@ -164,7 +202,7 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
   const tools = readTools(body.tools);
   const candidate = compact<ChatTaskV2>({
     kind: 'chat',
-    system: readSystem(body.system),
+    system: joinSystem(readSystem(body.system), lateSystem),
     messages,
     tools,
     toolChoice: readToolChoice(body.tool_choice),
