@@ -110,7 +110,11 @@ export {
   anthropicMessagesTransportMetadata,
   ANTHROPIC_VERSION,
 } from './protocols/anthropic-messages/index.js';
-export type { AnthropicMessagesAdapterOptionsV1, AnthropicMessagesIngressOptionsV1 } from './protocols/anthropic-messages/index.js';
+export type {
+  AnthropicMessagesAdapterOptionsV1,
+  AnthropicMessagesDecodedRequestV1,
+  AnthropicMessagesIngressOptionsV1,
+} from './protocols/anthropic-messages/index.js';
 export {
   OPENAI_CHAT_PROTOCOL_FAMILY,
   createOpenAiChatAdapterFactory,

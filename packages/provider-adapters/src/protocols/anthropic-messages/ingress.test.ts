@@ -245,6 +245,15 @@ describe('anthropic-messages ingress', () => {
     expect(effortOf('none')).not.toHaveProperty('reasoning');
   });
 
+  it('drops server tools from the offered tools and reports them', () => {
+    const decoded = decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }, { name: 'a', input_schema: { type: 'object' } }] });
+    expect(decoded.droppedHostedTools).toEqual(['web_search_20250305']);
+    expect(decoded.task).toMatchObject({ tools: [{ name: 'a' }] });
+    const only = decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }] });
+    expect(only.task).not.toHaveProperty('tools');
+    expect(decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] })).not.toHaveProperty('droppedHostedTools');
+  });
+
   const base = { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] };
   it.each([
     ['a missing model', { ...base, model: undefined }, 'invalid-request'],
@@ -256,7 +265,7 @@ describe('anthropic-messages ingress', () => {
     ['a system message with an image', { ...base, messages: [{ role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'https://e.com/a.png' } }] }] }, 'invalid-request'],
     ['an unknown role', { ...base, messages: [{ role: 'tool', content: 'x' }] }, 'invalid-request'],
     ['a temperature above 1', { ...base, temperature: 1.5 }, 'invalid-request'],
-    ['a server tool', { ...base, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, 'unsupported-feature'],
+    ['forcing a server tool', { ...base, tools: [{ type: 'web_search_20250305', name: 'web_search' }], tool_choice: { type: 'tool', name: 'web_search' } }, 'unsupported-feature'],
     ['a tool without input_schema', { ...base, tools: [{ name: 'a' }] }, 'invalid-request'],
     ['an unknown thinking display', { ...base, thinking: { type: 'adaptive', display: 'loud' } }, 'invalid-request'],
     ['enabled thinking without budget', { ...base, thinking: { type: 'enabled' } }, 'invalid-request'],

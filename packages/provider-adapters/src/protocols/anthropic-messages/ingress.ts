@@ -29,6 +29,12 @@ import {
   type JsonRecord,
 } from './client-readers.js';
 
+/** A decoded Messages request, with the server tools that were dropped from the offered tools. */
+export interface AnthropicMessagesDecodedRequestV1 extends IngressDecodedRequestV1 {
+  /** Types of the server tools the client offered (they run at Anthropic, not at the target). */
+  readonly droppedHostedTools?: readonly string[];
+}
+
 /** Options of {@link createAnthropicMessagesIngressCodec}. */
 export interface AnthropicMessagesIngressOptionsV1 {
   /** Largest accepted body in bytes (default: the safe parser's 32 MiB). */
@@ -51,23 +57,36 @@ function joinSystem(top: TextPartV2[] | undefined, late: readonly TextPartV2[]):
   return [...(top ?? []), ...late];
 }
 
-function readTools(value: unknown): ToolDefinitionV2[] | undefined {
+/**
+ * Reads client tools; server tools (a `type` other than `custom`: web search, code execution, bash, text editor,
+ * computer use, web fetch, ...) run at Anthropic, so they are dropped from the offered tools and their names
+ * reported in `dropped`, never turned into functions.
+ */
+function readTools(value: unknown, dropped: { type: string; name: string | undefined }[]): ToolDefinitionV2[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw invalid('tools', 'must be an array');
-  return value.map((entry, index) => {
+  const tools: ToolDefinitionV2[] = [];
+  value.forEach((entry, index) => {
     const path = `tools.${index}`;
     const tool = requireRecord(entry, path);
-    if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') throw unsupported(`${path}.type`, 'a server tool');
+    if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') {
+      if (typeof tool.type !== 'string') throw invalid(`${path}.type`, 'must be a string');
+      dropped.push({ type: tool.type, name: typeof tool.name === 'string' ? tool.name : undefined });
+      return;
+    }
     const inputSchema = tool.input_schema;
     if (!isRecord(inputSchema)) throw invalid(`${path}.input_schema`, 'must be an object');
-    return compact<ToolDefinitionV2>({
-      name: requireNonEmptyString(tool, 'name', path),
-      description: optionalString(tool, 'description', path),
-      inputSchema,
-      strict: optionalBoolean(tool, 'strict', path),
-      cacheControl: readCacheControl(tool, path),
-    });
+    tools.push(
+      compact<ToolDefinitionV2>({
+        name: requireNonEmptyString(tool, 'name', path),
+        description: optionalString(tool, 'description', path),
+        inputSchema,
+        strict: optionalBoolean(tool, 'strict', path),
+        cacheControl: readCacheControl(tool, path),
+      }),
+    );
   });
+  return tools.length === 0 ? undefined : tools;
 }
 
 function readToolChoice(value: unknown): ToolChoiceV2 | undefined {
@@ -169,7 +188,8 @@ function readStopSequences(body: JsonRecord): string[] | undefined {
  *
  * Field rules: `model` → `modelLabel`; `max_tokens` (required; 0, the cache pre-warm, cannot be represented)
  * → `maxOutputTokens`; `system` (string or text blocks) → `system`; `messages` per `readAnthropicMessages`;
- * `tools` (client tools only; server tools are refused) and `tool_choice` (`any` → `required`;
+ * `tools` (client tools; server tools are dropped and reported, see `readTools`) and `tool_choice` (forcing a dropped
+ * server tool is refused) (`any` → `required`;
  * `disable_parallel_tool_use` has no normalized counterpart and is dropped; tool `defer_loading` and
  * `eager_input_streaming` are delivery hints and dropped); `thinking.enabled` → `reasoning.budgetTokens`
  * (`disabled` → none); `thinking.adaptive` → reasoning at `output_config.effort` (high when absent), returned to
@@ -184,7 +204,7 @@ function readStopSequences(body: JsonRecord): string[] | undefined {
  * `forbidden-key` from the safe parser; `invalid-request` for a malformed request; `unsupported-feature` for
  * what a task cannot represent.
  */
-export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, options?: AnthropicMessagesIngressOptionsV1): IngressDecodedRequestV1 {
+export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, options?: AnthropicMessagesIngressOptionsV1): AnthropicMessagesDecodedRequestV1 {
   const parsed = parseSafeJsonBytes(request.body, options?.maxBodyBytes === undefined ? undefined : { maxBytes: options.maxBodyBytes });
   const body = requireRecord(parsed, 'body');
   const model = requireNonEmptyString(body, 'model', 'body');
@@ -199,13 +219,18 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
   const topP = optionalNumber(body, 'top_p', 'body', 0, 1);
   const topK = optionalInteger(body, 'top_k', 'body', 1);
   const sampling = temperature === undefined && topP === undefined && topK === undefined ? undefined : compact({ temperature, topP, topK });
-  const tools = readTools(body.tools);
+  const dropped: { type: string; name: string | undefined }[] = [];
+  const tools = readTools(body.tools, dropped);
+  const toolChoice = readToolChoice(body.tool_choice);
+  if (toolChoice?.type === 'tool' && dropped.some((tool) => tool.name === toolChoice.toolName)) {
+    throw unsupported('tool_choice.name', 'forcing a server tool the target cannot run');
+  }
   const candidate = compact<ChatTaskV2>({
     kind: 'chat',
     system: joinSystem(readSystem(body.system), lateSystem),
     messages,
     tools,
-    toolChoice: readToolChoice(body.tool_choice),
+    toolChoice,
     responseFormat: readResponseFormat(body.output_config),
     sampling,
     maxOutputTokens: maxTokens,
@@ -219,7 +244,8 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
     const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
     throw new CodecErrorV1('invalid-request', `the request does not form a valid task at ${path}`, { path });
   }
-  return { task: checked.data, modelLabel: model };
+  const decoded: AnthropicMessagesDecodedRequestV1 = { task: checked.data, modelLabel: model, ...(dropped.length === 0 ? {} : { droppedHostedTools: dropped.map((tool) => tool.type) }) };
+  return decoded;
 }
 
 /** Creates the `anthropic-messages/v1` ingress codec (see {@link decodeAnthropicMessagesRequest}). */
