@@ -1,5 +1,5 @@
 import type { ProtocolFamily } from '@tokenforge/model-protocol';
-import { createOpenAiEmbeddingsEgressCodec } from '@tokenforge/provider-adapters';
+import { createOpenAiEmbeddingsEgressCodec, createOpenAiResponsesEgressCodec } from '@tokenforge/provider-adapters';
 import { Hono, type Context } from 'hono';
 import { clientAuthRefusal, type ErrorShape } from './http/client-auth-refusal.js';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from './http/authenticate-client.js';
@@ -19,7 +19,13 @@ const dialect = (family: string, keyPlacement: ClientKeyPlacement, errorShape: E
 const BASE64_EMBEDDINGS = createOpenAiEmbeddingsEgressCodec({ encodingFormat: 'base64' });
 
 const OPENAI_CHAT = dialect('openai-chat/v1', 'bearer', 'openai');
-const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai');
+const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai', {
+  // Freeform (custom) tools travel as one-string functions; their calls go back to the client as custom tool calls.
+  egressFor: (decoded) =>
+    'clientFreeformToolNames' in decoded && Array.isArray(decoded.clientFreeformToolNames)
+      ? createOpenAiResponsesEgressCodec({ freeformToolNames: decoded.clientFreeformToolNames as string[] })
+      : undefined,
+});
 const ANTHROPIC = dialect('anthropic-messages/v1', 'anthropic', 'anthropic');
 const GEMINI = dialect('gemini-generate-content/v1', 'gemini', 'gemini');
 const EMBEDDINGS = dialect('openai-embeddings/v1', 'bearer', 'openai', {

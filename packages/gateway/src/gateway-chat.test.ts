@@ -67,6 +67,40 @@ describe.each(CHAT_MODELS)('an OpenAI Responses client served by %s', (model) =>
   });
 });
 
+describe.each(CHAT_MODELS)('a Responses client offering a hosted tool, served by %s', (model) => {
+  it('is served with the hosted tool dropped, named in a response header and in the operator log', async () => {
+    const post = (stream: boolean): Promise<Response> =>
+      fetch(`${gateway.url}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.clientKey ?? ''}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, input: 'Say hello.', tools: [{ type: 'web_search' }, { type: 'function', name: 'f', parameters: { type: 'object' } }], stream }),
+      });
+    const whole = await post(false);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('x-tokenforge-dropped-tools')).toBe('web_search');
+    const body = (await whole.json()) as { output: unknown[] };
+    expect(body.output.length).toBeGreaterThan(0);
+    const streamed = await post(true);
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get('x-tokenforge-dropped-tools')).toBe('web_search');
+    expect(await streamed.text()).toContain('response.completed');
+    expect(log.requests().some((line) => line.model === model && JSON.stringify(line.droppedHostedTools) === '["web_search"]')).toBe(true);
+  });
+});
+
+describe.each(CHAT_MODELS)('an Anthropic client offering a server tool, served by %s', (model) => {
+  it('is served with the server tool dropped and named in a response header', async () => {
+    const answer = await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': gateway.clientKey ?? '', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model, max_tokens: 64, messages: [{ role: 'user', content: 'Say hello.' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }] }),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-tokenforge-dropped-tools')).toBe('web_search_20250305');
+    expect(((await answer.json()) as { content: unknown[] }).content.length).toBeGreaterThan(0);
+  });
+});
+
 describe.each(CHAT_MODELS)('an Anthropic client served by %s', (model) => {
   it('gets a whole answer and a stream', async () => {
     const message = await anthropic().messages.create({ model, max_tokens: 256, messages: [{ role: 'user', content: 'Say hello.' }] });

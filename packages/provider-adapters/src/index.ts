@@ -110,7 +110,11 @@ export {
   anthropicMessagesTransportMetadata,
   ANTHROPIC_VERSION,
 } from './protocols/anthropic-messages/index.js';
-export type { AnthropicMessagesAdapterOptionsV1, AnthropicMessagesIngressOptionsV1 } from './protocols/anthropic-messages/index.js';
+export type {
+  AnthropicMessagesAdapterOptionsV1,
+  AnthropicMessagesDecodedRequestV1,
+  AnthropicMessagesIngressOptionsV1,
+} from './protocols/anthropic-messages/index.js';
 export {
   OPENAI_CHAT_PROTOCOL_FAMILY,
   createOpenAiChatAdapterFactory,
@@ -138,7 +142,12 @@ export {
   createOpenAiResponsesSuiteEntryV1,
   OPENAI_RESPONSES_TRANSPORT_METADATA,
 } from './protocols/openai-responses/index.js';
-export type { OpenAiResponsesAdapterOptionsV1, OpenAiResponsesIngressOptionsV1 } from './protocols/openai-responses/index.js';
+export type {
+  OpenAiResponsesAdapterOptionsV1,
+  OpenAiResponsesDecodedRequestV1,
+  OpenAiResponsesEgressOptionsV1,
+  OpenAiResponsesIngressOptionsV1,
+} from './protocols/openai-responses/index.js';
 export {
   OPENAI_EMBEDDINGS_PROTOCOL_FAMILY,
   createOpenAiEmbeddingsAdapterFactory,

@@ -52,6 +52,7 @@ interface RequestRecord {
   readonly started: number;
   client?: string;
   model?: string;
+  droppedHostedTools?: readonly string[] | undefined;
   target?: RuntimeTarget;
   readonly attempts: OperatorLogAttempt[];
   firstByteAt?: number;
@@ -118,6 +119,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
       ...(record.firstByteAt === undefined ? {} : { timeToFirstByteMs: Math.round(record.firstByteAt - record.started) }),
       totalMs: Math.round(performance.now() - record.started),
       ...(record.providerRequestId === undefined ? {} : { providerRequestId: record.providerRequestId }),
+      ...(record.droppedHostedTools === undefined ? {} : { droppedHostedTools: record.droppedHostedTools }),
     };
     logRequest(runtime.logger, line);
     record.telemetry.end({
@@ -176,6 +178,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
     }
     context = { ...context, modelLabel: decoded.modelLabel };
     egress = dialect.egressFor?.(decoded) ?? egress;
+    record.droppedHostedTools = droppedHostedTools(decoded);
     record.model = decoded.modelLabel;
     record.taskKind = decoded.task.kind;
     const targets = targetsFor(runtime, decoded.task, decoded.modelLabel);
@@ -195,6 +198,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
           release();
         }, finish);
         if (last.kind === 'answer') {
+          if (record.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, record.droppedHostedTools.join(', '));
           if (last.outcome !== 'stream') finish(last.response.status, last.outcome);
           else handedToStream = true;
           return last.response;
@@ -219,6 +223,15 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
 
 function failureDetail(failure: NormalizedProviderFailureV1, acceptance: 'accepted' | 'not-accepted' | 'unknown'): Omit<AttemptEnd, 'outcome'> {
   return { retryable: failure.retryable, acceptance, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) };
+}
+
+/** The response header that names the hosted tools the gateway dropped from a request's offered tools. */
+export const DROPPED_TOOLS_HEADER = 'x-tokenforge-dropped-tools';
+
+/** Hosted tools an ingress reported as dropped (a decoded request may carry `droppedHostedTools`). */
+function droppedHostedTools(decoded: IngressDecodedRequestV1): readonly string[] | undefined {
+  if (!('droppedHostedTools' in decoded) || !Array.isArray(decoded.droppedHostedTools) || decoded.droppedHostedTools.length === 0) return undefined;
+  return [...new Set(decoded.droppedHostedTools.filter((entry): entry is string => typeof entry === 'string'))];
 }
 
 function routeLabel(path: string): string {

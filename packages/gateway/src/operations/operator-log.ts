@@ -30,6 +30,8 @@ export interface OperatorLogLine {
   readonly timeToFirstByteMs?: number;
   readonly totalMs: number;
   readonly providerRequestId?: string;
+  /** Hosted tools the client offered that were dropped from the offered tools (the target cannot run them). */
+  readonly droppedHostedTools?: readonly string[];
 }
 
 /** Where the operator log goes: a pino logger, or a destination stream pino writes JSON lines to. */

@@ -4,6 +4,24 @@ import { declaredTools } from './declared-tools.js';
 import { schemaInstance } from './schema-instance.js';
 import type { ScriptedDialect } from './scripted-dialect.js';
 
+/**
+ * The JSON arguments of a function call: the scenario's object, or, for scripted text and a schema of exactly one
+ * string property (a freeform tool a gateway offers as a function), that property set to the text; else an
+ * instance of the schema.
+ */
+function functionArguments(given: Readonly<Record<string, unknown>> | string | undefined, schema: unknown): unknown {
+  if (given !== undefined && typeof given !== 'string') return given;
+  if (typeof given === 'string' && typeof schema === 'object' && schema !== null) {
+    const properties = (schema as { properties?: unknown }).properties;
+    if (typeof properties === 'object' && properties !== null) {
+      const entries = Object.entries(properties);
+      const only = entries[0];
+      if (entries.length === 1 && only !== undefined && typeof only[1] === 'object' && only[1] !== null && (only[1] as { type?: unknown }).type === 'string') return { [only[0]]: given };
+    }
+  }
+  return schemaInstance(schema);
+}
+
 /** Arguments the scripted model passes, by tool name: a JSON object for function tools, text for custom tools. */
 export type ScriptedToolArguments = Readonly<Record<string, Readonly<Record<string, unknown>> | string>>;
 
@@ -41,7 +59,7 @@ export function planScriptedTurn(input: {
   const tool = input.tool === undefined ? tools[0] : tools.find((candidate) => candidate.name === input.tool);
   if (tool === undefined) return { refusal: 'simulator: the scripted tool is not among the declared tools' };
   const given = input.toolArguments?.[tool.name];
-  const text = tool.kind === 'custom' ? (typeof given === 'string' ? given : 'scripted input') : JSON.stringify(given !== undefined && typeof given !== 'string' ? given : schemaInstance(tool.schema));
+  const text = tool.kind === 'custom' ? (typeof given === 'string' ? given : 'scripted input') : JSON.stringify(functionArguments(given, tool.schema));
   return {
     plan: {
       text: [],

@@ -1,11 +1,14 @@
 /**
  * `npx --yes pnpm@12.4.2 test:agent-clients [--client claude,codex] [--scenario plain,tool,thinking]
- * [--via simulator|gateway] [--target same|<family>]`: installs (or reuses) the pinned CLIs, starts the provider
+ * [--via simulator|gateway] [--target same|<family>] [--matrix] [--write <file>]`: installs (or reuses) the pinned
+ * CLIs, starts the provider
  * simulator, and runs every CLI against it (directly, or through a gateway process whose catalogue sends each CLI's
  * model to a simulator target of its own dialect or of `--target`'s family), asserting
  * on what the CLI itself prints: a plain prompt gets the simulator's text; in the tool scenario the CLI runs the tool
  * the scripted model calls and then prints the scripted final text; the thinking scenario (effort set) gets the
- * reasoning scenario's answer. Prints a table and exits 1 when any cell fails. Not part of `check` (1.3 GB of CLIs).
+ * reasoning scenario's answer. `--matrix` runs, through the gateway, every CLI to its own dialect and the
+ * cross-dialect pairs of {@link MATRIX}. Prints a table (CLI x target family x scenario; `--write` also writes it to
+ * a file) and exits 1 when any cell fails. Not part of `check` (1.3 GB of CLIs).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -66,23 +69,42 @@ function verdict(client: AgentClient, scenario: AgentClientScenario, code: numbe
   return undefined;
 }
 
-async function main(): Promise<void> {
-  const clients = (option('--client') ?? [...AGENT_CLIENTS]) as AgentClient[];
-  const scenarios = (option('--scenario') ?? [...AGENT_CLIENT_SCENARIOS]) as AgentClientScenario[];
-  const via = option('--via')?.[0] ?? 'simulator';
-  const target = option('--target')?.[0] ?? 'same';
-  if (via !== 'simulator' && via !== 'gateway') throw new Error('--via takes simulator or gateway');
-  if (via === 'simulator' && target !== 'same') throw new Error('--target needs --via gateway');
-  const installed = installAgentClients();
-  const runRoot = join(dirname(installed.cacheDir), 'e2e', new Date().toISOString().replace(/[:.]/g, '-'));
-  mkdirSync(runRoot, { recursive: true });
+/** One result cell: CLI (with version) x target family x scenario. */
+interface ResultRow {
+  readonly client: string;
+  readonly family: string;
+  readonly scenario: AgentClientScenario;
+  readonly problem: string | undefined;
+  readonly tools: string;
+  readonly seconds: number;
+}
+
+/**
+ * The pairs `--matrix` runs: every CLI to a target of its own dialect, and the cross-dialect pairs of issue 16
+ * (Claude Code to openai-chat and gemini, Codex to anthropic, Gemini CLI to openai-chat).
+ */
+const MATRIX: readonly { readonly target: string; readonly clients: readonly AgentClient[] }[] = [
+  { target: 'same', clients: AGENT_CLIENTS },
+  { target: 'openai-chat/v1', clients: ['claude', 'gemini'] },
+  { target: 'gemini-generate-content/v1', clients: ['claude'] },
+  { target: 'anthropic-messages/v1', clients: ['codex'] },
+];
+
+async function runTarget(
+  installed: ReturnType<typeof installAgentClients>,
+  runRoot: string,
+  clients: readonly AgentClient[],
+  scenarios: readonly AgentClientScenario[],
+  via: string,
+  target: string,
+): Promise<ResultRow[]> {
   const simulator = await startProviderSimulator({
     credentials: { anthropicApiKey: FAKE_API_KEY, openAiApiKey: FAKE_API_KEY, geminiApiKey: FAKE_API_KEY },
     scriptedToolArguments: TOOL_ARGUMENTS,
   });
   let gateway: GatewayProcess | undefined;
-  const rows: string[] = [];
-  let failed = 0;
+  const rows: ResultRow[] = [];
+  const folder = join(runRoot, target === 'same' ? 'same' : target.replace(/\//g, '-'));
   try {
     if (via === 'gateway') {
       const models = clients.flatMap((client) =>
@@ -96,7 +118,8 @@ async function main(): Promise<void> {
         }),
       );
       const catalogue = { version: 1, clientKeys: [{ id: 'agent-clients', env: CLIENT_KEY_ENV }], models };
-      gateway = await startGatewayProcess({ folder: runRoot, catalogue, env: { [CLIENT_KEY_ENV]: FAKE_API_KEY, [SIMULATOR_KEY_ENV]: FAKE_API_KEY } });
+      mkdirSync(folder, { recursive: true });
+      gateway = await startGatewayProcess({ folder, catalogue, env: { [CLIENT_KEY_ENV]: FAKE_API_KEY, [SIMULATOR_KEY_ENV]: FAKE_API_KEY } });
       console.error(`gateway at ${gateway.url} (targets: ${target === 'same' ? 'each CLI\'s own dialect' : target})`);
     }
     for (const client of clients) {
@@ -105,23 +128,52 @@ async function main(): Promise<void> {
         // Codex keeps its default model (its tool set depends on the model's metadata) and picks the scenario by header.
         const direct = client === 'codex' ? { headers: { [SIMULATOR_SCENARIO_HEADER]: EXPECTATIONS[scenario].model(client) } } : { model: EXPECTATIONS[scenario].model(client) };
         const pick = gateway === undefined ? direct : { model: gatewayModel(client, scenario) };
-        const result = await runAgentClient({ installed, client, scenario, baseUrl: gateway?.url ?? simulator.url, folder: join(runRoot, client, scenario), timeoutMs: 180_000, ...pick });
+        const result = await runAgentClient({ installed, client, scenario, baseUrl: gateway?.url ?? simulator.url, folder: join(folder, client, scenario), timeoutMs: 180_000, ...pick });
         const output = readAgentClientOutput(client, result.stdout);
         const problem = verdict(client, scenario, result.code, output);
-        if (problem !== undefined) failed += 1;
-        rows.push(`| ${client} ${version} | ${scenario} | ${problem === undefined ? 'pass' : `FAIL: ${problem}`} | ${output.tools.map((tool) => `${tool.name}${tool.ok ? '' : ' (failed)'}`).join(', ')} | ${result.seconds} s |`);
-        console.error(`${client}/${scenario}: ${problem ?? 'pass'} (${result.folder})`);
+        const family = via === 'simulator' ? `${DIALECTS[client]} (simulator)` : target === 'same' ? DIALECTS[client] : target;
+        rows.push({ client: `${client} ${version}`, family, scenario, problem, tools: output.tools.map((tool) => `${tool.name}${tool.ok ? '' : ' (failed)'}`).join(', '), seconds: result.seconds });
+        console.error(`${client}/${scenario} -> ${family}: ${problem ?? 'pass'} (${result.folder})`);
         if (problem !== undefined) console.error(`  ${`${result.stdout}${result.stderr}`.trim().slice(-400).replace(/\n/g, '\n  ')}`);
       }
     }
   } finally {
-    if (gateway !== undefined) writeFileSync(join(runRoot, 'gateway.log'), gateway.log());
+    if (gateway !== undefined) writeFileSync(join(folder, 'gateway.log'), gateway.log());
     await gateway?.close();
     await simulator.close();
   }
-  console.log(`via ${via}${via === 'gateway' ? `, targets ${target === 'same' ? 'of each CLI\'s own dialect' : target}` : ''}`);
-  console.log(['| CLI | scenario | result | tools run | time |', '|---|---|---|---|---|', ...rows].join('\n'));
-  if (failed > 0) process.exitCode = 1;
+  return rows;
+}
+
+/** The result table: CLI x target family x scenario. */
+function renderResultTable(rows: readonly ResultRow[]): string {
+  return [
+    '| CLI | target family | scenario | result | tools run | time |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row.client} | \`${row.family}\` | ${row.scenario} | ${row.problem === undefined ? 'pass' : `FAIL: ${row.problem}`} | ${row.tools} | ${row.seconds} s |`),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const clients = (option('--client') ?? [...AGENT_CLIENTS]) as AgentClient[];
+  const scenarios = (option('--scenario') ?? [...AGENT_CLIENT_SCENARIOS]) as AgentClientScenario[];
+  const matrix = process.argv.includes('--matrix');
+  const via = matrix ? 'gateway' : (option('--via')?.[0] ?? 'simulator');
+  const target = option('--target')?.[0] ?? 'same';
+  const write = option('--write')?.[0];
+  if (via !== 'simulator' && via !== 'gateway') throw new Error('--via takes simulator or gateway');
+  if (via === 'simulator' && target !== 'same') throw new Error('--target needs --via gateway');
+  const installed = installAgentClients();
+  const runRoot = join(dirname(installed.cacheDir), 'e2e', new Date().toISOString().replace(/[:.]/g, '-'));
+  mkdirSync(runRoot, { recursive: true });
+  const runs = matrix ? MATRIX.map((entry) => ({ target: entry.target, clients: entry.clients.filter((client) => clients.includes(client)) })) : [{ target, clients }];
+  const rows: ResultRow[] = [];
+  for (const run of runs) if (run.clients.length > 0) rows.push(...(await runTarget(installed, runRoot, run.clients, scenarios, via, run.target)));
+  const table = renderResultTable(rows);
+  console.log(`via ${via}${matrix ? ', the issue 16 matrix' : via === 'gateway' ? `, targets ${target === 'same' ? 'of each CLI\'s own dialect' : target}` : ''}`);
+  console.log(table);
+  if (write !== undefined) writeFileSync(write, `${table}\n`);
+  if (rows.some((row) => row.problem !== undefined)) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

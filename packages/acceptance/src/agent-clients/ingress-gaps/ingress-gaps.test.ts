@@ -32,12 +32,11 @@ describe('agent-client captures through the current ingress codecs', () => {
     expect(rows.length).toBeGreaterThanOrEqual(12);
   });
 
-  // The state before the ingress work of issue 16 point 4: Claude Code and Codex are refused at the first field.
-  // This changes (and must be updated) when that work lands.
+  // Since the ingress work of issue 16 point 4, every request of every CLI decodes.
   it('records which clients get through today', () => {
     expect(firstOutcomes()).toEqual({
-      claude: ['refused unsupported-feature messages.*.role'],
-      codex: ['refused unsupported-feature input.*.type'],
+      claude: ['decoded anthropic-messages/v1'],
+      codex: ['decoded openai-responses/v1'],
       gemini: ['decoded gemini-generate-content/v1'],
       opencode: ['decoded openai-chat/v1'],
     });
@@ -45,8 +44,7 @@ describe('agent-client captures through the current ingress codecs', () => {
 
   it('passes every decodable request through its own family, losing fields the work list names', () => {
     const outcomes = rows.map((row) => `${row.capture.client}:${row.passThrough?.outcome}`);
-    // Codex's requests, once `additional_tools` is removed, keep a tool_choice without tools: nothing is sent.
-    expect(new Set(outcomes)).toEqual(new Set(['claude:sent', 'codex:not-sent', 'gemini:sent', 'opencode:sent']));
+    expect(new Set(outcomes)).toEqual(new Set(['claude:sent', 'codex:sent', 'gemini:sent', 'opencode:sent']));
     // Spot checks of the current state (issue 16 point 4 names these): dropped on a same-dialect pass-through.
     const dropped = (client: string): Set<string> => new Set(rows.filter((row) => row.capture.client === client).flatMap((row) => (row.passThrough?.outcome === 'sent' ? row.passThrough.dropped : [])));
     expect(dropped('claude')).toContain('metadata.user_id');

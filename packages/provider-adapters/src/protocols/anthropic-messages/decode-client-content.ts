@@ -127,10 +127,13 @@ function readToolResultContent(block: JsonRecord, path: string): ToolResultConte
  *   `thinking` (with its signature) and `redacted_thinking`.
  * - `cache_control` on text, image and document blocks becomes a breakpoint; on `tool_use`, `tool_result` and
  *   thinking blocks the normalized parts have no breakpoint and it is dropped (it changes cost, not the answer).
- *   Citations settings are ignored. A `system` role, server-tool blocks, search results, file references,
- *   document `context` and content-block documents cannot be represented and are refused.
+ *   Citations settings are ignored. Server-tool blocks, search results, file references, document `context` and
+ *   content-block documents cannot be represented and are refused.
+ * - A `system` turn inside the conversation (text only) is appended to `lateSystem` when the caller passes it
+ *   (the task's system has no position in the conversation, so the instruction joins the top-level system after
+ *   what came before it); its own `output_config` is ignored. Without `lateSystem` it is refused.
  */
-export function readAnthropicMessages(messages: readonly unknown[]): ChatMessageV2[] {
+export function readAnthropicMessages(messages: readonly unknown[], lateSystem?: TextPartV2[]): ChatMessageV2[] {
   const toolNames = new Map<string, string>();
   const result: ChatMessageV2[] = [];
   messages.forEach((value, messageIndex) => {
@@ -142,8 +145,15 @@ export function readAnthropicMessages(messages: readonly unknown[]): ChatMessage
       result.push({ role: 'assistant', content: blocks.map((block, index) => readAssistantBlock(block, `${path}.content.${index}`, toolNames)) });
       return;
     }
+    if (role === 'system') {
+      if (lateSystem === undefined) throw unsupported(`${path}.role`, 'a system message inside the conversation');
+      blocks.forEach((block, index) => {
+        if (block.type !== 'text') throw invalid(`${path}.content.${index}.type`, 'must be text in a system message');
+        lateSystem.push(readTextBlock(block, `${path}.content.${index}`));
+      });
+      return;
+    }
     if (role !== 'user') {
-      if (role === 'system') throw unsupported(`${path}.role`, 'a system message inside the conversation');
       throw invalid(`${path}.role`, 'must be user or assistant');
     }
     let current: ChatMessageV2 | undefined;

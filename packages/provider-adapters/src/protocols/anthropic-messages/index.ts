@@ -3,7 +3,7 @@ export { ANTHROPIC_MESSAGES_PATH, createAnthropicMessagesAdapterFactory } from '
 export { ANTHROPIC_MESSAGES_PROTOCOL_FAMILY } from './protocol-family.js';
 export type { AnthropicMessagesAdapterOptionsV1 } from './adapter.js';
 export { createAnthropicMessagesIngressCodec } from './ingress.js';
-export type { AnthropicMessagesIngressOptionsV1 } from './ingress.js';
+export type { AnthropicMessagesDecodedRequestV1, AnthropicMessagesIngressOptionsV1 } from './ingress.js';
 export { createAnthropicMessagesEgressCodec } from './egress.js';
 export { createAnthropicMessagesSuiteEntry, createAnthropicMessagesSuiteEntryV1 } from './suite-entry.js';
 export { ANTHROPIC_MESSAGES_TRANSPORT_METADATA, ANTHROPIC_VERSION, anthropicMessagesTransportMetadata } from './transport-metadata.js';

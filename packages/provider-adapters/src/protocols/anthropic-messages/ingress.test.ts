@@ -212,6 +212,48 @@ describe('anthropic-messages ingress', () => {
     expect(decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tool_choice: { type: 'auto' } }).task).toMatchObject({ toolChoice: { type: 'auto' } });
   });
 
+  it('joins system turns inside the conversation to the system, in order, and reads adaptive thinking over the whole effort scale', () => {
+    const { task } = decode({
+      model: 'm',
+      max_tokens: 5,
+      system: 'top',
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'system', content: [{ type: 'text', text: 'late', cache_control: { type: 'ephemeral' } }], output_config: { effort: 'medium' } },
+        { role: 'system', content: 'later' },
+        { role: 'assistant', content: 'ok' },
+      ],
+      thinking: { type: 'adaptive', display: 'updates' },
+      output_config: { effort: 'medium' },
+      metadata: { user_id: 'u' },
+      context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+      tools: [{ name: 'a', input_schema: { type: 'object' }, defer_loading: true, eager_input_streaming: true }],
+    });
+    expect(task).toMatchObject({
+      system: [{ type: 'text', text: 'top' }, { type: 'text', text: 'late', cacheControl: { type: 'ephemeral' } }, { type: 'text', text: 'later' }],
+      messages: [{ role: 'user' }, { role: 'assistant' }],
+      reasoning: { effort: 'medium', includeReasoning: true },
+      tools: [{ name: 'a' }],
+    });
+    const effortOf = (effort: string | undefined, display?: string) =>
+      decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], thinking: { type: 'adaptive', ...(display === undefined ? {} : { display }) }, ...(effort === undefined ? {} : { output_config: { effort } }) }).task;
+    expect(effortOf(undefined)).toMatchObject({ reasoning: { effort: 'high', includeReasoning: true } });
+    expect(effortOf('low', 'omitted')).toMatchObject({ reasoning: { effort: 'low', includeReasoning: false } });
+    expect(effortOf('minimal')).toMatchObject({ reasoning: { effort: 'minimal' } });
+    expect(effortOf('xhigh')).toMatchObject({ reasoning: { effort: 'high' } });
+    expect(effortOf('max')).toMatchObject({ reasoning: { effort: 'high' } });
+    expect(effortOf('none')).not.toHaveProperty('reasoning');
+  });
+
+  it('drops server tools from the offered tools and reports them', () => {
+    const decoded = decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }, { name: 'a', input_schema: { type: 'object' } }] });
+    expect(decoded.droppedHostedTools).toEqual(['web_search_20250305']);
+    expect(decoded.task).toMatchObject({ tools: [{ name: 'a' }] });
+    const only = decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }] });
+    expect(only.task).not.toHaveProperty('tools');
+    expect(decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] })).not.toHaveProperty('droppedHostedTools');
+  });
+
   const base = { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] };
   it.each([
     ['a missing model', { ...base, model: undefined }, 'invalid-request'],
@@ -220,14 +262,14 @@ describe('anthropic-messages ingress', () => {
     ['a zero max_tokens (cache pre-warm)', { ...base, max_tokens: 0 }, 'unsupported-feature'],
     ['missing messages', { ...base, messages: undefined }, 'invalid-request'],
     ['an empty content array', { ...base, messages: [{ role: 'user', content: [] }] }, 'invalid-request'],
-    ['a system role message', { ...base, messages: [{ role: 'system', content: 'x' }] }, 'unsupported-feature'],
+    ['a system message with an image', { ...base, messages: [{ role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'https://e.com/a.png' } }] }] }, 'invalid-request'],
     ['an unknown role', { ...base, messages: [{ role: 'tool', content: 'x' }] }, 'invalid-request'],
     ['a temperature above 1', { ...base, temperature: 1.5 }, 'invalid-request'],
-    ['a server tool', { ...base, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, 'unsupported-feature'],
+    ['forcing a server tool', { ...base, tools: [{ type: 'web_search_20250305', name: 'web_search' }], tool_choice: { type: 'tool', name: 'web_search' } }, 'unsupported-feature'],
     ['a tool without input_schema', { ...base, tools: [{ name: 'a' }] }, 'invalid-request'],
-    ['adaptive thinking', { ...base, thinking: { type: 'adaptive' } }, 'unsupported-feature'],
+    ['an unknown thinking display', { ...base, thinking: { type: 'adaptive', display: 'loud' } }, 'invalid-request'],
     ['enabled thinking without budget', { ...base, thinking: { type: 'enabled' } }, 'invalid-request'],
-    ['the max effort', { ...base, output_config: { effort: 'max' } }, 'unsupported-feature'],
+    ['an unknown effort', { ...base, output_config: { effort: 'extreme' } }, 'invalid-request'],
     ['a file image source', { ...base, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'f' } }] }] }, 'unsupported-feature'],
     ['a document with context', { ...base, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'url', url: 'https://e.com/a.pdf' }, context: 'c' }] }] }, 'unsupported-feature'],
     ['a content document source', { ...base, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'content', content: [] } }] }] }, 'unsupported-feature'],

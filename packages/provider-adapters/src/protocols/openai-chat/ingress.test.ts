@@ -162,13 +162,18 @@ describe('openai-chat ingress', () => {
     ['web search', { ...minimal, web_search_options: {} }, 'web_search_options'],
     ['custom tools', { ...minimal, tools: [{ type: 'custom', custom: { name: 'c' } }] }, 'tools.0.type'],
     ['allowed_tools', { ...minimal, tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } } }, 'tool_choice.type'],
-    ['reasoning_effort none', { ...minimal, reasoning_effort: 'none' }, 'reasoning_effort'],
-    ['reasoning_effort xhigh', { ...minimal, reasoning_effort: 'xhigh' }, 'reasoning_effort'],
     ['an uploaded file id', { ...minimal, messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }] }, 'messages.0.content.0.file.file_id'],
     ['ogg audio', { ...minimal, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x', format: 'ogg' } }] }] }, 'messages.0.content.0.input_audio.format'],
     ['a system message mid-conversation', { ...minimal, messages: [...minimal.messages, { role: 'system', content: 'x' }] }, 'messages.1.role'],
   ])('refuses %s as unsupported', (_label, body, path) => {
     expect(refusal(body)).toEqual({ code: 'unsupported-feature', path });
+  });
+
+  it('maps the whole reasoning_effort scale: none sends no reasoning, xhigh and max the highest task effort', () => {
+    expect(decode({ ...minimal, reasoning_effort: 'none' }).task).not.toHaveProperty('reasoning');
+    expect(decode({ ...minimal, reasoning_effort: 'minimal' }).task).toMatchObject({ reasoning: { effort: 'minimal' } });
+    expect(decode({ ...minimal, reasoning_effort: 'xhigh' }).task).toMatchObject({ reasoning: { effort: 'high' } });
+    expect(decode({ ...minimal, reasoning_effort: 'max', parallel_tool_calls: false }).task).toMatchObject({ reasoning: { effort: 'high' } });
   });
 
   it.each([

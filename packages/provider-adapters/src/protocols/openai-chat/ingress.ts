@@ -57,9 +57,9 @@ function decodeResponseFormat(value: ClientJsonObject | undefined): ResponseForm
 function decodeReasoningEffort(value: string | undefined): ChatTaskV2['reasoning'] {
   if (value === undefined) return undefined;
   if (value === 'minimal' || value === 'low' || value === 'medium' || value === 'high') return { effort: value };
-  if (value === 'none' || value === 'xhigh' || value === 'max') {
-    throw unsupportedClientField('reasoning_effort', 'has no equivalent in the task reasoning efforts');
-  }
+  // The V2 task scale ends at high: xhigh and max ask for its highest effort; none asks for no reasoning.
+  if (value === 'xhigh' || value === 'max') return { effort: 'high' };
+  if (value === 'none') return undefined;
   throw invalidClientField('reasoning_effort', 'is not a known effort');
 }
 
@@ -97,7 +97,8 @@ function refuseUnrepresentable(body: ClientJsonObject): void {
  * `decodeOpenAiChatClientMessages`; function `tools` (missing `parameters` = no arguments) and `tool_choice`;
  * `response_format` (`json_object` is JSON without a schema); `temperature`, `top_p`, `frequency_penalty`,
  * `presence_penalty`, `seed`; `max_completion_tokens`, else the deprecated `max_tokens`; `stop`;
- * `reasoning_effort` (`minimal` to `high`); `prompt_cache_key`; `stream`.
+ * `reasoning_effort` (`none` sends no reasoning, `minimal` to `high` kept, `xhigh` and `max` as `high`);
+ * `prompt_cache_key`; `stream`.
  *
  * Ignored on purpose (host or transport concerns, or hints whose absence leaves the answer valid):
  * `stream_options` (the egress stream always ends with a usage chunk), `parallel_tool_calls`, `user`,
@@ -106,7 +107,7 @@ function refuseUnrepresentable(body: ClientJsonObject): void {
  *
  * Refused as `unsupported-feature`: `n > 1`, legacy `functions` / `function_call` / `function` messages,
  * `logprobs`, `logit_bias`, audio output, `prediction`, `web_search_options`, custom tools, `allowed_tools`,
- * `reasoning_effort` values without a task equivalent (`none`, `xhigh`, `max`), `file_id` file parts.
+ * `file_id` file parts.
  *
  * @throws {CodecErrorV1} the parser's codes for bad bytes or JSON; `invalid-request` for a malformed request
  * (with the JSON path); `unsupported-feature` as listed.

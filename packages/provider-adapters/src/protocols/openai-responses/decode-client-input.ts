@@ -10,12 +10,15 @@ import {
   type ClientJsonObject,
 } from '../openai-common/client-json.js';
 import { parseBase64DataUrl } from '../openai-common/data-url.js';
+import { OPENAI_RESPONSES_FREEFORM_INPUT_PROPERTY } from './decode-client-tools.js';
 import { OPENAI_RESPONSES_REASONING_PART_SEPARATOR } from './reasoning-text.js';
 
 /** The system instructions (from `input` system/developer messages) and conversation of a client request. */
 export interface DecodedClientInput {
   readonly system: TextPartV2[];
   readonly messages: ChatMessageV2[];
+  /** The tool lists of `additional_tools` items, with their JSON paths. */
+  readonly additionalTools: { readonly tools: readonly unknown[]; readonly path: string }[];
 }
 
 function mediaSource(url: string, path: string): MediaSourceV2 {
@@ -119,13 +122,23 @@ const STATEFUL_OR_UNSUPPORTED_ITEMS = 'is not supported (server-side state or a 
  * message; a `reasoning` item needs its `encrypted_content` (the part's signature; summary and reasoning texts
  * joined by a blank line are its text), since a reasoning item without it refers to state stored at the server;
  * consecutive `function_call_output` items form one tool message whose results take the name of the call they
- * answer. `item_reference`, `phase` and item ids are server-state conveniences: references are refused, phases and
- * ids ignored. Any other item type is refused as unsupported.
+ * answer. `custom_tool_call` items are tool calls whose `input` text becomes the one `input` property of the
+ * arguments (see `decodeOpenAiResponsesClientTools`), and `custom_tool_call_output` items tool results like
+ * function call outputs. `additional_tools` items carry more tools (read with the request's `tools`); they hold
+ * no conversation. `item_reference`, `phase` and item ids are server-state conveniences: references are refused,
+ * phases and ids ignored. Any other item type is refused as unsupported.
  */
 export function decodeOpenAiResponsesClientInput(value: readonly unknown[]): DecodedClientInput {
   const system: TextPartV2[] = [];
   const messages: ChatMessageV2[] = [];
   const toolNames = new Map<string, string>();
+  const additionalTools: { readonly tools: readonly unknown[]; readonly path: string }[] = [];
+
+  function pushToolResult(result: ChatContentPartV2): void {
+    const last = messages.at(-1);
+    if (last !== undefined && last.role === 'tool') last.content.push(result);
+    else messages.push({ role: 'tool', content: [result] });
+  }
 
   function assistantParts(): ChatContentPartV2[] {
     const last = messages.at(-1);
@@ -180,16 +193,31 @@ export function decodeOpenAiResponsesClientInput(value: readonly unknown[]): Dec
         const toolCallId = requiredClientString(item, 'call_id', `${path}.`);
         const toolName = toolNames.get(toolCallId);
         if (toolName === undefined) throw invalidClientField(`${path}.call_id`, 'answers no earlier function call');
-        const result: ChatContentPartV2 = { type: 'tool-result', toolCallId, toolName, content: toolOutput(item.output, `${path}.output`) };
-        const last = messages.at(-1);
-        if (last !== undefined && last.role === 'tool') last.content.push(result);
-        else messages.push({ role: 'tool', content: [result] });
+        pushToolResult({ type: 'tool-result', toolCallId, toolName, content: toolOutput(item.output, `${path}.output`) });
         return;
       }
+      case 'custom_tool_call': {
+        const toolCallId = requiredClientString(item, 'call_id', `${path}.`);
+        const toolName = requiredClientString(item, 'name', `${path}.`);
+        toolNames.set(toolCallId, toolName);
+        const argumentsText = JSON.stringify({ [OPENAI_RESPONSES_FREEFORM_INPUT_PROPERTY]: requiredClientString(item, 'input', `${path}.`) });
+        assistantParts().push({ type: 'tool-call', toolCallId, toolName, argumentsText });
+        return;
+      }
+      case 'custom_tool_call_output': {
+        const toolCallId = requiredClientString(item, 'call_id', `${path}.`);
+        const toolName = toolNames.get(toolCallId);
+        if (toolName === undefined) throw invalidClientField(`${path}.call_id`, 'answers no earlier custom tool call');
+        pushToolResult({ type: 'tool-result', toolCallId, toolName, content: toolOutput(item.output, `${path}.output`) });
+        return;
+      }
+      case 'additional_tools':
+        additionalTools.push({ tools: optionalClientArray(item, 'tools', `${path}.`) ?? [], path: `${path}.tools` });
+        return;
       default:
         if (typeof type !== 'string') throw invalidClientField(`${path}.type`, 'must be a string');
         throw unsupportedClientField(`${path}.type`, STATEFUL_OR_UNSUPPORTED_ITEMS);
     }
   });
-  return { system, messages };
+  return { system, messages, additionalTools };
 }

@@ -182,3 +182,54 @@ describe('openai-responses egress: streams', () => {
     expect(cutEvents[0]?.data.response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
   });
 });
+
+describe('openai-responses egress: freeform tools', () => {
+  const freeform = createOpenAiResponsesEgressCodec({ freeformToolNames: ['exec'] });
+  const calls: AdapterTerminalOutcome = {
+    status: 'completed',
+    result: {
+      kind: 'chat',
+      content: [
+        { type: 'tool-call', toolCallId: 'call_1', toolName: 'exec', argumentsText: '{"input":"ls -a"}' },
+        { type: 'tool-call', toolCallId: 'call_2', toolName: 'f', argumentsText: '{"input":"x"}' },
+      ],
+    },
+    finishReason: { unified: 'tool-calls' },
+  };
+
+  it('writes calls of the client freeform tools as custom_tool_call items with the input text, others as function calls', () => {
+    const body = parseSafeJsonBytes(freeform.encodeResponse(calls, context).body) as { output: Record<string, unknown>[] };
+    expect(body.output).toEqual([
+      { id: 'fc_resp_gw1_0', type: 'custom_tool_call', status: 'completed', call_id: 'call_1', name: 'exec', input: 'ls -a' },
+      { id: 'fc_resp_gw1_1', type: 'function_call', status: 'completed', call_id: 'call_2', name: 'f', arguments: '{"input":"x"}' },
+    ]);
+  });
+
+  it('streams a freeform call as a custom_tool_call item whose input is written whole at its end', () => {
+    const stream = freeform.createStreamEncoder?.(context);
+    if (stream === undefined) throw new Error('no stream encoder');
+    const bytes = [
+      stream.encodeEvent({ type: 'tool-call-start', index: 0, toolCallId: 'call_1', toolName: 'exec' }),
+      stream.encodeEvent({ type: 'tool-call-delta', index: 0, delta: '{"input":' }),
+      stream.encodeEvent({ type: 'tool-call-delta', index: 0, delta: '"ls"}' }),
+      stream.encodeEvent({ type: 'tool-call-end', index: 0, argumentsText: '{"input":"ls"}' }),
+      stream.encodeTerminal(calls),
+    ];
+    const written = bytes.flatMap((chunk) => events(chunk));
+    expect(written.map((entry) => entry.event)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.custom_tool_call_input.delta',
+      'response.custom_tool_call_input.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(written[2]?.data.item).toMatchObject({ type: 'custom_tool_call', input: '', status: 'in_progress' });
+    expect(written[4]?.data).toMatchObject({ input: 'ls', item_id: 'fc_resp_gw1_0', output_index: 0 });
+    expect(written[5]?.data.item).toEqual({ id: 'fc_resp_gw1_0', type: 'custom_tool_call', status: 'completed', call_id: 'call_1', name: 'exec', input: 'ls' });
+    // Arguments that are not JSON are passed on as they are.
+    const raw = freeform.encodeResponse({ ...calls, result: { kind: 'chat', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'exec', argumentsText: 'plain' }] } }, context);
+    expect((parseSafeJsonBytes(raw.body) as { output: { input: string }[] }).output[0]?.input).toBe('plain');
+  });
+});

@@ -1,5 +1,6 @@
 import type { ChatOutputPartV1, EgressContextV1, FinishReasonV1, UsageV1 } from '@tokenforge/model-protocol';
 import { encodeOpenAiResponsesEgressUsage } from './encode-client-usage.js';
+import { OPENAI_RESPONSES_FREEFORM_INPUT_PROPERTY } from './decode-client-tools.js';
 
 /** An output item as this family writes it for clients. */
 export type OpenAiResponsesEgressItem = Record<string, unknown>;
@@ -61,12 +62,62 @@ export function egressFunctionCallItem(
   return { id, type: 'function_call', status, call_id: call.toolCallId, name: call.toolName, arguments: argumentsText };
 }
 
+/** Options of the Responses egress. */
+export interface OpenAiResponsesEgressOptionsV1 {
+  /**
+   * Names of the client's freeform (`custom`) tools: their calls are written as `custom_tool_call` items whose
+   * `input` is the one `input` string of the call's arguments (the ingress offered them as such functions).
+   */
+  readonly freeformToolNames?: readonly string[];
+}
+
+/** The `input` text of a freeform tool call: the `input` string of its JSON arguments, else the arguments as sent. */
+export function freeformToolInput(argumentsText: string): string {
+  try {
+    const parsed: unknown = JSON.parse(argumentsText);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      const input = (parsed as Record<string, unknown>)[OPENAI_RESPONSES_FREEFORM_INPUT_PROPERTY];
+      if (typeof input === 'string') return input;
+    }
+  } catch {
+    // Arguments that are not JSON are passed on as the text they are.
+  }
+  return argumentsText;
+}
+
+/** A `custom_tool_call` item. */
+export function egressCustomToolCallItem(
+  id: string,
+  call: { readonly toolCallId: string; readonly toolName: string },
+  input: string,
+  status: 'in_progress' | 'completed',
+): OpenAiResponsesEgressItem {
+  return { id, type: 'custom_tool_call', status, call_id: call.toolCallId, name: call.toolName, input };
+}
+
+/** A tool call as a `function_call` item, or a `custom_tool_call` item for a freeform tool. */
+export function egressToolCallItem(
+  id: string,
+  call: { readonly toolCallId: string; readonly toolName: string },
+  argumentsText: string,
+  status: 'in_progress' | 'completed',
+  options: OpenAiResponsesEgressOptionsV1 | undefined,
+): OpenAiResponsesEgressItem {
+  if (options?.freeformToolNames?.includes(call.toolName) === true) return egressCustomToolCallItem(id, call, status === 'completed' ? freeformToolInput(argumentsText) : '', status);
+  return egressFunctionCallItem(id, call, argumentsText, status);
+}
+
 /**
  * The output items of a chat result, one per block in order: text and refusal blocks are one `message` item each
  * (phase is not written: the normalized result has none), reasoning a `reasoning` item, tool calls `function_call`
- * items. Redacted reasoning (another dialect's opaque data) has no Responses carrier and is left out.
+ * items (`custom_tool_call` for the freeform tools of `options`). Redacted reasoning (another dialect's opaque data)
+ * has no Responses carrier and is left out.
  */
-export function openAiResponsesEgressOutput(content: readonly ChatOutputPartV1[], context: EgressContextV1): OpenAiResponsesEgressItem[] {
+export function openAiResponsesEgressOutput(
+  content: readonly ChatOutputPartV1[],
+  context: EgressContextV1,
+  options?: OpenAiResponsesEgressOptionsV1,
+): OpenAiResponsesEgressItem[] {
   const output: OpenAiResponsesEgressItem[] = [];
   for (const part of content) {
     const outputIndex = output.length;
@@ -79,7 +130,7 @@ export function openAiResponsesEgressOutput(content: readonly ChatOutputPartV1[]
         output.push(egressReasoningItem(openAiResponsesEgressItemId('rs', context, outputIndex), part.text, part.signature));
         break;
       case 'tool-call':
-        output.push(egressFunctionCallItem(openAiResponsesEgressItemId('fc', context, outputIndex), part, part.argumentsText, 'completed'));
+        output.push(egressToolCallItem(openAiResponsesEgressItemId('fc', context, outputIndex), part, part.argumentsText, 'completed', options));
         break;
       case 'redacted-reasoning':
         break;

@@ -9,8 +9,11 @@ import type {
 import { formatSseEvent } from '../../codec-kit/index.js';
 import {
   egressContentPart,
-  egressFunctionCallItem,
+  egressCustomToolCallItem,
   egressMessageItem,
+  egressToolCallItem,
+  freeformToolInput,
+  type OpenAiResponsesEgressOptionsV1,
   egressReasoningItem,
   openAiResponsesEgressItemId,
   openAiResponsesEgressObject,
@@ -48,14 +51,17 @@ interface OutputState {
  *   `response.refusal.*` events; reasoning → `reasoning` item whose text streams as summary part 0
  *   (`reasoning_summary_part.added` at the first delta, `reasoning_summary_text.delta`, then `.done` events) and whose
  *   signature is the `encrypted_content` of `output_item.done`; tool calls → `function_call` item with
- *   `function_call_arguments.delta` / `.done`. Redacted reasoning has no carrier and writes nothing; usage is kept for
+ *   `function_call_arguments.delta` / `.done`; a call of a freeform tool of `options` → `custom_tool_call` item whose
+ *   input is written whole at the call's end (`custom_tool_call_input.delta` then `.done`: the arguments arrive as
+ *   JSON, so the text is known only then). Redacted reasoning has no carrier and writes nothing; usage is kept for
  *   the terminal.
  * - A completed terminal writes `response.completed` (or `response.incomplete` for `length` / `content-filter`)
  *   with the whole Response: every output item and the usage. A failed or cancelled terminal writes an `error` event
  *   (`code`, `message`, `param: null`) then `response.failed` with the same `{code, message}` as `response.error`.
  * - Events after the terminal write nothing.
  */
-export function createOpenAiResponsesStreamEncoder(context: EgressContextV1): EgressStreamEncoderV1 {
+export function createOpenAiResponsesStreamEncoder(context: EgressContextV1, options?: OpenAiResponsesEgressOptionsV1): EgressStreamEncoderV1 {
+  const isFreeform = (name: string): boolean => options?.freeformToolNames?.includes(name) === true;
   const outputs: OutputState[] = [];
   const byBlock = new Map<number, OutputState>();
   let sequence = 0;
@@ -154,18 +160,28 @@ export function createOpenAiResponsesStreamEncoder(context: EgressContextV1): Eg
       case 'tool-call-start': {
         const call = { toolCallId: event.toolCallId, toolName: event.toolName };
         const state = open(event, 'tool-call', call);
-        return frame('response.output_item.added', { output_index: state.outputIndex, item: egressFunctionCallItem(state.itemId, call, '', 'in_progress') });
+        return frame('response.output_item.added', { output_index: state.outputIndex, item: egressToolCallItem(state.itemId, call, '', 'in_progress', options) });
       }
       case 'tool-call-delta': {
         const state = byBlock.get(event.index);
         if (state === undefined || state.item !== undefined || event.delta.length === 0) return '';
         state.fragments.push(event.delta);
+        if (state.call !== undefined && isFreeform(state.call.toolName)) return '';
         return frame('response.function_call_arguments.delta', { ...where(state), delta: event.delta });
       }
       case 'tool-call-end': {
         const state = byBlock.get(event.index);
         if (state === undefined || state.item !== undefined || state.call === undefined) return '';
-        state.item = egressFunctionCallItem(state.itemId, state.call, event.argumentsText, 'completed');
+        if (isFreeform(state.call.toolName)) {
+          const input = freeformToolInput(event.argumentsText);
+          state.item = egressCustomToolCallItem(state.itemId, state.call, input, 'completed');
+          return (
+            frame('response.custom_tool_call_input.delta', { ...where(state), delta: input }) +
+            frame('response.custom_tool_call_input.done', { ...where(state), input }) +
+            frame('response.output_item.done', { output_index: state.outputIndex, item: state.item })
+          );
+        }
+        state.item = egressToolCallItem(state.itemId, state.call, event.argumentsText, 'completed', options);
         return (
           frame('response.function_call_arguments.done', { ...where(state), arguments: event.argumentsText }) +
           frame('response.output_item.done', { output_index: state.outputIndex, item: state.item })
@@ -196,7 +212,7 @@ export function createOpenAiResponsesStreamEncoder(context: EgressContextV1): Eg
         case 'reasoning':
           return egressReasoningItem(state.itemId, text, undefined);
         case 'tool-call':
-          return egressFunctionCallItem(state.itemId, state.call ?? { toolCallId: state.itemId, toolName: 'unknown' }, text, 'completed');
+          return egressToolCallItem(state.itemId, state.call ?? { toolCallId: state.itemId, toolName: 'unknown' }, text, 'completed', options);
         default: {
           const unknownKind: never = state.kind;
           return { id: state.itemId, type: String(unknownKind) };

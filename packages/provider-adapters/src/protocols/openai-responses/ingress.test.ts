@@ -115,6 +115,63 @@ describe('openai-responses ingress', () => {
     });
   });
 
+  it('reads additional_tools, namespaces, freeform tools and their round trip, drops hosted tools, and maps the whole effort scale', () => {
+    const decoded = decode({
+      model: 'm',
+      input: [
+        {
+          type: 'additional_tools',
+          role: 'developer',
+          tools: [
+            {
+              type: 'namespace',
+              name: 'functions',
+              tools: [
+                { type: 'custom', name: 'exec', description: 'Run code.', format: { type: 'grammar', syntax: 'lark', definition: 'start: /.+/' } },
+                { type: 'function', name: 'wait', strict: false, parameters: { type: 'object', properties: { id: { type: 'string' } } }, defer_loading: true },
+              ],
+            },
+          ],
+        },
+        { role: 'developer', content: 'Be useful.' },
+        { role: 'user', content: 'list files' },
+        { type: 'custom_tool_call', id: 'ctc_1', status: 'completed', call_id: 'call_1', name: 'exec', input: 'ls' },
+        { type: 'custom_tool_call_output', call_id: 'call_1', output: [{ type: 'input_text', text: 'a b' }] },
+      ],
+      tools: [{ type: 'web_search' }, { type: 'custom', name: 'note' }],
+      tool_choice: { type: 'custom', name: 'exec' },
+      parallel_tool_calls: false,
+      reasoning: { effort: 'xhigh', context: 'all_turns', summary: 'auto' },
+      store: false,
+      include: ['reasoning.encrypted_content'],
+      text: { verbosity: 'low' },
+      prompt_cache_key: 'k',
+    });
+    expect(decoded.clientFreeformToolNames).toEqual(['note', 'exec']);
+    expect(decoded.droppedHostedTools).toEqual(['web_search']);
+    expect(decoded.task).toMatchObject({
+      system: [{ type: 'text', text: 'Be useful.' }],
+      tools: [
+        { name: 'note', inputSchema: { properties: { input: { type: 'string' } }, required: ['input'] } },
+        { name: 'exec', description: 'Run code.\n\nThe input must follow this lark grammar:\nstart: /.+/' },
+        { name: 'wait', strict: false },
+      ],
+      toolChoice: { type: 'tool', toolName: 'exec' },
+      reasoning: { effort: 'high', includeReasoning: true },
+      caching: { promptCacheKey: 'k' },
+      messages: [
+        { role: 'user' },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'exec', argumentsText: '{"input":"ls"}' }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'exec', content: [{ type: 'text', text: 'a b' }] }] },
+      ],
+    });
+    const effortOf = (effort: string) => decode({ model: 'm', input: 'x', reasoning: { effort } }).task;
+    expect(effortOf('none')).not.toHaveProperty('reasoning');
+    expect(effortOf('minimal')).toMatchObject({ reasoning: { effort: 'minimal' } });
+    expect(effortOf('max')).toMatchObject({ reasoning: { effort: 'high' } });
+    expect(decode({ model: 'm', input: 'x' })).not.toHaveProperty('clientFreeformToolNames');
+  });
+
   it('json_object is JSON without a schema', () => {
     expect(decode({ model: 'm', input: 'x', text: { format: { type: 'json_object' } } }).task).toMatchObject({ responseFormat: { type: 'json' } });
   });
@@ -126,9 +183,12 @@ describe('openai-responses ingress', () => {
     ['background', { background: true }, 'unsupported-feature:background'],
     ['a stored prompt', { prompt: { id: 'pmpt_1' } }, 'unsupported-feature:prompt'],
     ['top_logprobs', { top_logprobs: 2 }, 'unsupported-feature:top_logprobs'],
-    ['a web search tool', { tools: [{ type: 'web_search' }] }, 'unsupported-feature:tools.0.type'],
+    ['an unknown tool type', { tools: [{ type: 'teleport' }] }, 'unsupported-feature:tools.0.type'],
+    ['a tool choice forcing a dropped hosted tool', { tools: [{ type: 'web_search' }], tool_choice: { type: 'web_search' } }, 'unsupported-feature:tool_choice.type'],
     ['an allowed_tools choice', { tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [] } }, 'unsupported-feature:tool_choice.type'],
-    ['effort xhigh', { reasoning: { effort: 'xhigh' } }, 'unsupported-feature:reasoning.effort'],
+    ['a tool name offered twice', { tools: [{ type: 'function', name: 'a' }], input: [{ type: 'additional_tools', tools: [{ type: 'namespace', name: 'n', tools: [{ type: 'custom', name: 'a' }] }] }, { role: 'user', content: 'x' }] }, 'unsupported-feature:input.0.tools.0.tools.0.name'],
+    ['a custom output answering no call', { input: [{ type: 'custom_tool_call_output', call_id: 'c', output: 'x' }] }, 'invalid-request:input.0.call_id'],
+    ['a grammar without a definition', { tools: [{ type: 'custom', name: 'a', format: { type: 'grammar', syntax: 'lark' } }] }, 'invalid-request:tools.0.format.definition'],
     ['an unknown effort', { reasoning: { effort: 'huge' } }, 'invalid-request:reasoning.effort'],
     ['an item reference', { input: [{ type: 'item_reference', id: 'msg_1' }] }, 'unsupported-feature:input.0.type'],
     ['reasoning without encrypted content', { input: [{ type: 'reasoning', id: 'rs_1', summary: [] }] }, 'unsupported-feature:input.0.encrypted_content'],

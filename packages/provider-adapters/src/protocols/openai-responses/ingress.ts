@@ -6,7 +6,6 @@ import {
   type IngressDecodedRequestV1,
   type ResponseFormatV2,
   type ToolChoiceV2,
-  type ToolDefinitionV2,
 } from '@tokenforge/model-protocol';
 import { parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/index.js';
 import {
@@ -23,7 +22,16 @@ import {
   type ClientJsonObject,
 } from '../openai-common/client-json.js';
 import { decodeOpenAiResponsesClientInput } from './decode-client-input.js';
+import { decodeOpenAiResponsesClientTools } from './decode-client-tools.js';
 import { OPENAI_RESPONSES_PROTOCOL_FAMILY } from './protocol-family.js';
+
+/** A decoded Responses request, with what the egress needs to answer in the client's own tool terms. */
+export interface OpenAiResponsesDecodedRequestV1 extends IngressDecodedRequestV1 {
+  /** Names of the client's freeform (`custom`) tools, offered to the target as functions taking one `input` string. */
+  readonly clientFreeformToolNames?: readonly string[];
+  /** Types of the hosted tools the client offered that were dropped (they run at OpenAI, not at the target). */
+  readonly droppedHostedTools?: readonly string[];
+}
 
 /** Options of {@link createOpenAiResponsesIngressCodec}. */
 export interface OpenAiResponsesIngressOptionsV1 {
@@ -31,28 +39,10 @@ export interface OpenAiResponsesIngressOptionsV1 {
   readonly limits?: SafeJsonLimits;
 }
 
-function decodeTools(value: readonly unknown[]): ToolDefinitionV2[] {
-  return value.map((tool, index) => {
-    const path = `tools.${index}`;
-    if (!isClientObject(tool)) throw invalidClientField(path, 'must be an object');
-    if (tool.type !== 'function') throw unsupportedClientField(`${path}.type`, 'only function tools are supported');
-    const description = optionalClientString(tool, 'description', `${path}.`);
-    // Responses enforces strict schemas unless `strict: false` is sent.
-    const strict = optionalClientBoolean(tool, 'strict', `${path}.`) ?? true;
-    const parameters = optionalClientObject(tool, 'parameters', `${path}.`) ?? { type: 'object', properties: {} };
-    return {
-      name: requiredClientString(tool, 'name', `${path}.`),
-      ...(description === undefined ? {} : { description }),
-      inputSchema: { ...parameters },
-      strict,
-    };
-  });
-}
-
 function decodeToolChoice(value: unknown): ToolChoiceV2 | undefined {
   if (isUnset(value)) return undefined;
   if (value === 'auto' || value === 'none' || value === 'required') return { type: value };
-  if (isClientObject(value) && value.type === 'function') return { type: 'tool', toolName: requiredClientString(value, 'name', 'tool_choice.') };
+  if (isClientObject(value) && (value.type === 'function' || value.type === 'custom')) return { type: 'tool', toolName: requiredClientString(value, 'name', 'tool_choice.') };
   if (isClientObject(value)) throw unsupportedClientField('tool_choice.type', 'only auto, none, required and a named function are supported');
   throw invalidClientField('tool_choice', 'must be auto, none, required or an object');
 }
@@ -76,13 +66,27 @@ function decodeTextFormat(text: ClientJsonObject | undefined): ResponseFormatV2 
   }
 }
 
+/**
+ * Client effort to task effort: the V2 task scale stops at `high`, so `xhigh` and `max` ask for the task's highest
+ * effort (documented in docs/translation-table.md); `none` turns reasoning off.
+ */
+export const OPENAI_RESPONSES_CLIENT_EFFORT_TO_TASK: Readonly<Record<string, NonNullable<NonNullable<ChatTaskV2['reasoning']>['effort']> | undefined>> = {
+  none: undefined,
+  minimal: 'minimal',
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  xhigh: 'high',
+  max: 'high',
+};
+
 function decodeReasoning(value: ClientJsonObject | undefined): ChatTaskV2['reasoning'] {
   if (value === undefined) return undefined;
-  const effort = optionalClientString(value, 'effort', 'reasoning.');
-  if (effort !== undefined && effort !== 'minimal' && effort !== 'low' && effort !== 'medium' && effort !== 'high') {
-    if (effort === 'none' || effort === 'xhigh' || effort === 'max') throw unsupportedClientField('reasoning.effort', 'has no equivalent in the task reasoning efforts');
-    throw invalidClientField('reasoning.effort', 'is not a known effort');
-  }
+  const clientEffort = optionalClientString(value, 'effort', 'reasoning.');
+  if (clientEffort !== undefined && !Object.hasOwn(OPENAI_RESPONSES_CLIENT_EFFORT_TO_TASK, clientEffort)) throw invalidClientField('reasoning.effort', 'is not a known effort');
+  // `none` asks for no reasoning at all.
+  if (clientEffort === 'none') return undefined;
+  const effort = clientEffort === undefined ? undefined : OPENAI_RESPONSES_CLIENT_EFFORT_TO_TASK[clientEffort];
   const summary = optionalClientString(value, 'summary', 'reasoning.') ?? optionalClientString(value, 'generate_summary', 'reasoning.');
   if (summary !== undefined && summary !== 'auto' && summary !== 'concise' && summary !== 'detailed') {
     throw invalidClientField('reasoning.summary', 'must be auto, concise or detailed');
@@ -107,10 +111,13 @@ function refuseUnrepresentable(body: ClientJsonObject): void {
  *
  * Mapping (the reverse of the request encoder): `model` is the model label; `instructions` is the first system part,
  * followed by leading system/developer `input` messages; `input` (a string is one user message; items by
- * `decodeOpenAiResponsesClientInput`); function `tools` (no `parameters` means no arguments; no `strict` means
- * `strict: true`, the Responses default) and `tool_choice`; `text.format` (`json_object` is JSON without a schema,
- * `json_schema` keeps name, schema and strict); `temperature`, `top_p`; `max_output_tokens`; `reasoning.effort`
- * (`minimal` to `high`) and `reasoning.summary` (any value asks to include reasoning); `prompt_cache_key`; `stream`.
+ * `decodeOpenAiResponsesClientInput`); `tools` and the tools of `additional_tools` items by
+ * `decodeOpenAiResponsesClientTools` (functions, flattened namespaces, freeform tools as one-string functions,
+ * hosted tools dropped and reported) and `tool_choice` (a named function or custom tool); `text.format`
+ * (`json_object` is JSON without a schema, `json_schema` keeps name, schema and strict); `temperature`, `top_p`;
+ * `max_output_tokens`; `reasoning.effort` over none to max by {@link OPENAI_RESPONSES_CLIENT_EFFORT_TO_TASK} and
+ * `reasoning.summary` (any value asks to include reasoning); `prompt_cache_key`; `stream`. `reasoning.context`
+ * is ignored: the client sends the reasoning items it wants kept, and the gateway keeps no state.
  *
  * Ignored on purpose (hints, or host concerns): `include` (the egress always returns encrypted reasoning it has),
  * `store: false` or absent (nothing is stored either way: the response id a client gets cannot be retrieved later),
@@ -119,13 +126,13 @@ function refuseUnrepresentable(body: ClientJsonObject): void {
  *
  * Refused as `unsupported-feature`: `previous_response_id`, `conversation` and `store: true` (conversation state a
  * stateless gateway cannot honour), `background`, stored `prompt` templates, `top_logprobs`, `max_tool_calls`,
- * tools other than function tools, other tool choices, reasoning efforts without a task equivalent (`none`,
- * `xhigh`, `max`), and the input items and parts listed in `decodeOpenAiResponsesClientInput`.
+ * tool types other than function, custom, namespace and the known hosted ones, other tool choices, and the input
+ * items and parts listed in `decodeOpenAiResponsesClientInput`.
  *
  * @throws {CodecErrorV1} the parser's codes for bad bytes or JSON; `invalid-request` for a malformed request (with
  * the JSON path); `unsupported-feature` as listed.
  */
-export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1, options?: OpenAiResponsesIngressOptionsV1): IngressDecodedRequestV1 {
+export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1, options?: OpenAiResponsesIngressOptionsV1): OpenAiResponsesDecodedRequestV1 {
   const body = parseSafeJsonBytes(request.body, options?.limits);
   if (!isClientObject(body)) throw invalidClientField('body', 'must be a JSON object');
   refuseUnrepresentable(body);
@@ -134,7 +141,7 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
   const instructions = optionalClientString(body, 'instructions', '');
   let decoded;
   if (typeof body.input === 'string') {
-    decoded = { system: [], messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: body.input }] }] };
+    decoded = { system: [], messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: body.input }] }], additionalTools: [] };
   } else {
     const input = optionalClientArray(body, 'input', '');
     if (input === undefined || input.length === 0) throw invalidClientField('input', 'must be a string or a non-empty array');
@@ -142,8 +149,8 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
   }
   const system = [...(instructions === undefined || instructions.length === 0 ? [] : [{ type: 'text' as const, text: instructions }]), ...decoded.system];
   if (decoded.messages.length === 0) throw invalidClientField('input', 'must hold a message besides system messages');
-  const rawTools = optionalClientArray(body, 'tools', '');
-  const tools = rawTools === undefined || rawTools.length === 0 ? undefined : decodeTools(rawTools);
+  const offered = decodeOpenAiResponsesClientTools([{ tools: optionalClientArray(body, 'tools', '') ?? [], path: 'tools' }, ...decoded.additionalTools]);
+  const tools = offered.tools.length === 0 ? undefined : offered.tools;
   const toolChoice = decodeToolChoice(body.tool_choice);
   const responseFormat = decodeTextFormat(optionalClientObject(body, 'text', ''));
   const temperature = optionalClientNumber(body, 'temperature', '');
@@ -172,7 +179,13 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
     const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
     throw invalidClientField(path, 'is out of range or malformed for a chat task');
   }
-  return { task: checked.data, modelLabel };
+  const result: OpenAiResponsesDecodedRequestV1 = {
+    task: checked.data,
+    modelLabel,
+    ...(offered.freeformToolNames.length === 0 ? {} : { clientFreeformToolNames: offered.freeformToolNames }),
+    ...(offered.droppedHostedTools.length === 0 ? {} : { droppedHostedTools: offered.droppedHostedTools }),
+  };
+  return result;
 }
 
 /** Creates the `openai-responses/v1` ingress codec (see {@link decodeOpenAiResponsesClientRequest}). */
