@@ -85,7 +85,7 @@ describe('decodeCohereRerankResponse', () => {
 
   it('any permutation of the results decodes to the same ranking (property)', () => {
     const arbitrary = fc
-      .uniqueArray(fc.double({ noNaN: true, noDefaultInfinity: true, min: -10, max: 10 }), { minLength: 1, maxLength: 30 })
+      .uniqueArray(fc.double({ noNaN: true, noDefaultInfinity: true, min: -10, max: 10 }), { minLength: 1, maxLength: 30, comparator: 'SameValueZero' })
       .chain((scores) => fc.tuple(fc.constant(scores), fc.shuffledSubarray([...scores.keys()], { minLength: scores.length, maxLength: scores.length })));
     fc.assert(
       fc.property(arbitrary, fc.integer({ min: 1, max: 40 }), ([scores, order], topN) => {
