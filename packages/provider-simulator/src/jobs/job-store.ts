@@ -70,6 +70,9 @@ export function isLoopbackCallbackUrl(value: string): boolean {
   }
 }
 
+/** How long after a phase boundary its callback timer fires (timers and the wall clock drift by about 1 ms). */
+const PHASE_CLOCK_MARGIN_MS = 5;
+
 /** Every simulated job of a simulator, with callback timers that stop when the simulator closes. */
 export class SimJobStore {
   private readonly jobs = new Map<string, SimJob>();
@@ -93,10 +96,12 @@ export class SimJobStore {
     if (callbackUrl === undefined) return;
     this.deliver(job, callbackUrl);
     for (const at of [job.queuedMs, job.queuedMs + job.runningMs]) {
+      // A timer can fire a millisecond before the wall clock the phase is read from reaches its boundary; the
+      // margin keeps each callback on the phase change it announces.
       const timer = setTimeout(() => {
         this.timers.delete(timer);
         if (job.cancelledAt === undefined) this.deliver(job, callbackUrl);
-      }, at);
+      }, at + PHASE_CLOCK_MARGIN_MS);
       this.timers.add(timer);
     }
   }
