@@ -174,3 +174,85 @@ export type {
   EgressCodecV1,
 } from './codec/v1/codec-contracts-v1.js';
 export type { ClientWireRequestV2, IngressCodecV2 } from './codec/v2/client-wire-request-v2.js';
+
+// The V3 revision: new names beside the old ones; every V1/V2 value is accepted where a V3 one is.
+export { CONTRACT_BOUNDS_V3 } from './bounds/v3/contract-bounds-v3.js';
+export type { ContractBoundsV3 } from './bounds/v3/contract-bounds-v3.js';
+export {
+  TASK_KINDS_V3,
+  taskKindV3Schema,
+  REASONING_EFFORTS_V3,
+  reasoningEffortV3Schema,
+  reasoningControlV3Schema,
+  toolCallPartV3Schema,
+  toolResultPartV3Schema,
+  chatContentPartV3Schema,
+  chatMessageV3Schema,
+  toolDefinitionV3Schema,
+  HOSTED_TOOL_KINDS_V3,
+  hostedToolV3Schema,
+  contextManagementV3Schema,
+  chatTaskV3Schema,
+  tokenCountTaskV3Schema,
+  taskEnvelopeV3Schema,
+} from './task/v3/task-envelope-v3.js';
+export type {
+  TaskKindV3,
+  ReasoningEffortV3,
+  ReasoningControlV3,
+  ChatContentPartV3,
+  ChatMessageV3,
+  ToolDefinitionV3,
+  HostedToolKindV3,
+  HostedToolV3,
+  ContextManagementV3,
+  ChatTaskV3,
+  TokenCountTaskV3,
+  TaskEnvelopeV3,
+} from './task/v3/task-envelope-v3.js';
+export {
+  STRUCTURED_OUTPUT_SUPPORT_V3,
+  structuredOutputSupportV3Schema,
+  protocolCapabilityV3Schema,
+  protocolCapabilityFromV2,
+  isProtocolCapabilityV2,
+} from './capability/v3/protocol-capability-v3.js';
+export type { StructuredOutputSupportV3, ProtocolCapabilityV3 } from './capability/v3/protocol-capability-v3.js';
+export { mapReasoningEffortV3, DEFAULT_REASONING_EFFORTS_V3 } from './capability/v3/map-reasoning-effort-v3.js';
+export { providerDispatchTargetV3Schema } from './target/v3/provider-dispatch-target-v3.js';
+export type { ProviderDispatchTargetV3 } from './target/v3/provider-dispatch-target-v3.js';
+export {
+  tokensByModalityV3Schema,
+  serverToolRequestsV3Schema,
+  usageV3Schema,
+  describeUsageV3Inconsistency,
+} from './usage/v3/usage-v3.js';
+export type { TokensByModalityV3, ServerToolRequestsV3, UsageV3 } from './usage/v3/usage-v3.js';
+export { tokenCountResultV3Schema, taskResultV3Schema } from './result/v3/task-result-v3.js';
+export type { TokenCountResultV3, TaskResultV3 } from './result/v3/task-result-v3.js';
+export {
+  PROVIDER_FAILURE_CODES_V3,
+  normalizedProviderFailureV3Schema,
+  providerReportedCostV3Schema,
+  adapterTerminalOutcomeV3Schema,
+  providerDiagnosticV3Schema,
+} from './outcome/v3/adapter-terminal-outcome-v3.js';
+export type {
+  ProviderFailureCodeV3,
+  NormalizedProviderFailureV3,
+  ProviderReportedCostV3,
+  AdapterTerminalOutcomeV3,
+  ProviderDiagnosticV3,
+} from './outcome/v3/adapter-terminal-outcome-v3.js';
+export {
+  rateLimitWindowV3Schema,
+  providerRateLimitsV3Schema,
+  providerResponseMetadataV3Schema,
+} from './outcome/v3/provider-response-metadata-v3.js';
+export type {
+  RateLimitWindowV3,
+  ProviderRateLimitsV3,
+  ProviderResponseMetadataV3,
+} from './outcome/v3/provider-response-metadata-v3.js';
+export { normalizedStreamEventV3Schema } from './stream/v3/normalized-stream-event-v3.js';
+export type { NormalizedStreamEventV3 } from './stream/v3/normalized-stream-event-v3.js';

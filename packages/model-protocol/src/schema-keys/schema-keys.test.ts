@@ -13,6 +13,12 @@ const TOKEN_COUNTER_EXCEPTIONS = new Set([
   'reasoningOutputTokens',
   'maxOutputTokens',
   'budgetTokens',
+  'cacheWriteInputTokensByTtl',
+  'inputTokensByModality',
+  'outputTokensByModality',
+  'triggerInputTokens',
+  'clearAtLeastInputTokens',
+  'tokens',
 ]);
 
 function collectKeys(node: unknown, into: Set<string>): void {

@@ -1,0 +1,40 @@
+import { CONTRACT_BOUNDS_V1 } from '../v1/contract-bounds-v1.js';
+
+/**
+ * The bounds of the V3 revision: every V1 bound unchanged, plus the bounds of the members this revision adds.
+ * The same rules as {@link CONTRACT_BOUNDS_V1} apply: one place, imported by schemas, fast paths and readers.
+ */
+export const CONTRACT_BOUNDS_V3 = Object.freeze({
+  ...CONTRACT_BOUNDS_V1,
+  /** Longest end-user identifier of a chat task (`endUserId`). */
+  endUserIdMaxLength: 1024,
+  /** Most hosted tools a chat task may offer. */
+  hostedToolsMaxCount: 16,
+  /** Most domains in a hosted web-search tool's allow or block list. */
+  hostedToolDomainsMaxCount: 256,
+  /** Longest domain of a hosted web-search tool's allow or block list. */
+  hostedToolDomainMaxLength: 253,
+  /** Most tool names a context-management edit may exclude. */
+  contextManagementExcludedToolsMaxCount: 256,
+  /** Longest service tier name of usage. */
+  serviceTierMaxLength: 64,
+  /** Longest rate-limit dimension name is fixed; largest rate-limit figure (limit or remaining). */
+  rateLimitFigureMax: Number.MAX_SAFE_INTEGER,
+  /** Largest rate-limit reset delay, in milliseconds (one week). */
+  rateLimitResetMsMax: 604_800_000,
+  /** Largest provider-reported cost, in micro-units of its currency. */
+  costMicrosMax: Number.MAX_SAFE_INTEGER,
+  /** Longest host-private diagnostic rule, path or expectation text. */
+  diagnosticTextMaxLength: 512,
+  /** Deepest JSON value an output schema may describe or an output may hold for schema validation. */
+  outputSchemaDepthMax: 32,
+  /** Most schema nodes an output schema may hold. */
+  outputSchemaNodesMax: 2_048,
+  /** Longest regular expression a `pattern` keyword of an output schema may hold. */
+  outputSchemaPatternMaxLength: 256,
+  /** Longest string an output schema `pattern` is run against. */
+  outputSchemaPatternInputMaxLength: 4_096,
+});
+
+/** The type of {@link CONTRACT_BOUNDS_V3}. */
+export type ContractBoundsV3 = typeof CONTRACT_BOUNDS_V3;
