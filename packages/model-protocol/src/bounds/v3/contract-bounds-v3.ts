@@ -18,7 +18,7 @@ export const CONTRACT_BOUNDS_V3 = Object.freeze({
   contextManagementExcludedToolsMaxCount: 256,
   /** Longest service tier name of usage. */
   serviceTierMaxLength: 64,
-  /** Longest rate-limit dimension name is fixed; largest rate-limit figure (limit or remaining). */
+  /** Largest rate-limit figure (limit or remaining). */
   rateLimitFigureMax: Number.MAX_SAFE_INTEGER,
   /** Largest rate-limit reset delay, in milliseconds (one week). */
   rateLimitResetMsMax: 604_800_000,
@@ -26,14 +26,6 @@ export const CONTRACT_BOUNDS_V3 = Object.freeze({
   costMicrosMax: Number.MAX_SAFE_INTEGER,
   /** Longest host-private diagnostic rule, path or expectation text. */
   diagnosticTextMaxLength: 512,
-  /** Deepest JSON value an output schema may describe or an output may hold for schema validation. */
-  outputSchemaDepthMax: 32,
-  /** Most schema nodes an output schema may hold. */
-  outputSchemaNodesMax: 2_048,
-  /** Longest regular expression a `pattern` keyword of an output schema may hold. */
-  outputSchemaPatternMaxLength: 256,
-  /** Longest string an output schema `pattern` is run against. */
-  outputSchemaPatternInputMaxLength: 4_096,
 });
 
 /** The type of {@link CONTRACT_BOUNDS_V3}. */

@@ -20,7 +20,7 @@ export function mapReasoningEffortV3(requested: ReasoningEffortV3, declared: rea
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const level of declared) {
     const distance = Math.abs(RANK[level] - wanted);
-    if (distance < bestDistance || (distance === bestDistance && best !== undefined && RANK[level] < RANK[best])) {
+    if (distance < bestDistance || (distance === bestDistance && RANK[level] < RANK[best as ReasoningEffortV3])) {
       best = level;
       bestDistance = distance;
     }

@@ -3,7 +3,7 @@ import { CONTRACT_BOUNDS_V3 as BOUNDS } from '../../bounds/v3/contract-bounds-v3
 import { taskResultV3Schema } from '../../result/v3/task-result-v3.js';
 import { usageV3Schema } from '../../usage/v3/usage-v3.js';
 import { finishReasonV1Schema } from '../v1/adapter-terminal-outcome.js';
-import { PROVIDER_FAILURE_CODES_V1 } from '../v1/provider-failure-v1.js';
+import { normalizedProviderFailureV1Schema, PROVIDER_FAILURE_CODES_V1 } from '../v1/provider-failure-v1.js';
 
 /**
  * The failure vocabulary of the V3 revision: every V1 code, plus `output-schema-mismatch` (the final output does
@@ -13,20 +13,9 @@ export const PROVIDER_FAILURE_CODES_V3 = [...PROVIDER_FAILURE_CODES_V1, 'output-
 export type ProviderFailureCodeV3 = (typeof PROVIDER_FAILURE_CODES_V3)[number];
 
 /** A failure in normalized form, V3 vocabulary. The same members and rules as V1. */
-export const normalizedProviderFailureV3Schema = z.strictObject({
+export const normalizedProviderFailureV3Schema = normalizedProviderFailureV1Schema.extend({
   /** The normalized failure code. */
   code: z.enum(PROVIDER_FAILURE_CODES_V3),
-  /** Whether sending the same request again may succeed. */
-  retryable: z.boolean(),
-  /** How long the provider asked the caller to wait, in milliseconds. */
-  retryAfterMs: z.number().int().nonnegative().max(BOUNDS.retryAfterMsMax).optional(),
-  /** The provider's own error code or type (bounded; for diagnosis, never a message). */
-  providerCode: z
-    .string()
-    .min(1)
-    .max(BOUNDS.providerCodeMaxLength)
-    .regex(/^[A-Za-z0-9_.:-]+$/)
-    .optional(),
 });
 export type NormalizedProviderFailureV3 = z.infer<typeof normalizedProviderFailureV3Schema>;
 

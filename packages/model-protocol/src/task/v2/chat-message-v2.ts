@@ -16,18 +16,27 @@ export const chatMessageV2Schema = z
     /** The parts, in order; at least one. */
     content: z.array(chatContentPartV2Schema).min(1),
   })
-  .superRefine((message, context) => {
-    const allowed = ALLOWED_PARTS[message.role];
-    message.content.forEach((part, index) => {
-      if (!allowed.has(part.type)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['content', index, 'type'],
-          message: `a ${message.role} message cannot hold a ${part.type} part`,
-        });
-      }
-    });
+  .superRefine(checkRoleParts);
+
+/**
+ * The role rule of chat messages (V2 and V3 alike): which part types each role may carry. A zod refinement:
+ * adds one issue per part its role cannot hold.
+ */
+export function checkRoleParts(
+  message: { readonly role: ChatMessageV2['role']; readonly content: readonly { readonly type: string }[] },
+  context: z.RefinementCtx,
+): void {
+  const allowed: ReadonlySet<string> = ALLOWED_PARTS[message.role];
+  message.content.forEach((part, index) => {
+    if (!allowed.has(part.type)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['content', index, 'type'],
+        message: `a ${message.role} message cannot hold a ${part.type} part`,
+      });
+    }
   });
+}
 export type ChatMessageV2 = {
   /** `user` (text and media), `assistant` (text, tool calls, reasoning) or `tool` (tool results). */
   role: 'user' | 'assistant' | 'tool';

@@ -11,14 +11,13 @@ import {
   toolCallPartV2Schema,
   toolResultPartV2Schema,
 } from '../v2/chat-content-part-v2.js';
+import { checkRoleParts } from '../v2/chat-message-v2.js';
 import {
-  cachingV2Schema,
+  chatTaskV2Schema,
   embeddingTaskV2Schema,
   imageEditTaskV2Schema,
   imageGenerationTaskV2Schema,
   rerankTaskV2Schema,
-  responseFormatV2Schema,
-  samplingV2Schema,
   TASK_KINDS_V2,
   toolChoiceV2Schema,
   toolDefinitionV2Schema,
@@ -93,12 +92,6 @@ export const chatContentPartV3Schema = z.discriminatedUnion('type', [
 ]);
 export type ChatContentPartV3 = z.infer<typeof chatContentPartV3Schema>;
 
-const ALLOWED_PARTS_V3: Readonly<Record<'user' | 'assistant' | 'tool', ReadonlySet<ChatContentPartV3['type']>>> = {
-  user: new Set(['text', 'image', 'document', 'audio']),
-  assistant: new Set(['text', 'tool-call', 'reasoning', 'redacted-reasoning']),
-  tool: new Set(['tool-result']),
-};
-
 /** One turn of a V3 conversation (the V2 role rules). */
 export const chatMessageV3Schema = z
   .strictObject({
@@ -107,18 +100,7 @@ export const chatMessageV3Schema = z
     /** The parts, in order; at least one. */
     content: z.array(chatContentPartV3Schema).min(1),
   })
-  .superRefine((message, context) => {
-    const allowed = ALLOWED_PARTS_V3[message.role];
-    message.content.forEach((part, index) => {
-      if (!allowed.has(part.type)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['content', index, 'type'],
-          message: `a ${message.role} message cannot hold a ${part.type} part`,
-        });
-      }
-    });
-  });
+  .superRefine(checkRoleParts);
 export type ChatMessageV3 = {
   /** `user` (text and media), `assistant` (text, tool calls, reasoning) or `tool` (tool results). */
   role: 'user' | 'assistant' | 'tool';
@@ -190,42 +172,25 @@ export const contextManagementV3Schema = z.strictObject({
 });
 export type ContextManagementV3 = z.infer<typeof contextManagementV3Schema>;
 
+/** Function tools of a V3 task. */
+const toolsV3 = z.array(toolDefinitionV3Schema);
+/** Hosted tools of a V3 task. */
+const hostedToolsV3 = z.array(hostedToolV3Schema).max(BOUNDS.hostedToolsMaxCount);
+
 /** A conversation turn to complete: the V2 chat task and the members agent clients need. */
-export const chatTaskV3Schema = z.strictObject({
-  kind: z.literal('chat'),
-  /** Optional host-supplied idempotency key. */
-  idempotencyKey: z
-    .string()
-    .min(1)
-    .max(BOUNDS.idempotencyKeyMaxLength)
-    .regex(/^[A-Za-z0-9._:-]+$/)
-    .optional(),
-  /** System instructions, as text parts (in order). */
-  system: z.array(textPartV2Schema).optional(),
+export const chatTaskV3Schema = chatTaskV2Schema.extend({
   /** The conversation so far; at least one message. */
   messages: z.array(chatMessageV3Schema).min(1),
   /** Function tools the model may call. */
-  tools: z.array(toolDefinitionV3Schema).optional(),
+  tools: toolsV3.optional(),
   /** Tools the provider runs itself; needs the kinds in the target's `hostedTools`. */
-  hostedTools: z.array(hostedToolV3Schema).max(BOUNDS.hostedToolsMaxCount).optional(),
-  /** How the model may use the tools. */
-  toolChoice: toolChoiceV2Schema.optional(),
+  hostedTools: hostedToolsV3.optional(),
   /** Whether the model may call several tools in one turn; needs `parallelToolCalls` on the target. */
   parallelToolCalls: z.boolean().optional(),
-  /** Required shape of the answer. */
-  responseFormat: responseFormatV2Schema.optional(),
-  /** Sampling controls. */
-  sampling: samplingV2Schema.optional(),
-  /** Upper bound on output tokens (including reasoning where the provider counts it so). */
-  maxOutputTokens: z.number().int().positive().optional(),
-  /** Sequences that stop generation (at most 16). */
-  stopSequences: z.array(z.string().min(1)).max(BOUNDS.stopSequencesMaxCount).optional(),
   /** Reasoning controls. */
   reasoning: reasoningControlV3Schema.optional(),
   /** How long the answer should be, for dialects that take a verbosity. */
   verbosity: z.enum(['low', 'medium', 'high']).optional(),
-  /** Prompt-caching controls. */
-  caching: cachingV2Schema.optional(),
   /** Server-side pruning of the conversation; needs `contextManagement` on the target. */
   contextManagement: contextManagementV3Schema.optional(),
   /**
@@ -240,8 +205,6 @@ export const chatTaskV3Schema = z.strictObject({
     .optional(),
   /** Whether the provider may store the response for later retrieval, for dialects that store by default. */
   store: z.boolean().optional(),
-  /** Stream the answer as normalized events. Requires a stream-capable target. */
-  stream: z.boolean(),
 });
 export type ChatTaskV3 = z.infer<typeof chatTaskV3Schema>;
 
@@ -252,20 +215,15 @@ export type ChatTaskV3 = z.infer<typeof chatTaskV3Schema>;
 export const tokenCountTaskV3Schema = z.strictObject({
   kind: z.literal('token-count'),
   /** Optional host-supplied idempotency key. */
-  idempotencyKey: z
-    .string()
-    .min(1)
-    .max(BOUNDS.idempotencyKeyMaxLength)
-    .regex(/^[A-Za-z0-9._:-]+$/)
-    .optional(),
+  idempotencyKey: chatTaskV2Schema.shape.idempotencyKey,
   /** System instructions, as text parts (in order). */
-  system: z.array(textPartV2Schema).optional(),
+  system: chatTaskV2Schema.shape.system,
   /** The conversation to count; at least one message. */
   messages: z.array(chatMessageV3Schema).min(1),
   /** Function tools whose definitions count as input. */
-  tools: z.array(toolDefinitionV3Schema).optional(),
+  tools: toolsV3.optional(),
   /** Hosted tools whose definitions count as input. */
-  hostedTools: z.array(hostedToolV3Schema).max(BOUNDS.hostedToolsMaxCount).optional(),
+  hostedTools: hostedToolsV3.optional(),
   /** Tool choice, where it changes the count. */
   toolChoice: toolChoiceV2Schema.optional(),
   /** Reasoning controls, where they change the count. */
