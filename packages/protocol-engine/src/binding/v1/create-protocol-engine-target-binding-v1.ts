@@ -8,7 +8,7 @@ import {
   engineError,
   isProtocolEngineErrorV1,
 } from '../../error/v1/protocol-engine-error-v1.js';
-import { isAbortedSafely, readGuarded } from '../../engine/v1/guard-public-call.js';
+import { isAbortedSafely, readGuarded, toEngineError } from '../../engine/v1/guard-public-call.js';
 import { deepFreeze } from '../../validation/v1/deep-freeze.js';
 import {
   isAbortSignalLike,
@@ -37,10 +37,12 @@ export function createProtocolEngineTargetBindingV1(input: CreateProtocolEngineT
     if (connectionRef !== target.connectionRef) {
       throw engineError(CODES.CONNECTION_MISMATCH, 'the requested connection is not the connection of the bound target');
     }
-    readGuarded(CODES.INPUT_INVALID, () => {
+    try {
       if (!isAbortSignalLike(signal)) throw engineError(CODES.INPUT_INVALID, 'the signal must be an AbortSignal');
       throwIfAborted(signal);
-    });
+    } catch (error) {
+      throw toEngineError(error, CODES.INPUT_INVALID);
+    }
     let transport: unknown;
     try {
       transport = await hostBindTransport.call(input, signal);
@@ -49,9 +51,13 @@ export function createProtocolEngineTargetBindingV1(input: CreateProtocolEngineT
       if (isAbortedSafely(signal)) throw engineError(CODES.ABORTED, 'the operation was aborted while binding the transport', error);
       throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the host transport factory failed', error);
     }
-    if (!readGuarded(CODES.TRANSPORT_BIND_FAILED, () => isTransport(transport))) {
-      throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the host transport factory did not return a transport');
+    let usable: boolean;
+    try {
+      usable = isTransport(transport);
+    } catch (error) {
+      throw toEngineError(error, CODES.TRANSPORT_BIND_FAILED);
     }
+    if (!usable) throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the host transport factory did not return a transport');
     return transport as ProviderTransport;
   }
 

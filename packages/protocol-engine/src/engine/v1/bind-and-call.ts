@@ -6,7 +6,7 @@ import {
   type ProtocolEngineErrorV1,
 } from '../../error/v1/protocol-engine-error-v1.js';
 import { isTransport, throwIfAborted, type CheckedBinding } from '../../validation/v1/input-guards.js';
-import { isAbortedSafely, readGuarded } from './guard-public-call.js';
+import { isAbortedSafely, toEngineError } from './guard-public-call.js';
 
 /**
  * Asks the binding for a transport for the target's own connection. Engine errors from the binding (connection
@@ -21,9 +21,13 @@ export async function bindTransport(binding: CheckedBinding, signal: AbortSignal
     if (isAbortedSafely(signal)) throw engineError(CODES.ABORTED, 'the operation was aborted while binding the transport', error);
     throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the transport binding failed', error);
   }
-  if (!readGuarded(CODES.TRANSPORT_BIND_FAILED, () => isTransport(transport))) {
-    throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the transport binding did not return a transport');
+  let usable: boolean;
+  try {
+    usable = isTransport(transport);
+  } catch (error) {
+    throw toEngineError(error, CODES.TRANSPORT_BIND_FAILED);
   }
+  if (!usable) throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the transport binding did not return a transport');
   throwIfAborted(signal);
   return transport as ProviderTransport;
 }

@@ -6,7 +6,7 @@ import type {
   ProtocolEngineExecutionV1,
   ProtocolEngineV1,
 } from '../../contracts/v1/protocol-engine-contracts-v1.js';
-import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError } from '../../error/v1/protocol-engine-error-v1.js';
+import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError, type ProtocolEngineErrorCodeV1 } from '../../error/v1/protocol-engine-error-v1.js';
 import { createAsyncJobs } from '../../jobs/v1/create-async-jobs.js';
 import { snapshotRegistry } from '../../registry/v1/snapshot-registry.js';
 import { linkHostSignal } from '../../stream/v1/link-host-signal.js';
@@ -23,7 +23,7 @@ import { checkFreeFormJson } from '../../validation/v1/check-free-form-json.js';
 import { checkTaskAgainstCapability, parseTask, type CheckedExecutionInputs } from '../../validation/v1/check-task-against-capability.js';
 import { isRecord, requireSignal, snapshotBinding, throwIfAborted, type CheckedBinding } from '../../validation/v1/input-guards.js';
 import { adapterCallFailed, bindTransport } from './bind-and-call.js';
-import { guardPublicCall, readGuarded, toEngineError } from './guard-public-call.js';
+import { readGuarded, toEngineError } from './guard-public-call.js';
 
 /**
  * Creates an engine over one adapter registry. The registry's family list is read once, validated, sorted and
@@ -35,8 +35,10 @@ export function createProtocolEngineV1(input: { readonly registry: ProtocolEngin
     return snapshotRegistry(input.registry);
   });
 
-  const execute = (executeInput: ProtocolEngineExecuteInputV1): Promise<ProtocolEngineExecutionV1> =>
-    guardPublicCall(async (stage) => {
+  // One async frame per call (no wrapper closure) and awaited returns: each saves promise turns on the hot path.
+  async function execute(executeInput: ProtocolEngineExecuteInputV1): Promise<ProtocolEngineExecutionV1> {
+    let stage: ProtocolEngineErrorCodeV1 = CODES.INPUT_INVALID;
+    try {
       if (!isRecord(executeInput)) throw engineError(CODES.INPUT_INVALID, 'the execute input must be an object');
       const signal = requireSignal(executeInput);
       const binding = snapshotBinding(executeInput.binding);
@@ -49,17 +51,20 @@ export function createProtocolEngineV1(input: { readonly registry: ProtocolEngin
       });
       throwIfAborted(signal);
       const adapterTarget: ProviderAdapterTargetV1 = Object.freeze({ providerModel: binding.target.providerModel, capability });
-      stage.code = CODES.FACTORY_MISMATCH;
+      stage = CODES.FACTORY_MISMATCH;
       // The capability's execution mode, never the task kind, decides sync versus async dispatch.
       if (capability.executionMode === 'async-job') {
         const { adapter } = registry.createAsyncAdapter(capability.protocolFamily);
-        stage.code = CODES.ADAPTER_OUTPUT_INVALID;
-        return startAsyncJob(adapter, binding, adapterTarget, checked, signal);
+        stage = CODES.ADAPTER_OUTPUT_INVALID;
+        return await startAsyncJob(adapter, binding, adapterTarget, checked, signal);
       }
       const adapter = registry.createSyncAdapter(capability.protocolFamily);
-      stage.code = CODES.ADAPTER_OUTPUT_INVALID;
-      return runSync(adapter, binding, adapterTarget, checked, signal);
-    });
+      stage = CODES.ADAPTER_OUTPUT_INVALID;
+      return await runSync(adapter, binding, adapterTarget, checked, signal);
+    } catch (error) {
+      throw toEngineError(error, stage);
+    }
+  }
 
   return Object.freeze({
     apiVersion: PROTOCOL_ENGINE_API_VERSION,

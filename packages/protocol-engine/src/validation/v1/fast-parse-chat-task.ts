@@ -5,6 +5,7 @@ import {
   checkArray,
   checkRecord,
   copyOptional,
+  countKnownKeys,
   enumCheck,
   hasOnlyKeys,
   integerCheck,
@@ -238,21 +239,28 @@ const maxOutputTokens = integerCheck(1, MAX_SAFE);
  */
 export function fastParseChatTask(value: unknown): ChatTaskV2 | undefined {
   const source = plainObject(value);
-  if (source === undefined || source.kind !== 'chat' || !hasOnlyKeys(source, TASK_KEYS)) return undefined;
+  if (source === undefined || source.kind !== 'chat') return undefined;
+  const keyCount = countKnownKeys(source, TASK_KEYS);
+  if (keyCount < 0) return undefined;
+  // kind, messages and stream are required: with no other key, the optional copies below have nothing to find.
+  const optional = keyCount > 3;
   const out: Loose = { kind: 'chat' };
-  if (!copyOptional(source, 'idempotencyKey', out, idempotencyKey) || !copyOptional(source, 'system', out, systemParts)) return undefined;
+  if (optional && (!copyOptional(source, 'idempotencyKey', out, idempotencyKey) || !copyOptional(source, 'system', out, systemParts))) {
+    return undefined;
+  }
   const messages = checkArray(source.messages, 1, MAX_SAFE, message);
   if (messages === undefined) return undefined;
   out.messages = messages;
   const decided =
-    copyOptional(source, 'tools', out, tools) &&
-    copyOptional(source, 'toolChoice', out, toolChoice) &&
-    copyOptional(source, 'responseFormat', out, responseFormat) &&
-    copyOptional(source, 'sampling', out, sampling) &&
-    copyOptional(source, 'maxOutputTokens', out, maxOutputTokens) &&
-    copyOptional(source, 'stopSequences', out, stopSequences) &&
-    copyOptional(source, 'reasoning', out, reasoningControl) &&
-    copyOptional(source, 'caching', out, caching);
+    !optional ||
+    (copyOptional(source, 'tools', out, tools) &&
+      copyOptional(source, 'toolChoice', out, toolChoice) &&
+      copyOptional(source, 'responseFormat', out, responseFormat) &&
+      copyOptional(source, 'sampling', out, sampling) &&
+      copyOptional(source, 'maxOutputTokens', out, maxOutputTokens) &&
+      copyOptional(source, 'stopSequences', out, stopSequences) &&
+      copyOptional(source, 'reasoning', out, reasoningControl) &&
+      copyOptional(source, 'caching', out, caching));
   if (!decided || typeof source.stream !== 'boolean') return undefined;
   out.stream = source.stream;
   return out as ChatTaskV2;
