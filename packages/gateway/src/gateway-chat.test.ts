@@ -140,3 +140,14 @@ describe('models', () => {
     expect(names).toEqual(expect.arrayContaining(CHAT_MODELS.map((name) => `models/${name}`)));
   });
 });
+
+describe('an ingress refusal through the official OpenAI SDK', () => {
+  it('names the refused field in the error param', async () => {
+    const error = await openAi()
+      .chat.completions.create({ model: 'sim-openai-chat', messages: [{ role: 'user', content: 'Say hello.' }], n: 2 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('n');
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('unsupported_feature');
+  });
+});

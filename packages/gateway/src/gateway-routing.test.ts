@@ -33,6 +33,7 @@ beforeAll(async () => {
       { name: 'bad-request', taskKind: 'chat', targets: [{ family: CHAT, model: 'error.400' }, { family: ANTHROPIC, model: 'claude-ok' }] },
       { name: 'only-429', taskKind: 'chat', targets: [{ family: CHAT, model: 'error.429.1' }] },
       { name: 'stalled', taskKind: 'chat', targets: [{ family: CHAT, model: 'stall' }] },
+      { name: 'truncated', taskKind: 'chat', targets: [{ family: CHAT, model: 'truncated' }] },
     ],
     { retryBudgetMs: 3000, maxAttempts: 3, drainTimeoutMs: 1000 },
   );
@@ -143,5 +144,21 @@ describe('client abort', () => {
     await expect(pending).rejects.toThrow();
     await eventually(() => simulator.requests.slice(before).some((request) => request.path === '/v1/chat/completions'));
     await eventually(() => gateway.inFlight === 0);
+  });
+});
+
+describe('why an attempt failed, in the operator log', () => {
+  it('writes the family diagnostic beside the failed attempt, never the body', async () => {
+    const from = log.requests().length;
+    const sync = await openAi()
+      .chat.completions.create({ model: 'truncated', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(sync).toBeInstanceOf(OpenAI.APIError);
+    await eventually(() => log.requests().slice(from).some((entry) => entry.model === 'truncated'));
+    const line = lineFor('truncated', from);
+    const [attempt] = line.attempts as { outcome: string; diagnostics?: { code: string; rule: string }[] }[];
+    expect(attempt?.outcome).toBe('truncated-stream');
+    expect(attempt?.diagnostics).toEqual([{ code: 'truncated-stream', rule: 'transport after-send: connection-lost' }]);
+    expect(JSON.stringify(line)).not.toContain('"hi"');
   });
 });

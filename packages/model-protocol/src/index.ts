@@ -256,3 +256,4 @@ export type {
 } from './outcome/v3/provider-response-metadata-v3.js';
 export { normalizedStreamEventV3Schema } from './stream/v3/normalized-stream-event-v3.js';
 export type { NormalizedStreamEventV3 } from './stream/v3/normalized-stream-event-v3.js';
+export type { EgressFailureV3 } from './codec/v3/egress-failure-v3.js';

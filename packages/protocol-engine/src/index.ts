@@ -19,6 +19,8 @@ export type {
   ProtocolEngineTargetBindingV1,
   ProtocolEngineV1,
 } from './contracts/v1/protocol-engine-contracts-v1.js';
+export type { ProtocolEngineExecuteInputV3 } from './contracts/v3/protocol-engine-execute-input-v3.js';
+export type { ProtocolEngineObserverV3 } from './contracts/v3/protocol-engine-observer-v3.js';
 export {
   PROTOCOL_ENGINE_ERROR_CODES_V1,
   ProtocolEngineErrorV1,

@@ -49,6 +49,8 @@ export { PROTOCOL_VIOLATION_REASONS, ProtocolViolationError, isProtocolViolation
 export type { ProtocolViolationReason } from './codec-kit/protocol-violation-error.js';
 
 export { terminalForError } from './codec-kit/terminal-for-error.js';
+export { diagnosticForError, reportDiagnostic } from './codec-kit/diagnostic-for-error.js';
+export type { DiagnosticReport } from './codec-kit/diagnostic-for-error.js';
 export type { TerminalForErrorOptions } from './codec-kit/terminal-for-error.js';
 
 export { createAdapterStreamParts } from './codec-kit/adapter-stream.js';

@@ -40,7 +40,7 @@ export class ReplayUsageError extends Error {
   }
 }
 
-export const REPLAY_USAGE = `usage: npx --yes pnpm@12.4.2 replay --family <provider family> --response <file> [--response <file> ...]
+export const REPLAY_USAGE = `usage: npx --yes pnpm@12.4.2 exec tokenforge-replay --family <provider family> --response <file> [--response <file> ...]
        [--ingress <client family> --request <client-request.json> [--request-path <path>] | --task <task.json>]
        [--status N] [--content-type T] [--chunks-jsonl] [--framing openai-chat|typed-sse|gemini-sse|raw]
        [--job-operation get|list] [--embedding-dimensions N] [--capability <capability.json>]

@@ -20,7 +20,8 @@ const chunks = file('stream.chunks.txt', '{"delta":"hi"}\n{"done":true}\n');
 const badChunks = file('bad.chunks.txt', '{"delta":5}\n{"done":true}\n');
 
 function runCli(args: string[]): { status: number | null; lines: unknown[]; stderr: string } {
-  const result = spawnSync(join(repositoryRoot, 'node_modules', '.bin', 'tsx'), ['packages/acceptance/src/replay/replay-cli.ts', ...args], {
+  // The documented command's bin, run by Node as `pnpm exec` runs it.
+  const result = spawnSync(process.execPath, ['packages/acceptance/bin/tokenforge-replay.mjs', ...args], {
     cwd: repositoryRoot,
     encoding: 'utf8',
     env: { ...process.env, TOKENFORGE_REPLAY_TEST_ONLY_SUITE_MODULE: exampleSuiteModule, NO_COLOR: '1' },
@@ -64,7 +65,19 @@ describe('replay CLI (spawned process, test-only example suite)', () => {
   it('exits 2 on a usage error', () => {
     const result = runCli(['--family', 'example-chat/v1', '--response', chunks]);
     expect(result.lines).toEqual([]);
-    expect(result.stderr).toContain('usage: npx --yes pnpm@12.4.2 replay');
+    expect(result.stderr).toContain('usage: npx --yes pnpm@12.4.2 exec tokenforge-replay');
+    expect(result.status).toBe(2);
+  });
+
+  it('runs as documented, through pnpm exec, with its own exit status and no [ELIFECYCLE] line', () => {
+    const result = spawnSync('npx', ['--yes', 'pnpm@12.4.2', 'exec', 'tokenforge-replay', '--family', 'example-chat/v1', '--response', chunks], {
+      cwd: repositoryRoot,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: 60_000,
+    });
+    expect(result.stderr).toContain('usage: npx --yes pnpm@12.4.2 exec tokenforge-replay');
+    expect(`${result.stdout}${result.stderr}`).not.toContain('ELIFECYCLE');
     expect(result.status).toBe(2);
   });
 });

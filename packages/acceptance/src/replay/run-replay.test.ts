@@ -1,6 +1,7 @@
 import type { TaskEnvelopeV2 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { defaultReplayCapability } from './replay-defaults.js';
+import { createBuiltinTokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { runReplayV1 } from './run-replay.js';
 import { suite } from './test-support/example-suite.js';
 
@@ -116,7 +117,7 @@ describe('runReplayV1: sync and stream families', () => {
   it('prints the usage on --help and exits 0', async () => {
     const out: string[] = [];
     const exit = await runReplayV1({ argv: ['--help'], suite, stdout: (chunk) => out.push(String(chunk)), stderr: () => undefined });
-    expect(out.join('')).toContain('usage: npx --yes pnpm@12.4.2 replay');
+    expect(out.join('')).toContain('usage: npx --yes pnpm@12.4.2 exec tokenforge-replay');
     expect(exit).toBe(0);
   });
 
@@ -236,7 +237,7 @@ describe('runReplayV1: usage errors exit 2', () => {
     const result = await replay(argv);
     expect(result.exit).toBe(2);
     expect(result.stderr).toContain(message);
-    expect(result.stderr).toContain('usage: npx --yes pnpm@12.4.2 replay');
+    expect(result.stderr).toContain('usage: npx --yes pnpm@12.4.2 exec tokenforge-replay');
   });
 });
 
@@ -270,5 +271,54 @@ describe('defaultReplayCapability', () => {
       embedding: { spaceId: 'replay', defaultDimensions: 7 },
     });
     expect(typeof defaultReplayCapability({ family: 'e/v1', async: false, task: { kind: 'embedding', inputs: ['a'] } })).toBe('string');
+  });
+});
+
+describe('runReplayV1: diagnostics of the builtin families', () => {
+  it('prints why a failed terminal failed, as a diagnostic line before it, without the offending value', async () => {
+    const out: string[] = [];
+    const bodies: Record<string, string> = {
+      'task.json': files['task.json'] as string,
+      'stream-task.json': files['stream-task.json'] as string,
+      'empty.json': '{}',
+      'bad.chunks.txt': '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":5},"finish_reason":null}]}\n',
+    };
+    const run = async (argv: string[]) => {
+      out.length = 0;
+      const exit = await runReplayV1({
+        argv,
+        suite: createBuiltinTokenForgeProtocolSuiteV1(),
+        readFile: async (path) => encoder.encode(bodies[path] as string),
+        stdout: (chunk) => out.push(typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk)),
+        stderr: () => undefined,
+      });
+      return { exit, lines: out.join('').split('\n').filter((line) => line.length > 0).map((line) => JSON.parse(line) as Record<string, unknown>) };
+    };
+    const sync = await run(['--family', 'openai-chat/v1', '--task', 'task.json', '--response', 'empty.json']);
+    expect(sync.exit).toBe(1);
+    expect(sync.lines[0]).toEqual({ type: 'diagnostic', code: 'protocol-violation', rule: 'invalid-event: openai-chat body.choices is required' });
+    expect(sync.lines[1]).toMatchObject({ type: 'terminal', terminal: { status: 'failed', failure: { code: 'protocol-violation' } } });
+    const stream = await run(['--family', 'openai-chat/v1', '--task', 'stream-task.json', '--response', 'bad.chunks.txt']);
+    expect(stream.lines.map((line) => line.type)).toEqual(['diagnostic', 'terminal']);
+    expect(stream.lines[0]).toMatchObject({ code: 'protocol-violation', rule: expect.stringContaining('choices.0.delta.content') });
+    expect(JSON.stringify(stream.lines[0])).not.toContain('"5"');
+  });
+
+  it('prints why a job get failed before the engine error', async () => {
+    const { readFileSync } = await import('node:fs');
+    const created = readFileSync(new URL('../../../provider-adapters/src/protocols/kling-video/__fixtures__/constructed__create-text2video-submitted.json', import.meta.url), 'utf8');
+    const out: string[] = [];
+    const bodies: Record<string, string> = { 'video.json': files['video-task.json'] as string, 'created.json': created, 'cut.json': '{"code":0,"data":{"task_id":"t' };
+    const exit = await runReplayV1({
+      argv: ['--family', 'kling-video/v1', '--task', 'video.json', '--response', 'created.json', '--response', 'cut.json'],
+      suite: createBuiltinTokenForgeProtocolSuiteV1(),
+      readFile: async (path) => encoder.encode(bodies[path] as string),
+      stdout: (chunk) => out.push(typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk)),
+      stderr: () => undefined,
+    });
+    const lines = out.join('').split('\n').filter((line) => line.length > 0).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(exit).toBe(3);
+    expect(lines.map((line) => line.type)).toEqual(['accepted-job', 'diagnostic', 'engine-error']);
+    expect(lines[1]).toMatchObject({ code: 'protocol-violation', rule: expect.stringContaining('malformed-json') });
   });
 });

@@ -8,6 +8,7 @@ import {
   type EgressContextV1,
   type ProtocolCapabilityV2,
   type ProtocolFamily,
+  type ProviderDiagnosticV3,
   type TaskEnvelopeV2,
 } from '@tokenforge/model-protocol';
 import {
@@ -221,14 +222,15 @@ interface Session {
 
 async function observeJobs(session: Session, providerJobId: string): Promise<number> {
   const { engine, binding, transport, args, stdout } = session;
+  const observer = { onDiagnostic: (diagnostic: ProviderDiagnosticV3) => stdout(toJsonLine({ type: 'diagnostic', ...diagnostic })) };
   while (transport.remaining > 0) {
     const signal = new AbortController().signal;
     try {
       if (args.jobOperation === 'get') {
-        const observation = await engine.jobs.get({ binding, providerJobId, signal });
+        const observation = await engine.jobs.get({ binding, providerJobId, signal, observer });
         stdout(toJsonLine({ type: 'observation', snapshot: observation.snapshot }));
       } else {
-        const { apiVersion: _apiVersion, ...page } = await engine.jobs.list({ binding, pageNum: 1, pageSize: 20, signal });
+        const { apiVersion: _apiVersion, ...page } = await engine.jobs.list({ binding, pageNum: 1, pageSize: 20, signal, observer });
         stdout(toJsonLine({ type: 'list', ...page }));
       }
     } catch (error) {
@@ -260,8 +262,10 @@ async function printAsyncStart(session: Session, execution: ProtocolEngineAccept
 async function replayAsJsonLines(session: Session): Promise<number> {
   const { engine, binding, task, stdout } = session;
   let execution;
+  // Why a failed terminal failed (rule, location, expected): host-private detail, printed as its own line.
+  const observer = { onDiagnostic: (diagnostic: ProviderDiagnosticV3) => stdout(toJsonLine({ type: 'diagnostic', ...diagnostic })) };
   try {
-    execution = await engine.execute({ binding, task, signal: new AbortController().signal });
+    execution = await engine.execute({ binding, task, signal: new AbortController().signal, observer });
   } catch (error) {
     stdout(toJsonLine(engineErrorLine(error)));
     return REPLAY_EXIT.engineError;
@@ -299,8 +303,9 @@ async function replayAsEgress(session: Session, egress: EgressCodecV1, context: 
     stdout(response.body);
   };
   let execution;
+  const observer = { onDiagnostic: (diagnostic: ProviderDiagnosticV3) => stderr(toJsonLine({ type: 'diagnostic', ...diagnostic })) };
   try {
-    execution = await engine.execute({ binding, task, signal: new AbortController().signal });
+    execution = await engine.execute({ binding, task, signal: new AbortController().signal, observer });
   } catch (error) {
     const line = engineErrorLine(error);
     writeHttp(egress.encodeError({ source: 'engine', code: line.code }, context));

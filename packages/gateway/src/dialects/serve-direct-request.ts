@@ -5,7 +5,7 @@ import {
   type ClientWireRequestV2,
   type EgressCodecV1,
   type EgressContextV1,
-  type EgressFailureV1,
+  type EgressFailureV3,
   type EgressHttpResponseV1,
   type FinishReasonV1,
   type IngressDecodedRequestV1,
@@ -13,6 +13,7 @@ import {
   type NormalizedStreamEventV1,
   type PreparedMediaExecutionInputV2,
   type ProtocolFamily,
+  type ProviderDiagnosticV3,
   type TaskEnvelopeV2,
   type TaskKindV2,
   type UsageV1,
@@ -68,7 +69,7 @@ function toResponse(answer: EgressHttpResponseV1, extraHeaders: Readonly<Record<
   return new Response(answer.body.byteLength === 0 ? null : answer.body.slice(), { status: answer.status, headers: { ...answer.headers, ...extraHeaders } });
 }
 
-function failureHeaders(failure: EgressFailureV1, answer: EgressHttpResponseV1): Record<string, string> {
+function failureHeaders(failure: EgressFailureV3, answer: EgressHttpResponseV1): Record<string, string> {
   if (failure.source !== 'provider' || failure.failure.retryAfterMs === undefined || answer.headers['retry-after'] !== undefined) return {};
   return { 'retry-after': String(Math.ceil(failure.failure.retryAfterMs / 1000)) };
 }
@@ -135,7 +136,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
       ...(line.timeToFirstByteMs === undefined || record.firstByteAt === undefined ? {} : { timeToFirstChunkMs: record.firstByteAt - record.started }),
     });
   };
-  const refuse = (failure: EgressFailureV1, outcome: string): Response => {
+  const refuse = (failure: EgressFailureV3, outcome: string): Response => {
     const answer = egress.encodeError(failure, context);
     record.firstByteAt ??= performance.now();
     finish(answer.status, outcome);
@@ -174,7 +175,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
       }
     } catch (error) {
       if (!isCodecErrorV1(error)) throw error;
-      return refuse({ source: 'ingress', code: error.code }, `refused:${error.code}`);
+      return refuse({ source: 'ingress', code: error.code, ...(error.path === undefined ? {} : { param: error.path }) }, `refused:${error.code}`);
     }
     context = { ...context, modelLabel: decoded.modelLabel };
     egress = dialect.egressFor?.(decoded) ?? egress;
@@ -251,13 +252,23 @@ async function attempt(
   finish: (status: number, outcome: string) => void,
 ): Promise<Attempted> {
   const endAttempt = record.telemetry.startAttempt(target, record.model, task.kind);
+  // Why a failed attempt failed (host-private): filled by the engine's observer, written with the attempt.
+  const diagnostics: ProviderDiagnosticV3[] = [];
   const logAttempt = (outcome: string, detail: Omit<AttemptEnd, 'outcome'> = {}): void => {
-    record.attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome, ...(detail.retryAfterMs === undefined ? {} : { retryAfterMs: detail.retryAfterMs }) });
+    record.attempts.push({
+      target: target.ref,
+      provider: target.provider,
+      family: target.family,
+      outcome,
+      ...(detail.retryAfterMs === undefined ? {} : { retryAfterMs: detail.retryAfterMs }),
+      ...(diagnostics.length === 0 ? {} : { diagnostics: [...diagnostics] }),
+    });
     endAttempt({ outcome, ...detail });
   };
+  const observer = { onDiagnostic: (diagnostic: ProviderDiagnosticV3): void => void diagnostics.push(diagnostic) };
   let execution: ProtocolEngineExecutionV1;
   try {
-    execution = await runtime.engine.execute({ binding: target.binding, task, signal, ...(preparedMedia === undefined ? {} : { preparedMedia }) });
+    execution = await runtime.engine.execute({ binding: target.binding, task, signal, observer, ...(preparedMedia === undefined ? {} : { preparedMedia }) });
   } catch (error) {
     if (!isProtocolEngineErrorV1(error)) throw error;
     logAttempt(error.code, { retryable: error.phase === 'input' || error.phase === 'transport', acceptance: error.phase === 'transport' ? 'unknown' : 'not-accepted' });

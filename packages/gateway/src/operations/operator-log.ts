@@ -1,3 +1,4 @@
+import type { ProviderDiagnosticV3 } from '@tokenforge/model-protocol';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** One attempt at a target. */
@@ -10,6 +11,11 @@ export interface OperatorLogAttempt {
   readonly outcome: string;
   /** The wait the provider asked for with this failure (`retry-after`, `retry-after-ms`), in milliseconds. */
   readonly retryAfterMs?: number;
+  /**
+   * Why this attempt failed, as the family explained it to the engine's observer: the rule, where and what was
+   * expected, and the provider's request id. Never the offending value.
+   */
+  readonly diagnostics?: readonly ProviderDiagnosticV3[];
 }
 
 /**

@@ -3,8 +3,10 @@ import {
   type AdapterStreamPartV1,
   type AdapterTerminalOutcome,
   type NormalizedStreamEventV1,
+  type ProviderDiagnosticV3,
   type UsageV1,
 } from '@tokenforge/model-protocol';
+import { reportDiagnostic } from './diagnostic-for-error.js';
 import { releaseBody, releaseIterator } from './read-body.js';
 import { createSseParser, type SseDecoderOptions, type SseParser } from './sse-decoder.js';
 import { terminalForError } from './terminal-for-error.js';
@@ -53,6 +55,8 @@ export interface CreateAdapterStreamPartsOptions<TFrame> {
   readonly machine: AdapterStreamMachine<TFrame>;
   /** The execution's signal. */
   readonly signal: AbortSignal;
+  /** The execution's diagnostics callback (`input.reportDiagnostic`): told why a stream ended failed. */
+  readonly reportDiagnostic?: ((diagnostic: ProviderDiagnosticV3) => void) | undefined;
 }
 
 /**
@@ -346,7 +350,14 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
     }
     const events: readonly Part[] = step?.events ?? NO_PARTS;
     if (step?.terminal !== undefined) this.hold([...events, { type: 'terminal', outcome: step.terminal }]);
-    else if (ended) this.hold([...events, failedPart('truncated-stream', this.machine.usageSoFar?.())]);
+    else if (ended) {
+      reportDiagnostic(this.options.reportDiagnostic, {
+        code: 'truncated-stream',
+        rule: 'the body ended before the family\'s terminal event',
+        expected: 'a terminal event, then the end of the body',
+      });
+      this.hold([...events, failedPart('truncated-stream', this.machine.usageSoFar?.())]);
+    }
     else this.hold(events);
   }
 
@@ -358,10 +369,16 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
 
   private failed(error: unknown, fromBody: boolean): Part {
     const usage = this.machine.usageSoFar?.();
-    const outcome = terminalForError(error, usage === undefined ? { signal: this.signal } : { signal: this.signal, usage });
+    const report = this.options.reportDiagnostic;
+    const outcome = terminalForError(error, {
+      signal: this.signal,
+      ...(usage === undefined ? {} : { usage }),
+      ...(report === undefined ? {} : { reportDiagnostic: report }),
+    });
     if (outcome !== undefined) return { type: 'terminal', outcome };
     if (!fromBody) throw error;
     // A host transport that fails a read without a typed failure still failed to deliver the stream.
+    reportDiagnostic(this.options.reportDiagnostic, { code: 'network', rule: 'a body read failed without a typed transport failure' });
     return failedPart('network', usage);
   }
 

@@ -16,6 +16,7 @@ import {
 } from '@tokenforge/model-protocol';
 import type { AsyncProtocolSuiteEntryV1 } from '../suite/protocol-suite-entry-v1.js';
 import { classifyAsyncStartError } from './classify-async-start-error.js';
+import { diagnosticForError, reportDiagnostic, type DiagnosticReport } from './diagnostic-for-error.js';
 import { readJsonResponse, type JsonResponseOutcome } from './json-response.js';
 import { isProtocolViolationError } from './protocol-violation-error.js';
 
@@ -101,12 +102,13 @@ export interface AsyncJobFamilyV1<Options extends AsyncJobFamilyOptionsV1> {
 const failed = (failure: NormalizedProviderFailureV1): ProviderAsyncJobOperationResultV1<never> => ({ status: 'failed', failure });
 const protocolViolation = (): ProviderAsyncJobOperationResultV1<never> => failed({ code: 'protocol-violation', retryable: false });
 
-function decode<T>(run: () => T): ProviderAsyncJobOperationResultV1<T> {
+function decode<T>(run: () => T, report?: DiagnosticReport): ProviderAsyncJobOperationResultV1<T> {
   try {
     return { status: 'ok', value: run() };
   } catch (error) {
-    if (isProtocolViolationError(error)) return protocolViolation();
-    throw error;
+    if (!isProtocolViolationError(error)) throw error;
+    reportDiagnostic(report, diagnosticForError(error, 'protocol-violation'));
+    return protocolViolation();
   }
 }
 
@@ -122,6 +124,7 @@ async function start<Options extends AsyncJobFamilyOptionsV1, StartRequest exten
     if (!isCodecErrorV1(error)) throw error;
     // Nothing was sent.
     const code = error.code === 'unsupported-feature' ? 'unsupported' : 'invalid-request';
+    reportDiagnostic(input.reportDiagnostic, diagnosticForError(error, code));
     return { acceptance: { state: 'not-accepted' }, responseMetadata: {}, failure: { code, retryable: false } };
   }
   const now = options?.now ?? Date.now;
@@ -133,6 +136,7 @@ async function start<Options extends AsyncJobFamilyOptionsV1, StartRequest exten
   } catch (error) {
     const classified = classifyAsyncStartError(error, {});
     if (classified === undefined) throw error;
+    if ('failure' in classified) reportDiagnostic(input.reportDiagnostic, diagnosticForError(error, classified.failure.code));
     return classified;
   }
   return definition.decodeStart({ outcome, headers: response.headers, nowMs: now() }, request);
@@ -144,6 +148,7 @@ function operationKit<Options extends AsyncJobFamilyOptionsV1>(
   options: Options | undefined,
 ): AsyncJobOperationKitV1 {
   const now = options?.now ?? Date.now;
+  const report = input.reportDiagnostic;
   return {
     async ask(request) {
       const response = await input.transport.send({ ...request, signal: input.signal });
@@ -151,13 +156,14 @@ function operationKit<Options extends AsyncJobFamilyOptionsV1>(
       try {
         outcome = await readJsonResponse(response, { nowMs: now(), maxBytes: options?.maxBodyBytes ?? definition.defaultMaxBodyBytes });
       } catch (error) {
-        if (isCodecErrorV1(error)) return { ok: false, result: protocolViolation() };
-        throw error;
+        if (!isCodecErrorV1(error)) throw error;
+        reportDiagnostic(report, diagnosticForError(error, 'protocol-violation'));
+        return { ok: false, result: protocolViolation() };
       }
       const reading = definition.readAnswer({ outcome, headers: response.headers, nowMs: now() });
       return reading.ok ? reading : { ok: false, result: failed(reading.failure) };
     },
-    decode,
+    decode: (run) => decode(run, report),
     failed,
     protocolViolation,
     nowMs: () => now(),

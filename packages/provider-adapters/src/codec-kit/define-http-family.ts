@@ -18,6 +18,7 @@ import { finishedExecution } from './finished-execution.js';
 import { readJsonResponse } from './json-response.js';
 import { releaseBody } from './read-body.js';
 import { isStreamContentTypeAccepted, SSE_STREAM_MEDIA_TYPES } from './stream-content-type.js';
+import { diagnosticForError, reportDiagnostic } from './diagnostic-for-error.js';
 import { terminalForError } from './terminal-for-error.js';
 
 /** Options every HTTP family's adapter factory takes. */
@@ -154,6 +155,7 @@ async function execute<Options extends HttpFamilyOptionsV1>(
     if (!isCodecErrorV1(error)) throw error;
     // Nothing was sent: the task asks for something this dialect cannot express faithfully.
     const code = error.code === 'unsupported-feature' ? 'unsupported' : 'invalid-request';
+    reportDiagnostic(input.reportDiagnostic, diagnosticForError(error, code));
     return finishedExecution(stream, { state: 'not-accepted' }, {}, { status: 'failed', failure: { code, retryable: false } });
   }
   const response = await input.transport.send({ ...request, signal: input.signal });
@@ -163,6 +165,12 @@ async function execute<Options extends HttpFamilyOptionsV1>(
   if (stream && definition.decodeStream !== undefined && response.status >= 200 && response.status <= 299) {
     if (!isStreamContentTypeAccepted(response.headers['content-type'], definition.streamMediaTypes ?? SSE_STREAM_MEDIA_TYPES)) {
       await releaseBody(response.body);
+      reportDiagnostic(input.reportDiagnostic, {
+        code: 'protocol-violation',
+        rule: 'the stream answer is not in the family\'s stream format',
+        location: 'content-type header',
+        expected: (definition.streamMediaTypes ?? SSE_STREAM_MEDIA_TYPES).join(' or '),
+      });
       return finishedExecution(stream, { state: 'unknown' }, metadata(), { status: 'failed', failure: { code: 'protocol-violation', retryable: false } });
     }
     return { kind: 'stream', acceptance: { state: 'accepted' }, responseMetadata: metadata(), parts: definition.decodeStream(response.body, context) };
@@ -172,7 +180,7 @@ async function execute<Options extends HttpFamilyOptionsV1>(
     const maxBytes = definition.maxBodyBytes?.(options);
     outcome = await readJsonResponse(response, { nowMs, ...(maxBytes === undefined ? {} : { maxBytes }) });
   } catch (error) {
-    const terminal = terminalForError(error, { signal: input.signal });
+    const terminal = terminalForError(error, { signal: input.signal, reportDiagnostic: input.reportDiagnostic });
     if (terminal === undefined) throw error;
     return finishedExecution(stream, { state: 'unknown' }, metadata(), terminal);
   }
@@ -181,7 +189,7 @@ async function execute<Options extends HttpFamilyOptionsV1>(
     try {
       decoded = definition.decodeResponse(outcome.value, context);
     } catch (error) {
-      const terminal = terminalForError(error, { signal: input.signal });
+      const terminal = terminalForError(error, { signal: input.signal, reportDiagnostic: input.reportDiagnostic });
       if (terminal === undefined) throw error;
       return finishedExecution(stream, { state: 'unknown' }, metadata(), terminal);
     }

@@ -51,6 +51,8 @@ export { PROTOCOL_VIOLATION_REASONS, ProtocolViolationError, isProtocolViolation
 export type { ProtocolViolationReason } from './protocol-violation-error.js';
 
 export { terminalForError } from './terminal-for-error.js';
+export { diagnosticForError, reportDiagnostic } from './diagnostic-for-error.js';
+export type { DiagnosticReport } from './diagnostic-for-error.js';
 export type { TerminalForErrorOptions } from './terminal-for-error.js';
 
 export { createAdapterStreamParts } from './adapter-stream.js';

@@ -1,5 +1,6 @@
-import type { AdapterTerminalOutcome, UsageV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcome, ProviderDiagnosticV3, UsageV1 } from '@tokenforge/model-protocol';
 import { isCodecErrorV1, isProviderTransportFailureV1 } from '@tokenforge/model-protocol';
+import { diagnosticForError, reportDiagnostic } from './diagnostic-for-error.js';
 import { isProtocolViolationError } from './protocol-violation-error.js';
 
 /** Context of {@link terminalForError}. */
@@ -8,6 +9,8 @@ export interface TerminalForErrorOptions {
   readonly signal?: AbortSignal;
   /** Usage the provider reported before the failure, kept on the failed terminal. */
   readonly usage?: UsageV1;
+  /** The execution's diagnostics callback: told which rule refused, for the failed terminals below. */
+  readonly reportDiagnostic?: ((diagnostic: ProviderDiagnosticV3) => void) | undefined;
 }
 
 /**
@@ -22,10 +25,12 @@ export function terminalForError(error: unknown, options?: TerminalForErrorOptio
   if (options?.signal?.aborted === true) return { status: 'cancelled' };
   const usage = options?.usage === undefined ? {} : { usage: options.usage };
   if (isCodecErrorV1(error) || isProtocolViolationError(error)) {
+    reportDiagnostic(options?.reportDiagnostic, diagnosticForError(error, 'protocol-violation'));
     return { status: 'failed', failure: { code: 'protocol-violation', retryable: false }, ...usage };
   }
   if (isProviderTransportFailureV1(error)) {
     const code = error.reason === 'connection-lost' ? 'truncated-stream' : error.reason === 'timeout' ? 'timeout' : 'network';
+    reportDiagnostic(options?.reportDiagnostic, diagnosticForError(error, code));
     return { status: 'failed', failure: { code, retryable: true }, ...usage };
   }
   return undefined;

@@ -7,6 +7,7 @@ import type { NormalizedStreamEventV1 } from '../../stream/v1/normalized-stream-
 import type { AdapterTerminalOutcome } from '../../outcome/v1/adapter-terminal-outcome.js';
 import type { ProviderAcceptanceFacts, ProviderResponseMetadata } from '../../outcome/v1/provider-acceptance-facts.js';
 import type { NormalizedProviderFailureV1 } from '../../outcome/v1/provider-failure-v1.js';
+import type { ProviderDiagnosticV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
 import type {
   ProviderAsyncJobListInputV2,
   ProviderAsyncJobListPageV2,
@@ -33,6 +34,12 @@ export interface ProviderAdapterExecuteInputV1 {
   readonly signal: AbortSignal;
   /** Prepared media (image edits). */
   readonly preparedMedia?: PreparedMediaExecutionInputV2;
+  /**
+   * Host-private detail of a failure the adapter turned into a failed terminal (which rule refused, where, what
+   * was expected; never the offending value). Present only when the host listens; calling it never throws.
+   * Added by contract revision V3.
+   */
+  readonly reportDiagnostic?: (diagnostic: ProviderDiagnosticV3) => void;
 }
 
 /** One item an adapter stream yields: a normalized event, or the terminal outcome (exactly once, last). */
@@ -134,6 +141,8 @@ export interface ProviderAsyncJobOperationInputV1 {
   readonly transport: ProviderTransport;
   /** Aborts the operation. */
   readonly signal: AbortSignal;
+  /** Host-private detail of a failure the adapter answers (as on the execute input). Added by contract revision V3. */
+  readonly reportDiagnostic?: (diagnostic: ProviderDiagnosticV3) => void;
 }
 
 /** Input of list. */
@@ -146,6 +155,8 @@ export interface ProviderAsyncJobListOperationInputV1 {
   readonly transport: ProviderTransport;
   /** Aborts the operation. */
   readonly signal: AbortSignal;
+  /** Host-private detail of a failure the adapter answers (as on the execute input). Added by contract revision V3. */
+  readonly reportDiagnostic?: (diagnostic: ProviderDiagnosticV3) => void;
 }
 
 /** Result of a job operation: the value, or a normalized provider failure. */

@@ -4,6 +4,7 @@ import type { NormalizedStreamEventV1 } from '../../stream/v1/normalized-stream-
 import type { AdapterTerminalOutcome } from '../../outcome/v1/adapter-terminal-outcome.js';
 import type { NormalizedProviderFailureV1 } from '../../outcome/v1/provider-failure-v1.js';
 import type { CodecErrorCodeV1 } from './codec-error-v1.js';
+import type { EgressFailureV3 } from '../v3/egress-failure-v3.js';
 
 /** A client request in some dialect, as a host received it. */
 export interface ClientWireRequestV1 {
@@ -75,6 +76,9 @@ export interface EgressCodecV1 {
   encodeResponse(outcome: AdapterTerminalOutcome, context: EgressContextV1): EgressHttpResponseV1;
   /** A stream encoder, for dialects that stream. */
   createStreamEncoder?(context: EgressContextV1): EgressStreamEncoderV1;
-  /** An error response in the dialect's envelope, with its HTTP status and `retry-after` where known. */
-  encodeError(failure: EgressFailureV1, context: EgressContextV1): EgressHttpResponseV1;
+  /**
+   * An error response in the dialect's envelope, with its HTTP status and `retry-after` where known. Takes the V3
+   * failure (an ingress refusal may name its field) since contract revision V3.
+   */
+  encodeError(failure: EgressFailureV3, context: EgressContextV1): EgressHttpResponseV1;
 }

@@ -15,6 +15,13 @@ import type {
   TaskEnvelopeV2,
 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineApiVersion } from './api-version.js';
+import type { ProtocolEngineObserverV3 } from '../v3/protocol-engine-observer-v3.js';
+
+/** The optional observer every public operation takes since contract revision V3. */
+interface ObservedV3 {
+  /** Listens to this operation (see `ProtocolEngineObserverV3`). */
+  readonly observer?: ProtocolEngineObserverV3;
+}
 
 /** The resolved target the engine dispatches to: provider identity (opaque), wire model, connection, capability. */
 export type ProtocolEngineDispatchTargetV1 = ProviderDispatchTargetV2;
@@ -141,8 +148,11 @@ export interface ProtocolEngineV1 {
   readonly apiVersion: ProtocolEngineApiVersion;
   /** The sorted, frozen registry snapshot: the only families the engine dispatches to. */
   readonly protocolFamilies: readonly ProtocolFamily[];
-  /** Validates the task against the target, dispatches it and validates what the adapter returns. */
-  execute(input: ProtocolEngineExecuteInputV1): Promise<ProtocolEngineExecutionV1>;
+  /**
+   * Validates the task against the target, dispatches it and validates what the adapter returns. Takes the V3
+   * input (`ProtocolEngineExecuteInputV3`: a V1 input with an optional observer) since contract revision V3.
+   */
+  execute(input: ProtocolEngineExecuteInputV1 & ObservedV3): Promise<ProtocolEngineExecutionV1>;
   /** Operations on accepted async jobs. */
   readonly jobs: ProtocolEngineAsyncJobsV1;
 }
@@ -196,9 +206,9 @@ export interface ProtocolEngineAsyncJobCancellationV1 {
 /** Async job operations. An operation the family's factory does not declare fails before any transport is bound. */
 export interface ProtocolEngineAsyncJobsV1 {
   /** Reads one job. */
-  get(input: ProtocolEngineAsyncJobInputV1): Promise<ProtocolEngineAsyncJobObservationV1>;
+  get(input: ProtocolEngineAsyncJobInputV1 & ObservedV3): Promise<ProtocolEngineAsyncJobObservationV1>;
   /** Reads one page of jobs. */
-  list(input: ProtocolEngineAsyncJobListRequestV1): Promise<ProtocolEngineAsyncJobListResultV1>;
+  list(input: ProtocolEngineAsyncJobListRequestV1 & ObservedV3): Promise<ProtocolEngineAsyncJobListResultV1>;
   /** Asks the provider to cancel one job. */
-  cancel(input: ProtocolEngineAsyncJobInputV1): Promise<ProtocolEngineAsyncJobCancellationV1>;
+  cancel(input: ProtocolEngineAsyncJobInputV1 & ObservedV3): Promise<ProtocolEngineAsyncJobCancellationV1>;
 }

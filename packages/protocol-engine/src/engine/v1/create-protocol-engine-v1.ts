@@ -1,4 +1,11 @@
-import type { ProviderAdapterTargetV1, ProviderAdapterV1, ProviderAsyncJobAdapterV1, TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import type {
+  ProviderAdapterExecuteInputV1,
+  ProviderAdapterTargetV1,
+  ProviderAdapterV1,
+  ProviderAsyncJobAdapterV1,
+  ProviderTransport,
+  TaskEnvelopeV2,
+} from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_API_VERSION } from '../../contracts/v1/api-version.js';
 import type {
   ProtocolEngineAdapterRegistryPortV1,
@@ -24,6 +31,8 @@ import { checkTaskAgainstCapability, parseTask, type CheckedExecutionInputs } fr
 import { isRecord, requireSignal, snapshotBinding, throwIfAborted, type CheckedBinding } from '../../validation/v1/input-guards.js';
 import { adapterCallFailed, bindTransport } from './bind-and-call.js';
 import { readGuarded, toEngineError } from './guard-public-call.js';
+import { diagnosticSinkOf, type DiagnosticSink } from '../v3/diagnostic-sink.js';
+import type { ProtocolEngineExecuteInputV3 } from '../../contracts/v3/protocol-engine-execute-input-v3.js';
 
 /**
  * Creates an engine over one adapter registry. The registry's family list is read once, validated, sorted and
@@ -36,7 +45,7 @@ export function createProtocolEngineV1(input: { readonly registry: ProtocolEngin
   });
 
   // One async frame per call (no wrapper closure) and awaited returns: each saves promise turns on the hot path.
-  async function execute(executeInput: ProtocolEngineExecuteInputV1): Promise<ProtocolEngineExecutionV1> {
+  async function execute(executeInput: ProtocolEngineExecuteInputV3): Promise<ProtocolEngineExecutionV1> {
     let stage: ProtocolEngineErrorCodeV1 = CODES.INPUT_INVALID;
     try {
       if (!isRecord(executeInput)) throw engineError(CODES.INPUT_INVALID, 'the execute input must be an object');
@@ -49,6 +58,7 @@ export function createProtocolEngineV1(input: { readonly registry: ProtocolEngin
         preparedMedia: executeInput.preparedMedia,
         providerCallbackUrl: executeInput.providerCallbackUrl,
       });
+      const diagnostics = diagnosticSinkOf(executeInput.observer);
       throwIfAborted(signal);
       const adapterTarget: ProviderAdapterTargetV1 = Object.freeze({ providerModel: binding.target.providerModel, capability });
       stage = CODES.FACTORY_MISMATCH;
@@ -56,11 +66,11 @@ export function createProtocolEngineV1(input: { readonly registry: ProtocolEngin
       if (capability.executionMode === 'async-job') {
         const { adapter } = registry.createAsyncAdapter(capability.protocolFamily);
         stage = CODES.ADAPTER_OUTPUT_INVALID;
-        return await startAsyncJob(adapter, binding, adapterTarget, checked, signal);
+        return await startAsyncJob(adapter, binding, adapterTarget, checked, signal, diagnostics);
       }
       const adapter = registry.createSyncAdapter(capability.protocolFamily);
       stage = CODES.ADAPTER_OUTPUT_INVALID;
-      return await runSync(adapter, binding, adapterTarget, checked, signal);
+      return await runSync(adapter, binding, adapterTarget, checked, signal, diagnostics);
     } catch (error) {
       throw toEngineError(error, stage);
     }
@@ -80,6 +90,7 @@ async function runSync(
   target: ProviderAdapterTargetV1,
   checked: CheckedExecutionInputs,
   signal: AbortSignal,
+  diagnostics: DiagnosticSink | undefined,
 ): Promise<ProtocolEngineExecutionV1> {
   const { task } = checked;
   const streaming = task.kind === 'chat' && task.stream;
@@ -88,20 +99,18 @@ async function runSync(
   const unlink = controller === undefined ? undefined : readGuarded(CODES.INPUT_INVALID, () => linkHostSignal(signal, controller));
   let raw: unknown;
   try {
-    raw = await adapter.execute({
-      task,
-      target,
-      transport,
-      signal: controller?.signal ?? signal,
-      ...(checked.preparedMedia === undefined ? {} : { preparedMedia: checked.preparedMedia }),
-    });
+    raw = await adapter.execute(adapterInput(task, target, transport, controller?.signal ?? signal, checked, diagnostics));
   } catch (error) {
     unlink?.();
+    diagnostics?.open(undefined);
     throw adapterCallFailed(error, signal);
   }
   try {
-    return buildExecution(raw, task, target, signal, controller, unlink);
+    const execution = buildExecution(raw, task, target, signal, controller, unlink);
+    diagnostics?.open(execution.responseMetadata.providerRequestId);
+    return execution;
   } catch (error) {
+    diagnostics?.open(undefined);
     // Whatever went wrong, an adapter stream that was handed to us must not keep the transport.
     const failure = toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID);
     controller?.abort(failure);
@@ -109,6 +118,21 @@ async function runSync(
     releaseParts(raw);
     throw failure;
   }
+}
+
+/** The adapter's input: optional members only when present, so the object keeps one shape per task kind. */
+function adapterInput(
+  task: TaskEnvelopeV2,
+  target: ProviderAdapterTargetV1,
+  transport: ProviderTransport,
+  signal: AbortSignal,
+  checked: CheckedExecutionInputs,
+  diagnostics: DiagnosticSink | undefined,
+): ProviderAdapterExecuteInputV1 {
+  const input: { -readonly [K in keyof ProviderAdapterExecuteInputV1]: ProviderAdapterExecuteInputV1[K] } = { task, target, transport, signal };
+  if (checked.preparedMedia !== undefined) input.preparedMedia = checked.preparedMedia;
+  if (diagnostics !== undefined) input.reportDiagnostic = diagnostics.report;
+  return input;
 }
 
 function buildExecution(
@@ -176,22 +200,25 @@ async function startAsyncJob(
   target: ProviderAdapterTargetV1,
   checked: CheckedExecutionInputs,
   signal: AbortSignal,
+  diagnostics: DiagnosticSink | undefined,
 ): Promise<ProtocolEngineExecutionV1> {
   const transport = await bindTransport(binding, signal);
   let raw: unknown;
   try {
     raw = await adapter.start({
-      task: checked.task,
-      target,
-      transport,
-      signal,
-      ...(checked.preparedMedia === undefined ? {} : { preparedMedia: checked.preparedMedia }),
+      ...adapterInput(checked.task, target, transport, signal, checked, diagnostics),
       ...(checked.providerCallbackUrl === undefined ? {} : { providerCallbackUrl: checked.providerCallbackUrl }),
     });
   } catch (error) {
+    diagnostics?.open(undefined);
     throw adapterCallFailed(error, signal);
   }
-  const outcome = readGuarded(CODES.ADAPTER_OUTPUT_INVALID, () => checkStartOutcome(raw));
+  let outcome: ReturnType<typeof checkStartOutcome>;
+  try {
+    outcome = readGuarded(CODES.ADAPTER_OUTPUT_INVALID, () => checkStartOutcome(raw));
+  } finally {
+    diagnostics?.open(undefined);
+  }
   if (outcome.accepted) {
     return Object.freeze({
       apiVersion: PROTOCOL_ENGINE_API_VERSION,

@@ -22,6 +22,7 @@ import { guardPublicCall, type CallStage } from '../../engine/v1/guard-public-ca
 import { isPathSafeProviderJobId } from './path-safe-provider-job-id.js';
 import type { RegistrySnapshot } from '../../registry/v1/snapshot-registry.js';
 import { checkListPage, checkSnapshot, outputInvalid, unwrapOperationResult } from '../../validation/v1/check-adapter-output.js';
+import { diagnosticSinkOf, type DiagnosticSink } from '../../engine/v3/diagnostic-sink.js';
 import { describePath, isRecord, requireSignal, snapshotBinding, throwIfAborted } from '../../validation/v1/input-guards.js';
 
 interface OperationContext {
@@ -29,6 +30,7 @@ interface OperationContext {
   readonly target: ProviderAdapterTargetV1;
   readonly transport: ProviderTransport;
   readonly signal: AbortSignal;
+  readonly diagnostics: DiagnosticSink | undefined;
 }
 
 /**
@@ -46,6 +48,7 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
     const signal = requireSignal(input);
     const binding = snapshotBinding(input.binding);
     const request = readInput(input);
+    const diagnostics = diagnosticSinkOf(input.observer);
     const capability = binding.target.capability;
     registry.assertDeclared(capability.protocolFamily);
     if (capability.executionMode !== 'async-job') {
@@ -60,7 +63,7 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
     stage.code = CODES.ADAPTER_OUTPUT_INVALID;
     const transport = await bindTransport(binding, signal);
     const target: ProviderAdapterTargetV1 = Object.freeze({ providerModel: binding.target.providerModel, capability });
-    const context: OperationContext = { adapter, target, transport, signal };
+    const context: OperationContext = { adapter, target, transport, signal, diagnostics };
     return { context, request };
   }
 
@@ -70,6 +73,8 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
       raw = await run();
     } catch (error) {
       throw adapterCallFailed(error, context.signal);
+    } finally {
+      context.diagnostics?.open(undefined);
     }
     return unwrapOperationResult(raw);
   }
@@ -78,7 +83,7 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
     get: (input: ProtocolEngineAsyncJobInputV1): Promise<ProtocolEngineAsyncJobObservationV1> => guardPublicCall(async (stage) => {
       const { context, request: providerJobId } = await prepare(stage, 'get', input, readJobId);
       const { adapter, target, transport, signal } = context;
-      const value = await call(context, () => adapter.get?.({ target, providerJobId, transport, signal }));
+      const value = await call(context, () => adapter.get?.({ target, providerJobId, transport, signal, ...reporting(context) }));
       const snapshot = checkSnapshot(value);
       if (snapshot.providerJobId !== providerJobId) throw outputInvalid('the snapshot is for another job');
       return Object.freeze({ apiVersion: PROTOCOL_ENGINE_API_VERSION, snapshot });
@@ -86,7 +91,7 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
     list: (input: ProtocolEngineAsyncJobListRequestV1): Promise<ProtocolEngineAsyncJobListResultV1> => guardPublicCall(async (stage) => {
       const { context, request: list } = await prepare(stage, 'list', input, readListInput);
       const { adapter, target, transport, signal } = context;
-      const value = await call(context, () => adapter.list?.({ target, list, transport, signal }));
+      const value = await call(context, () => adapter.list?.({ target, list, transport, signal, ...reporting(context) }));
       const page = checkListPage(value, list);
       return Object.freeze({
         apiVersion: PROTOCOL_ENGINE_API_VERSION,
@@ -99,7 +104,7 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
     cancel: (input: ProtocolEngineAsyncJobInputV1): Promise<ProtocolEngineAsyncJobCancellationV1> => guardPublicCall(async (stage) => {
       const { context, request: providerJobId } = await prepare(stage, 'cancel', input, readJobId);
       const { adapter, target, transport, signal } = context;
-      const value = await call(context, () => adapter.cancel?.({ target, providerJobId, transport, signal }));
+      const value = await call(context, () => adapter.cancel?.({ target, providerJobId, transport, signal, ...reporting(context) }));
       if (value !== null) throw outputInvalid('a cancellation result must be null');
       return Object.freeze({ apiVersion: PROTOCOL_ENGINE_API_VERSION });
     }),
@@ -131,4 +136,9 @@ function readListInput(input: Record<string, unknown>): ProviderAsyncJobListInpu
     throw engineError(CODES.INPUT_INVALID, 'the job list window is empty (createdAfter is not before createdBefore)');
   }
   return Object.freeze(parsed.data);
+}
+
+/** The adapter's `reportDiagnostic` member when the host listens. */
+function reporting(context: OperationContext): { reportDiagnostic?: DiagnosticSink['report'] } {
+  return context.diagnostics === undefined ? {} : { reportDiagnostic: context.diagnostics.report };
 }

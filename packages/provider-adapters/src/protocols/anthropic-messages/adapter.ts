@@ -38,7 +38,7 @@ export const ANTHROPIC_MESSAGES_HTTP_FAMILY = defineHttpFamily<AnthropicMessages
     };
   },
   decodeResponse: (body, { headers, status, nowMs }) => decodeAnthropicMessagesResponse({ body, headers, status, nowMs }),
-  decodeStream: (body, { input, headers, nowMs }) => decodeAnthropicMessagesStream({ body, headers, nowMs, signal: input.signal }),
+  decodeStream: (body, { input, headers, nowMs }) => decodeAnthropicMessagesStream({ body, headers, nowMs, signal: input.signal, reportDiagnostic: input.reportDiagnostic }),
   // A 5xx (or 529, overloaded) may have been processed before the server failed: the kit answers `unknown`.
   mapHttpError: ({ status, headers, errorBody, nowMs }) => mapAnthropicError({ status, headers, error: readAnthropicErrorEnvelope(errorBody), nowMs }),
 });

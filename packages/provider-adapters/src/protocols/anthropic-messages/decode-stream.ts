@@ -3,6 +3,7 @@ import type {
   AdapterTerminalOutcome,
   ChatOutputPartV1,
   NormalizedStreamEventV1,
+  ProviderDiagnosticV3,
   UsageV1,
 } from '@tokenforge/model-protocol';
 import {
@@ -314,6 +315,8 @@ export interface DecodeAnthropicMessagesStreamInput extends AnthropicMessagesStr
   readonly body: AsyncIterable<Uint8Array>;
   /** The execution's signal. */
   readonly signal: AbortSignal;
+  /** The execution's diagnostics callback. */
+  readonly reportDiagnostic?: ((diagnostic: ProviderDiagnosticV3) => void) | undefined;
 }
 
 /** Decodes a Messages SSE body into adapter stream parts (events, then exactly one terminal). */
@@ -323,6 +326,7 @@ export function decodeAnthropicMessagesStream(input: DecodeAnthropicMessagesStre
     sse: {},
     machine: createAnthropicMessagesStreamMachine({ headers: input.headers, nowMs: input.nowMs }),
     signal: input.signal,
+    reportDiagnostic: input.reportDiagnostic,
   });
 }
 

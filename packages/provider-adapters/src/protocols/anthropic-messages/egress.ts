@@ -2,7 +2,7 @@ import type {
   AdapterTerminalOutcome,
   EgressContextV1,
   EgressCodecV1,
-  EgressFailureV1,
+  EgressFailureV3,
   EgressHttpResponseV1,
 } from '@tokenforge/model-protocol';
 import { ANTHROPIC_MESSAGES_PROTOCOL_FAMILY } from './protocol-family.js';
@@ -58,7 +58,7 @@ export function encodeAnthropicMessagesResponse(outcome: AdapterTerminalOutcome,
 }
 
 /** Writes any failure as an Anthropic error envelope with its status and `retry-after` (see `mapAnthropicEgressError`). */
-export function encodeAnthropicMessagesError(failure: EgressFailureV1, context: EgressContextV1): EgressHttpResponseV1 {
+export function encodeAnthropicMessagesError(failure: EgressFailureV3, context: EgressContextV1): EgressHttpResponseV1 {
   return errorResponse(mapAnthropicEgressError(failure), context);
 }
 

@@ -1,4 +1,4 @@
-import type { CodecErrorCodeV1, EgressFailureV1, ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
+import type { CodecErrorCodeV1, EgressFailureV3, ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
 
 /** An Anthropic error to write: HTTP status, `error.type`, a generic message, and the retry hint. */
 export interface AnthropicEgressError {
@@ -47,7 +47,7 @@ export const ANTHROPIC_CANCELLED_ERROR: AnthropicEgressError = { status: 499, ty
  * 400. Engine errors: input and capability codes → 400, `PROTOCOL_ENGINE_ABORTED` → 499, others 500. Messages
  * are fixed sentences: never a provider message, prompt or identifier.
  */
-export function mapAnthropicEgressError(failure: EgressFailureV1): AnthropicEgressError {
+export function mapAnthropicEgressError(failure: EgressFailureV3): AnthropicEgressError {
   switch (failure.source) {
     case 'provider': {
       const [status, type, message] = PROVIDER_ERRORS[failure.failure.code];

@@ -26,7 +26,7 @@ export const COHERE_RERANK_HTTP_FAMILY = defineHttpFamily<CohereRerankAdapterOpt
   maxBodyBytes: (options) => options?.maxBodyBytes,
   decodeResponse: (body, { input }) => {
     const task = input.task as Extract<typeof input.task, { kind: 'rerank' }>;
-    const terminal = decodeCohereRerankResponse(body, { documentCount: task.documents.length, ...(task.topN === undefined ? {} : { topN: task.topN }) });
+    const terminal = decodeCohereRerankResponse(body, { documentCount: task.documents.length, ...(task.topN === undefined ? {} : { topN: task.topN }) }, input.reportDiagnostic);
     return { terminal };
   },
   mapHttpError: (answer) => mapCohereRerankHttpError(answer),

@@ -1,3 +1,4 @@
+import { diagnosticForError, reportDiagnostic, type DiagnosticReport } from '../../codec-kit/diagnostic-for-error.js';
 import {
   describeUsageInconsistency,
   type AdapterTerminalOutcome,
@@ -49,11 +50,14 @@ function decode(body: unknown, expectation: CohereRerankExpectation): AdapterTer
  * that ignore the limit (TEI has none) still give the task what it asked for, the best results first. A body
  * that breaks these rules is a failed `protocol-violation` terminal, never a throw.
  */
-export function decodeCohereRerankResponse(body: unknown, expectation: CohereRerankExpectation): AdapterTerminalOutcome {
+export function decodeCohereRerankResponse(body: unknown, expectation: CohereRerankExpectation, report?: DiagnosticReport): AdapterTerminalOutcome {
   try {
     return decode(body, expectation);
   } catch (error) {
-    if (isProtocolViolationError(error)) return { status: 'failed', failure: PROTOCOL_VIOLATION_FAILURE };
+    if (isProtocolViolationError(error)) {
+      reportDiagnostic(report, diagnosticForError(error, 'protocol-violation'));
+      return { status: 'failed', failure: PROTOCOL_VIOLATION_FAILURE };
+    }
     throw error;
   }
 }

@@ -1,11 +1,11 @@
-import type { AdapterTerminalOutcome, EgressCodecV1, EgressContextV1, EgressFailureV1, EgressHttpResponseV1, UsageV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcome, EgressCodecV1, EgressContextV1, EgressFailureV3, EgressHttpResponseV1, UsageV1 } from '@tokenforge/model-protocol';
 import { encodeCohereRerankError } from './encode-client-error.js';
 import { COHERE_RERANK_PROTOCOL_FAMILY } from './protocol-family.js';
 
 const encoder = new TextEncoder();
-const CANCELLED_FAILURE: EgressFailureV1 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
+const CANCELLED_FAILURE: EgressFailureV3 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
 /** Not an engine code: the error table writes it as a 500 internal error. */
-const INTERNAL_FAILURE: EgressFailureV1 = { source: 'engine', code: 'internal' };
+const INTERNAL_FAILURE: EgressFailureV3 = { source: 'engine', code: 'internal' };
 
 function encodeMeta(usage: UsageV1 | undefined): Record<string, unknown> {
   const tokens = {
@@ -53,6 +53,6 @@ export function createCohereRerankEgressCodec(): EgressCodecV1 {
   return Object.freeze({
     protocolFamily: COHERE_RERANK_PROTOCOL_FAMILY,
     encodeResponse,
-    encodeError: (failure: EgressFailureV1, context: EgressContextV1) => encodeCohereRerankError(failure, context.responseId),
+    encodeError: (failure: EgressFailureV3, context: EgressContextV1) => encodeCohereRerankError(failure, context.responseId),
   });
 }

@@ -1,4 +1,4 @@
-import type { CodecErrorCodeV1, EgressFailureV1, EgressHttpResponseV1, ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
+import type { CodecErrorCodeV1, EgressFailureV3, EgressHttpResponseV1, ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
 
 interface ErrorShape {
   readonly status: number;
@@ -44,7 +44,7 @@ const ENGINE_ERRORS: Readonly<Record<string, ErrorShape>> = {
 
 const INTERNAL: ErrorShape = { status: 500, message: 'The gateway failed to process the request.' };
 
-function shapeOf(failure: EgressFailureV1): ErrorShape {
+function shapeOf(failure: EgressFailureV3): ErrorShape {
   switch (failure.source) {
     case 'provider':
       return PROVIDER_ERRORS[failure.failure.code] ?? INTERNAL;
@@ -66,7 +66,7 @@ const encoder = new TextEncoder();
  * An error response in Cohere's envelope `{id, message}` with its status. Messages are fixed texts: no provider
  * payload passes. For provider failures with a wait, `retry-after` carries it in whole seconds, rounded up.
  */
-export function encodeCohereRerankError(failure: EgressFailureV1, responseId: string): EgressHttpResponseV1 {
+export function encodeCohereRerankError(failure: EgressFailureV3, responseId: string): EgressHttpResponseV1 {
   const { status, message } = shapeOf(failure);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (failure.source === 'provider' && failure.failure.retryAfterMs !== undefined) {

@@ -25,6 +25,7 @@ export const GEMINI_GENERATE_CONTENT_HTTP_FAMILY = defineHttpFamily<GeminiGenera
       sse: GEMINI_SSE_DECODER_OPTIONS,
       machine: createGeminiStreamMachine(),
       signal: input.signal,
+      reportDiagnostic: input.reportDiagnostic,
     }),
   mapHttpError: ({ status, headers, errorBody, nowMs }) => mapGeminiHttpError({ status, headers, body: errorBody, nowMs }),
 });

@@ -2,7 +2,7 @@ import type {
   AdapterTerminalOutcome,
   EgressCodecV1,
   EgressContextV1,
-  EgressFailureV1,
+  EgressFailureV3,
   EgressHttpResponseV1,
 } from '@tokenforge/model-protocol';
 import { assertNever } from './assert-never.js';
@@ -20,14 +20,14 @@ function jsonResponse(status: number, value: unknown, extraHeaders?: Record<stri
 }
 
 /** The Google error response for a failure (see `mapFailureToGoogleError`), with `retry-after` when known. */
-export function encodeGeminiError(failure: EgressFailureV1): EgressHttpResponseV1 {
+export function encodeGeminiError(failure: EgressFailureV3): EgressHttpResponseV1 {
   const spec = mapFailureToGoogleError(failure);
   const headers = spec.retryAfterMs === undefined ? undefined : { 'retry-after': String(Math.ceil(spec.retryAfterMs / 1000)) };
   return jsonResponse(spec.httpStatus, googleErrorEnvelope(spec), headers);
 }
 
-const CANCELLED: EgressFailureV1 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
-const MALFORMED_OUTPUT: EgressFailureV1 = { source: 'provider', failure: { code: 'protocol-violation', retryable: false } };
+const CANCELLED: EgressFailureV3 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
+const MALFORMED_OUTPUT: EgressFailureV3 = { source: 'provider', failure: { code: 'protocol-violation', retryable: false } };
 
 /**
  * A whole `GenerateContentResponse` for a terminal: one candidate with the parts, `finishReason` and
@@ -72,6 +72,6 @@ export function createGeminiGenerateContentEgressCodec(): EgressCodecV1 {
     protocolFamily: GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY,
     encodeResponse: encodeGeminiResponse,
     createStreamEncoder: createGeminiStreamEncoder,
-    encodeError: (failure: EgressFailureV1) => encodeGeminiError(failure),
+    encodeError: (failure: EgressFailureV3) => encodeGeminiError(failure),
   });
 }

@@ -1,4 +1,4 @@
-import type { EgressFailureV1, NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
+import type { EgressFailureV3, NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import { assertNever } from './assert-never.js';
 
 /** A Google error envelope to send: HTTP status, canonical status name and the retry hint. */
@@ -52,7 +52,7 @@ const ENGINE_ERRORS: Readonly<Record<string, readonly [number, string, string]>>
  *   other (a configuration or adapter defect) 500 `INTERNAL`.
  * Messages are fixed sentences: never provider text, prompts or identifiers.
  */
-export function mapFailureToGoogleError(failure: EgressFailureV1): GoogleErrorSpec {
+export function mapFailureToGoogleError(failure: EgressFailureV3): GoogleErrorSpec {
   switch (failure.source) {
     case 'provider': {
       const [httpStatus, status, message] = PROVIDER_ERRORS[failure.failure.code];

@@ -1,7 +1,7 @@
 import type {
   AdapterTerminalOutcome,
   EgressContextV1,
-  EgressFailureV1,
+  EgressFailureV3,
   EgressStreamEncoderV1,
   NormalizedStreamEventV1,
   UsageV1,
@@ -14,8 +14,8 @@ import { googleErrorEnvelope, mapFailureToGoogleError } from './encode-client-er
 
 const textEncoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
-const CANCELLED: EgressFailureV1 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
-const MALFORMED_OUTPUT: EgressFailureV1 = { source: 'provider', failure: { code: 'protocol-violation', retryable: false } };
+const CANCELLED: EgressFailureV3 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
+const MALFORMED_OUTPUT: EgressFailureV3 = { source: 'provider', failure: { code: 'protocol-violation', retryable: false } };
 
 /**
  * The stream encoder: SSE `data:` events, each a `GenerateContentResponse` fragment with one candidate (what
@@ -39,7 +39,7 @@ export function createGeminiStreamEncoder(context: EgressContextV1): EgressStrea
   const chunk = (parts: WirePart[]): Uint8Array =>
     encodeSseEvent({ data: JSON.stringify(responseEnvelope(context, { candidates: [{ content: { role: 'model', parts }, index: 0 }] }, undefined)) });
 
-  const bareError = (failure: EgressFailureV1): Uint8Array => {
+  const bareError = (failure: EgressFailureV3): Uint8Array => {
     const spec = mapFailureToGoogleError(failure);
     return textEncoder.encode(`${JSON.stringify(googleErrorEnvelope(spec))}\n`);
   };

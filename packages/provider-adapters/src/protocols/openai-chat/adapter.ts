@@ -25,7 +25,7 @@ export const OPENAI_CHAT_HTTP_FAMILY = defineHttpFamily<OpenAiChatAdapterOptions
   requestIdHeaders: ['x-request-id'],
   encodeRequest: (input, options) => encodeOpenAiChatRequest(input.task, input.target.providerModel, options),
   maxBodyBytes: (options) => options?.maxBodyBytes,
-  decodeResponse: (body) => decodeOpenAiChatResponse(body),
+  decodeResponse: (body, { input }) => decodeOpenAiChatResponse(body, input.reportDiagnostic),
   streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,
   decodeStream: (body, { input, options }) =>
     createAdapterStreamParts({
@@ -33,6 +33,7 @@ export const OPENAI_CHAT_HTTP_FAMILY = defineHttpFamily<OpenAiChatAdapterOptions
       sse: { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) },
       machine: createOpenAiChatStreamMachine(),
       signal: input.signal,
+      reportDiagnostic: input.reportDiagnostic,
     }),
   mapHttpError: ({ status, headers, errorBody, nowMs }) => mapOpenAiChatHttpError({ status, headers, error: readOpenAiChatErrorBody(errorBody), nowMs }),
 });

@@ -1,3 +1,4 @@
+import { diagnosticForError, reportDiagnostic, type DiagnosticReport } from '../../codec-kit/diagnostic-for-error.js';
 import { CONTRACT_BOUNDS_V1 as BOUNDS, type AdapterTerminalOutcome, type ChatOutputPartV1, type NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { convertOpenAiChatUsage } from './convert-usage.js';
@@ -100,11 +101,14 @@ function decode(body: unknown): OpenAiChatDecodedResponse {
  * `unsupported`: this family never asks for `n > 1`. An `error` member in a 200 body, or a failure finish
  * reason, is a failed terminal. A body that breaks the protocol is a failed `protocol-violation` terminal.
  */
-export function decodeOpenAiChatResponse(body: unknown): OpenAiChatDecodedResponse {
+export function decodeOpenAiChatResponse(body: unknown, report?: DiagnosticReport): OpenAiChatDecodedResponse {
   try {
     return decode(body);
   } catch (error) {
-    if (isProtocolViolationError(error)) return { terminal: { status: 'failed', failure: PROTOCOL_VIOLATION_FAILURE } };
+    if (isProtocolViolationError(error)) {
+      reportDiagnostic(report, diagnosticForError(error, 'protocol-violation'));
+      return { terminal: { status: 'failed', failure: PROTOCOL_VIOLATION_FAILURE } };
+    }
     throw error;
   }
 }

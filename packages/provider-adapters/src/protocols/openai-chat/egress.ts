@@ -1,4 +1,4 @@
-import type { EgressCodecV1, EgressFailureV1 } from '@tokenforge/model-protocol';
+import type { EgressCodecV1, EgressFailureV3 } from '@tokenforge/model-protocol';
 import { createOpenAiChatStreamEncoder } from './encode-client-stream.js';
 import { encodeOpenAiChatError } from './encode-client-error.js';
 import { encodeOpenAiChatResponse } from './encode-client-response.js';
@@ -10,6 +10,6 @@ export function createOpenAiChatEgressCodec(): EgressCodecV1 {
     protocolFamily: OPENAI_CHAT_PROTOCOL_FAMILY,
     encodeResponse: encodeOpenAiChatResponse,
     createStreamEncoder: createOpenAiChatStreamEncoder,
-    encodeError: (failure: EgressFailureV1) => encodeOpenAiChatError(failure),
+    encodeError: (failure: EgressFailureV3) => encodeOpenAiChatError(failure),
   });
 }

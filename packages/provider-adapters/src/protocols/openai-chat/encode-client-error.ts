@@ -1,7 +1,7 @@
-import type { EgressFailureV1, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
+import type { EgressFailureV3, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
 import { createOpenAiErrorEnvelope, type OpenAiErrorObject } from '../openai-common/openai-error-envelope.js';
 
-/** The OpenAI error object this family writes (`param` is always `null`: no client field is named). */
+/** The OpenAI error object this family writes. */
 export type OpenAiChatEgressErrorObject = OpenAiErrorObject;
 
 /** Chat Completions names the gateway's own failures with descriptive codes (`upstream_unreachable`, ...). */
@@ -16,11 +16,11 @@ const envelope = createOpenAiErrorEnvelope({
 });
 
 /** The OpenAI error object and HTTP status for a failure. Messages are fixed texts: no provider payload passes. */
-export function describeOpenAiChatEgressError(failure: EgressFailureV1): { status: number; error: OpenAiChatEgressErrorObject } {
+export function describeOpenAiChatEgressError(failure: EgressFailureV3): { status: number; error: OpenAiChatEgressErrorObject } {
   return envelope.describe(failure);
 }
 
-/** An error response in OpenAI's envelope `{error:{message,type,code,param:null}}`, with the retry headers. */
-export function encodeOpenAiChatError(failure: EgressFailureV1): EgressHttpResponseV1 {
+/** An error response in OpenAI's envelope `{error:{message,type,code,param}}` (`param` names the refused field of an ingress refusal, else `null`), with the retry headers. */
+export function encodeOpenAiChatError(failure: EgressFailureV3): EgressHttpResponseV1 {
   return envelope.encode(failure);
 }

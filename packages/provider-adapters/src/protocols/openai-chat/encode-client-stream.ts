@@ -1,7 +1,7 @@
 import type {
   AdapterTerminalOutcome,
   EgressContextV1,
-  EgressFailureV1,
+  EgressFailureV3,
   EgressStreamEncoderV1,
   NormalizedStreamEventV1,
   UsageV1,
@@ -107,7 +107,7 @@ export function createOpenAiChatStreamEncoder(context: EgressContextV1): EgressS
       if (ended) return EMPTY;
       ended = true;
       if (outcome.status !== 'completed' || outcome.result.kind !== 'chat') {
-        const failure: EgressFailureV1 =
+        const failure: EgressFailureV3 =
           outcome.status === 'failed'
             ? { source: 'provider', failure: outcome.failure }
             : outcome.status === 'cancelled'

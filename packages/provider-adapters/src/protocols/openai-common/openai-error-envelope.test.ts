@@ -60,4 +60,12 @@ describe('createOpenAiErrorEnvelope', () => {
       'content-type': 'application/json',
     });
   });
+
+  it('names the refused field of an ingress refusal in param, and nothing else', () => {
+    expect(envelope.describe({ source: 'ingress', code: 'unsupported-feature', param: 'n' }).error.param).toBe('n');
+    expect(envelope.describe({ source: 'ingress', code: 'invalid-request', param: 'messages.3.content.0' }).error.param).toBe('messages.3.content.0');
+    expect(envelope.describe({ source: 'ingress', code: 'invalid-request', param: 'x'.repeat(257) }).error.param).toBeNull();
+    expect(envelope.describe({ source: 'ingress', code: 'invalid-request', param: '' }).error.param).toBeNull();
+    expect(envelope.describe(provider('invalid-request')).error.param).toBeNull();
+  });
 });

@@ -1,12 +1,16 @@
-import type { CodecErrorCodeV1, EgressFailureV1, EgressHttpResponseV1, ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
+import type { CodecErrorCodeV1, EgressFailureV3, EgressHttpResponseV1, ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
 
-/** The OpenAI error object a dialect writes (`param` is always `null`: no client field is named). */
+/** The OpenAI error object a dialect writes. */
 export interface OpenAiErrorObject {
   readonly message: string;
   readonly type: string;
   readonly code: string;
-  readonly param: null;
+  /** The refused field of the client's request for an ingress refusal that names one, else `null`. */
+  readonly param: string | null;
 }
+
+/** Longest `param` written; an ingress path is the client's own field names, bounded so an echo stays small. */
+const PARAM_MAX_LENGTH = 256;
 
 /**
  * The `error.code` values in which the OpenAI dialects differ; status, type and message are the same in both.
@@ -33,13 +37,13 @@ export interface OpenAiErrorDialectCodes {
 /** The error envelope of one OpenAI dialect. */
 export interface OpenAiErrorEnvelope {
   /** The OpenAI error object and HTTP status for a failure. Messages are fixed texts: no provider payload passes. */
-  describe(failure: EgressFailureV1): { status: number; error: OpenAiErrorObject };
+  describe(failure: EgressFailureV3): { status: number; error: OpenAiErrorObject };
   /**
-   * An error response in OpenAI's envelope `{error:{message,type,code,param:null}}`. For provider failures the
+   * An error response in OpenAI's envelope `{error:{message,type,code,param}}`. For provider failures the
    * headers carry `retry-after` (whole seconds, rounded up) and `retry-after-ms` when the provider gave a wait,
    * and `x-should-retry` from `retryable` (the official SDK honours it before its own status rules).
    */
-  encode(failure: EgressFailureV1): EgressHttpResponseV1;
+  encode(failure: EgressFailureV3): EgressHttpResponseV1;
 }
 
 interface ErrorShape {
@@ -101,13 +105,18 @@ const INGRESS_STATUS: Readonly<Partial<Record<CodecErrorCodeV1, number>>> = { 'b
 
 const encoder = new TextEncoder();
 
+function paramOf(failure: EgressFailureV3): string | null {
+  if (failure.source !== 'ingress' || typeof failure.param !== 'string' || failure.param.length === 0) return null;
+  return failure.param.length <= PARAM_MAX_LENGTH ? failure.param : null;
+}
+
 /** Builds the error envelope of one OpenAI dialect from the codes it writes (the tables are built once, here). */
 export function createOpenAiErrorEnvelope(codes: OpenAiErrorDialectCodes): OpenAiErrorEnvelope {
   const provider = providerErrors(codes);
   const engine = engineErrors(codes);
   const internal: ErrorShape = { status: 500, type: 'server_error', code: codes.internal, message: 'The gateway failed to process the request.' };
 
-  function shapeOf(failure: EgressFailureV1): ErrorShape {
+  function shapeOf(failure: EgressFailureV3): ErrorShape {
     switch (failure.source) {
       case 'provider':
         return provider[failure.failure.code] ?? internal;
@@ -128,12 +137,12 @@ export function createOpenAiErrorEnvelope(codes: OpenAiErrorDialectCodes): OpenA
     }
   }
 
-  function describe(failure: EgressFailureV1): { status: number; error: OpenAiErrorObject } {
+  function describe(failure: EgressFailureV3): { status: number; error: OpenAiErrorObject } {
     const shape = shapeOf(failure);
-    return { status: shape.status, error: { message: shape.message, type: shape.type, code: shape.code, param: null } };
+    return { status: shape.status, error: { message: shape.message, type: shape.type, code: shape.code, param: paramOf(failure) } };
   }
 
-  function encode(failure: EgressFailureV1): EgressHttpResponseV1 {
+  function encode(failure: EgressFailureV3): EgressHttpResponseV1 {
     const { status, error } = describe(failure);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (failure.source === 'provider') {

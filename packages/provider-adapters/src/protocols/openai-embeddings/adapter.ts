@@ -37,7 +37,7 @@ export const OPENAI_EMBEDDINGS_HTTP_FAMILY = defineHttpFamily<OpenAiEmbeddingsAd
       inputCount: task.inputs.length,
       ...(dimensions === undefined ? {} : { dimensions }),
       ...(space === undefined ? {} : { spaceId: space.spaceId }),
-    });
+    }, input.reportDiagnostic);
   },
   mapHttpError: (answer) => mapOpenAiEmbeddingsHttpError(answer),
 });

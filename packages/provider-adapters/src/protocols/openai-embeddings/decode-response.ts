@@ -1,3 +1,4 @@
+import { diagnosticForError, reportDiagnostic, type DiagnosticReport } from '../../codec-kit/diagnostic-for-error.js';
 import type { AdapterTerminalOutcome, NormalizedProviderFailureV1, UsageV1 } from '@tokenforge/model-protocol';
 import { isCodecErrorV1 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/index.js';
@@ -79,11 +80,18 @@ function decode(body: unknown, expectation: OpenAiEmbeddingsExpectation): OpenAi
  * target, and usage by `convertOpenAiEmbeddingsUsage`. Anything that breaks these rules is a failed
  * `protocol-violation` terminal, never a throw.
  */
-export function decodeOpenAiEmbeddingsResponse(body: unknown, expectation: OpenAiEmbeddingsExpectation): OpenAiEmbeddingsDecodedResponse {
+export function decodeOpenAiEmbeddingsResponse(
+  body: unknown,
+  expectation: OpenAiEmbeddingsExpectation,
+  report?: DiagnosticReport,
+): OpenAiEmbeddingsDecodedResponse {
   try {
     return decode(body, expectation);
   } catch (error) {
-    if (isProtocolViolationError(error) || isCodecErrorV1(error)) return { terminal: { status: 'failed', failure: PROTOCOL_VIOLATION_FAILURE } };
+    if (isProtocolViolationError(error) || isCodecErrorV1(error)) {
+      reportDiagnostic(report, diagnosticForError(error, 'protocol-violation'));
+      return { terminal: { status: 'failed', failure: PROTOCOL_VIOLATION_FAILURE } };
+    }
     throw error;
   }
 }

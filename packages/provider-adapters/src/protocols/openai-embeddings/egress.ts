@@ -2,7 +2,7 @@ import type {
   AdapterTerminalOutcome,
   EgressCodecV1,
   EgressContextV1,
-  EgressFailureV1,
+  EgressFailureV3,
   EgressHttpResponseV1,
   UsageV1,
 } from '@tokenforge/model-protocol';
@@ -21,9 +21,9 @@ export interface OpenAiEmbeddingsEgressOptionsV1 {
 }
 
 const encoder = new TextEncoder();
-const CANCELLED_FAILURE: EgressFailureV1 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
+const CANCELLED_FAILURE: EgressFailureV3 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
 /** Not an engine code: the error table writes it as a 500 internal error. */
-const INTERNAL_FAILURE: EgressFailureV1 = { source: 'engine', code: 'internal' };
+const INTERNAL_FAILURE: EgressFailureV3 = { source: 'engine', code: 'internal' };
 
 function encodeUsage(usage: UsageV1 | undefined): { prompt_tokens: number; total_tokens: number } | undefined {
   if (usage?.inputTokens === undefined) return undefined;
@@ -69,6 +69,6 @@ export function createOpenAiEmbeddingsEgressCodec(options?: OpenAiEmbeddingsEgre
   return Object.freeze({
     protocolFamily: OPENAI_EMBEDDINGS_PROTOCOL_FAMILY,
     encodeResponse: (outcome: AdapterTerminalOutcome, context: EgressContextV1) => encodeResponse(outcome, context, format),
-    encodeError: (failure: EgressFailureV1) => encodeOpenAiChatError(failure),
+    encodeError: (failure: EgressFailureV3) => encodeOpenAiChatError(failure),
   });
 }

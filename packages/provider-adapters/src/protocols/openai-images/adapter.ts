@@ -31,7 +31,7 @@ export const OPENAI_IMAGES_HTTP_FAMILY = defineHttpFamily<OpenAiImagesAdapterOpt
       kind: task.kind,
       count: task.count ?? 1,
       ...(task.outputFormat === undefined ? {} : { outputFormat: task.outputFormat }),
-    });
+    }, input.reportDiagnostic);
     return { terminal };
   },
   // A 5xx may have produced (and billed) images: the kit's `unknown` acceptance tells the host not to resend blindly.

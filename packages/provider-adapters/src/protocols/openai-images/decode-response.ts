@@ -1,3 +1,4 @@
+import { diagnosticForError, reportDiagnostic, type DiagnosticReport } from '../../codec-kit/diagnostic-for-error.js';
 import {
   describeUsageInconsistency,
   isCodecErrorV1,
@@ -47,11 +48,14 @@ function decode(body: unknown, expectation: OpenAiImagesExpectation): AdapterTer
  * it, and usage by `convertOpenAiImagesUsage`. More images than asked for, an unsafe URL, bad base64, a missing
  * image or contradictory usage is a failed `protocol-violation` terminal, never a throw.
  */
-export function decodeOpenAiImagesResponse(body: unknown, expectation: OpenAiImagesExpectation): AdapterTerminalOutcome {
+export function decodeOpenAiImagesResponse(body: unknown, expectation: OpenAiImagesExpectation, report?: DiagnosticReport): AdapterTerminalOutcome {
   try {
     return decode(body, expectation);
   } catch (error) {
-    if (isProtocolViolationError(error) || isCodecErrorV1(error)) return { status: 'failed', failure: PROTOCOL_VIOLATION_FAILURE };
+    if (isProtocolViolationError(error) || isCodecErrorV1(error)) {
+      reportDiagnostic(report, diagnosticForError(error, 'protocol-violation'));
+      return { status: 'failed', failure: PROTOCOL_VIOLATION_FAILURE };
+    }
     throw error;
   }
 }

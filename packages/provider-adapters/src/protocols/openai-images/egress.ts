@@ -2,7 +2,7 @@ import type {
   AdapterTerminalOutcome,
   EgressCodecV1,
   EgressContextV1,
-  EgressFailureV1,
+  EgressFailureV3,
   EgressHttpResponseV1,
   UsageV1,
 } from '@tokenforge/model-protocol';
@@ -10,9 +10,9 @@ import { encodeOpenAiChatError } from '../openai-chat/encode-client-error.js';
 import { OPENAI_IMAGES_PROTOCOL_FAMILY } from './protocol-family.js';
 
 const encoder = new TextEncoder();
-const CANCELLED_FAILURE: EgressFailureV1 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
+const CANCELLED_FAILURE: EgressFailureV3 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
 /** Not an engine code: the error table writes it as a 500 internal error. */
-const INTERNAL_FAILURE: EgressFailureV1 = { source: 'engine', code: 'internal' };
+const INTERNAL_FAILURE: EgressFailureV3 = { source: 'engine', code: 'internal' };
 const OUTPUT_FORMATS: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' };
 
 function encodeUsage(usage: UsageV1 | undefined): Record<string, number> | undefined {
@@ -69,6 +69,6 @@ export function createOpenAiImagesEgressCodec(): EgressCodecV1 {
   return Object.freeze({
     protocolFamily: OPENAI_IMAGES_PROTOCOL_FAMILY,
     encodeResponse,
-    encodeError: (failure: EgressFailureV1) => encodeOpenAiChatError(failure),
+    encodeError: (failure: EgressFailureV3) => encodeOpenAiChatError(failure),
   });
 }

@@ -33,7 +33,7 @@ export const OPENAI_RESPONSES_HTTP_FAMILY = defineHttpFamily<OpenAiResponsesAdap
   encodeRequest: (input) =>
     encodeOpenAiResponsesRequest(input.task, input.target.providerModel, { encryptedReasoning: input.target.capability.reasoning === true }),
   maxBodyBytes: (options) => options?.maxBodyBytes,
-  decodeResponse: (body) => decodeOpenAiResponsesResponse(body),
+  decodeResponse: (body, { input }) => decodeOpenAiResponsesResponse(body, input.reportDiagnostic),
   streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,
   decodeStream: (body, { input, options }) =>
     createAdapterStreamParts({
@@ -41,6 +41,7 @@ export const OPENAI_RESPONSES_HTTP_FAMILY = defineHttpFamily<OpenAiResponsesAdap
       sse: { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) },
       machine: createOpenAiResponsesStreamMachine(),
       signal: input.signal,
+      reportDiagnostic: input.reportDiagnostic,
     }),
   mapHttpError: ({ status, headers, errorBody, nowMs }) =>
     mapOpenAiResponsesHttpError({ status, headers, error: readOpenAiResponsesErrorBody(errorBody), nowMs }),

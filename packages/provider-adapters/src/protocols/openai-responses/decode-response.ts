@@ -1,3 +1,4 @@
+import { diagnosticForError, reportDiagnostic, type DiagnosticReport } from '../../codec-kit/diagnostic-for-error.js';
 import type { AdapterTerminalOutcome, ChatOutputPartV1, NormalizedProviderFailureV1, UsageV1 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { convertOpenAiResponsesUsage } from './convert-usage.js';
@@ -103,11 +104,14 @@ function decode(body: unknown): OpenAiResponsesDecodedResponse {
  * completed terminal (see `mapOpenAiResponsesFinishReason`), `failed` a failed terminal from `error`, `cancelled` a
  * non-retryable `provider-error`. A body that breaks the protocol is a failed `protocol-violation` terminal.
  */
-export function decodeOpenAiResponsesResponse(body: unknown): OpenAiResponsesDecodedResponse {
+export function decodeOpenAiResponsesResponse(body: unknown, report?: DiagnosticReport): OpenAiResponsesDecodedResponse {
   try {
     return decode(body);
   } catch (error) {
-    if (isProtocolViolationError(error)) return { terminal: { status: 'failed', failure: PROTOCOL_VIOLATION_FAILURE } };
+    if (isProtocolViolationError(error)) {
+      reportDiagnostic(report, diagnosticForError(error, 'protocol-violation'));
+      return { terminal: { status: 'failed', failure: PROTOCOL_VIOLATION_FAILURE } };
+    }
     throw error;
   }
 }

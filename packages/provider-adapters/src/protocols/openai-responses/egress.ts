@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcome, EgressCodecV1, EgressContextV1, EgressFailureV1, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcome, EgressCodecV1, EgressContextV1, EgressFailureV3, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
 import { createOpenAiResponsesStreamEncoder } from './encode-client-stream.js';
 import {
   openAiResponsesEgressObject,
@@ -50,6 +50,6 @@ export function createOpenAiResponsesEgressCodec(options?: OpenAiResponsesEgress
     protocolFamily: OPENAI_RESPONSES_PROTOCOL_FAMILY,
     encodeResponse: (outcome: AdapterTerminalOutcome, context: EgressContextV1) => encodeOpenAiResponsesResponse(outcome, context, options),
     createStreamEncoder: (context: EgressContextV1) => createOpenAiResponsesStreamEncoder(context, options),
-    encodeError: (failure: EgressFailureV1) => encodeOpenAiResponsesError(failure),
+    encodeError: (failure: EgressFailureV3) => encodeOpenAiResponsesError(failure),
   });
 }

@@ -1,7 +1,7 @@
-import type { EgressFailureV1, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
+import type { EgressFailureV3, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
 import { createOpenAiErrorEnvelope, type OpenAiErrorObject } from '../openai-common/openai-error-envelope.js';
 
-/** The OpenAI error object this family writes (`param` is always `null`: no client field is named). */
+/** The OpenAI error object this family writes. */
 export type OpenAiResponsesEgressErrorObject = OpenAiErrorObject;
 
 /**
@@ -19,14 +19,14 @@ const envelope = createOpenAiErrorEnvelope({
 });
 
 /** The OpenAI error object and HTTP status for a failure. Messages are fixed texts: no provider payload passes. */
-export function describeOpenAiResponsesEgressError(failure: EgressFailureV1): { status: number; error: OpenAiResponsesEgressErrorObject } {
+export function describeOpenAiResponsesEgressError(failure: EgressFailureV3): { status: number; error: OpenAiResponsesEgressErrorObject } {
   return envelope.describe(failure);
 }
 
 /**
- * An error response in OpenAI's envelope `{error:{message,type,code,param:null}}` (§2.9: the same as Chat
+ * An error response in OpenAI's envelope `{error:{message,type,code,param}}` (`param` names the refused field of an ingress refusal, else `null`) (§2.9: the same as Chat
  * Completions), with the retry headers.
  */
-export function encodeOpenAiResponsesError(failure: EgressFailureV1): EgressHttpResponseV1 {
+export function encodeOpenAiResponsesError(failure: EgressFailureV3): EgressHttpResponseV1 {
   return envelope.encode(failure);
 }

@@ -1,7 +1,7 @@
 import type {
   AdapterTerminalOutcome,
   EgressContextV1,
-  EgressFailureV1,
+  EgressFailureV3,
   EgressStreamEncoderV1,
   NormalizedStreamEventV1,
   UsageV1,
@@ -26,8 +26,8 @@ const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 
 /** Not an engine code: anything the error table does not know is written as an internal error. */
-const INTERNAL_FAILURE: EgressFailureV1 = { source: 'engine', code: 'internal' };
-const CANCELLED_FAILURE: EgressFailureV1 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
+const INTERNAL_FAILURE: EgressFailureV3 = { source: 'engine', code: 'internal' };
+const CANCELLED_FAILURE: EgressFailureV3 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
 
 interface OutputState {
   readonly kind: 'text' | 'refusal' | 'reasoning' | 'tool-call';
@@ -242,7 +242,7 @@ export function createOpenAiResponsesStreamEncoder(context: EgressContextV1, opt
         const response = openAiResponsesEgressObject({ status, output: outputSoFar(), usage, incompleteDetails }, context);
         return encoder.encode(head + frame(status === 'completed' ? 'response.completed' : 'response.incomplete', { response }));
       }
-      const failure: EgressFailureV1 =
+      const failure: EgressFailureV3 =
         outcome.status === 'failed' ? { source: 'provider', failure: outcome.failure } : outcome.status === 'cancelled' ? CANCELLED_FAILURE : INTERNAL_FAILURE;
       const { error } = describeOpenAiResponsesEgressError(failure);
       const response = openAiResponsesEgressObject(
