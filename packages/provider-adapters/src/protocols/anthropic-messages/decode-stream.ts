@@ -6,6 +6,7 @@ import type {
   ProviderDiagnosticV3,
   UsageV1,
 } from '@tokenforge/model-protocol';
+import { reportDiagnostic } from '../../codec-kit/diagnostic-for-error.js';
 import {
   ProtocolViolationError,
   assertUsageConsistent,
@@ -25,6 +26,8 @@ import { readAnthropicStreamEvent, type AnthropicWireContentBlock, type Anthropi
 
 /** Options of {@link createAnthropicMessagesStreamMachine}. */
 export interface AnthropicMessagesStreamMachineOptions {
+  /** The execution's diagnostics callback: told why a stream ended `protocol-violation` without a throw. */
+  readonly reportDiagnostic?: ((diagnostic: ProviderDiagnosticV3) => void) | undefined;
   /** Response headers with lower-case names (retry hints of a mid-stream error). */
   readonly headers: Readonly<Record<string, string>>;
   /** The current time in epoch milliseconds. */
@@ -216,6 +219,12 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     const finishReason = mapAnthropicStopReason(stopReason);
     const withUsage = usage === undefined ? {} : { usage };
     if (invalidToolArguments && finishReason.unified !== 'length') {
+      reportDiagnostic(options.reportDiagnostic, {
+        code: 'protocol-violation',
+        rule: 'anthropic-messages tool_use input is not a JSON object',
+        location: 'content_block_delta.delta.partial_json',
+        expected: 'the concatenated partial_json of a tool_use block parses as a JSON object',
+      });
       return { status: 'failed', failure: { code: 'protocol-violation', retryable: false }, ...withUsage };
     }
     const content = [...parts.entries()].sort(([left], [right]) => left - right).map(([, part]) => part);
@@ -315,8 +324,6 @@ export interface DecodeAnthropicMessagesStreamInput extends AnthropicMessagesStr
   readonly body: AsyncIterable<Uint8Array>;
   /** The execution's signal. */
   readonly signal: AbortSignal;
-  /** The execution's diagnostics callback. */
-  readonly reportDiagnostic?: ((diagnostic: ProviderDiagnosticV3) => void) | undefined;
 }
 
 /** Decodes a Messages SSE body into adapter stream parts (events, then exactly one terminal). */
@@ -324,7 +331,7 @@ export function decodeAnthropicMessagesStream(input: DecodeAnthropicMessagesStre
   return createAdapterStreamParts({
     body: input.body,
     sse: {},
-    machine: createAnthropicMessagesStreamMachine({ headers: input.headers, nowMs: input.nowMs }),
+    machine: createAnthropicMessagesStreamMachine({ headers: input.headers, nowMs: input.nowMs, reportDiagnostic: input.reportDiagnostic }),
     signal: input.signal,
     reportDiagnostic: input.reportDiagnostic,
   });
