@@ -161,13 +161,40 @@ async function main(): Promise<void> {
     operationsPerRound: 5_000,
   };
 
-  const [jsonParse, adapterAlone, throughEngine, zodPerEvent, syncExecution] = (await measureInterleaved([
+  // A host observer that does nothing: what listening costs the engine itself (contract revision V3).
+  const observer = { onObservation: () => undefined, onDiagnostic: () => undefined };
+  const syncObservedCase: BenchCase = {
+    name: 'engine.execute sync chat response with a no-op observer (per execution)',
+    fn: async (operations) => {
+      for (let index = 0; index < operations; index += 1) {
+        const execution = await engine.execute({ binding, task: syncTask, signal, observer });
+        if (execution.kind !== 'response') throw new Error('expected a response');
+      }
+    },
+    operationsPerRound: 5_000,
+  };
+  const throughEngineObservedCase: BenchCase = {
+    name: 'fake adapter through engine.execute stream with a no-op observer (per event)',
+    fn: async (operations) => {
+      for (let stream = 0; stream < operations / eventsPerStream; stream += 1) {
+        const execution = await engine.execute({ binding, task: streamTask, signal, observer });
+        if (execution.kind !== 'stream') throw new Error('expected a stream');
+        for await (const event of execution.events) sink += event.type.length;
+        if ((await execution.terminal).status !== 'completed') throw new Error('expected a completed terminal');
+      }
+    },
+    operationsPerRound: eventsPerStream * 100,
+  };
+
+  const [jsonParse, adapterAlone, throughEngine, zodPerEvent, syncExecution, syncObserved, throughEngineObserved] = (await measureInterleaved([
     jsonParseCase,
     adapterAloneCase,
     throughEngineCase,
     zodPerEventCase,
     syncExecutionCase,
-  ], { rounds: 15 })) as [Measurement, Measurement, Measurement, Measurement, Measurement];
+    syncObservedCase,
+    throughEngineObservedCase,
+  ], { rounds: 15 })) as [Measurement, Measurement, Measurement, Measurement, Measurement, Measurement, Measurement];
   const sample = (measurement: Measurement, round: number): number => measurement.samples[round] as number;
   const rounds = jsonParse.samples.length;
 
@@ -184,8 +211,11 @@ async function main(): Promise<void> {
     throughEnginePerEventVsJsonParse: ratio(throughEngine, jsonParse),
     zodPerEventVsJsonParse: ratio(zodPerEvent, jsonParse),
     syncExecutionVsJsonParse: ratio(syncExecution, jsonParse),
+    // Per round, observed over unobserved: what a no-op observer adds (1.0 is nothing).
+    observedSyncVsUnobserved: pairedRatio((round) => sample(syncObserved, round) / sample(syncExecution, round), rounds),
+    observedStreamPerEventVsUnobserved: pairedRatio((round) => sample(throughEngineObserved, round) / sample(throughEngine, round), rounds),
   };
-  const measurements = [jsonParse, adapterAlone, throughEngine, zodPerEvent, syncExecution];
+  const measurements = [jsonParse, adapterAlone, throughEngine, zodPerEvent, syncExecution, syncObserved, throughEngineObserved];
 
   const machine = machineFacts();
   console.log(`engine benchmark on Node ${machine.node}, ${machine.cpuModel} x${machine.cpuCount}`);
@@ -194,6 +224,7 @@ async function main(): Promise<void> {
   console.log(`engine own cost per event: ${ratios.engineOwnPerEventNs.toFixed(1)} ns; median per-round ratio ${perEventRatio}x JSON.parse (target <= ${TARGET_RATIO}x)`);
   console.log(`through the engine per event: ${ratios.throughEnginePerEventVsJsonParse}x JSON.parse; zod per event: ${ratios.zodPerEventVsJsonParse}x`);
   console.log(`sync execution: ${ratios.syncExecutionVsJsonParse}x JSON.parse`);
+  console.log(`a no-op observer: sync ${ratios.observedSyncVsUnobserved}x, stream per event ${ratios.observedStreamPerEventVsUnobserved}x the unobserved figure`);
   const path = writeResults('engine', {
     target: { engineOwnPerEventVsJsonParse: TARGET_RATIO },
     met: perEventRatio <= TARGET_RATIO,

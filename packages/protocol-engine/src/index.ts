@@ -20,7 +20,7 @@ export type {
   ProtocolEngineV1,
 } from './contracts/v1/protocol-engine-contracts-v1.js';
 export type { ProtocolEngineExecuteInputV3 } from './contracts/v3/protocol-engine-execute-input-v3.js';
-export type { ProtocolEngineObserverV3 } from './contracts/v3/protocol-engine-observer-v3.js';
+export type { ProtocolEngineExecutionEndV3, ProtocolEngineObservationV3, ProtocolEngineObserverV3 } from './contracts/v3/protocol-engine-observer-v3.js';
 export {
   PROTOCOL_ENGINE_ERROR_CODES_V1,
   ProtocolEngineErrorV1,

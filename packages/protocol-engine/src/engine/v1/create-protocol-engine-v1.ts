@@ -31,7 +31,7 @@ import { checkTaskAgainstCapability, parseTask, type CheckedExecutionInputs } fr
 import { isRecord, requireSignal, snapshotBinding, throwIfAborted, type CheckedBinding } from '../../validation/v1/input-guards.js';
 import { adapterCallFailed, bindTransport } from './bind-and-call.js';
 import { readGuarded, toEngineError } from './guard-public-call.js';
-import { diagnosticSinkOf, type DiagnosticSink } from '../v3/diagnostic-sink.js';
+import { watchOf, type ExecutionWatch } from '../v3/execution-watch.js';
 import type { ProtocolEngineExecuteInputV3 } from '../../contracts/v3/protocol-engine-execute-input-v3.js';
 
 /**
@@ -47,8 +47,10 @@ export function createProtocolEngineV1(input: { readonly registry: ProtocolEngin
   // One async frame per call (no wrapper closure) and awaited returns: each saves promise turns on the hot path.
   async function execute(executeInput: ProtocolEngineExecuteInputV3): Promise<ProtocolEngineExecutionV1> {
     let stage: ProtocolEngineErrorCodeV1 = CODES.INPUT_INVALID;
+    let watch: ExecutionWatch | undefined;
     try {
       if (!isRecord(executeInput)) throw engineError(CODES.INPUT_INVALID, 'the execute input must be an object');
+      watch = watchOf(executeInput.observer);
       const signal = requireSignal(executeInput);
       const binding = snapshotBinding(executeInput.binding);
       const task = checkFreeFormJson(parseTask(executeInput.task));
@@ -58,21 +60,23 @@ export function createProtocolEngineV1(input: { readonly registry: ProtocolEngin
         preparedMedia: executeInput.preparedMedia,
         providerCallbackUrl: executeInput.providerCallbackUrl,
       });
-      const diagnostics = diagnosticSinkOf(executeInput.observer);
       throwIfAborted(signal);
+      watch?.observe({ type: 'execution-dispatched', protocolFamily: capability.protocolFamily, taskKind: task.kind, streamed: task.kind === 'chat' && task.stream });
       const adapterTarget: ProviderAdapterTargetV1 = Object.freeze({ providerModel: binding.target.providerModel, capability });
       stage = CODES.FACTORY_MISMATCH;
       // The capability's execution mode, never the task kind, decides sync versus async dispatch.
       if (capability.executionMode === 'async-job') {
         const { adapter } = registry.createAsyncAdapter(capability.protocolFamily);
         stage = CODES.ADAPTER_OUTPUT_INVALID;
-        return await startAsyncJob(adapter, binding, adapterTarget, checked, signal, diagnostics);
+        return await startAsyncJob(adapter, binding, adapterTarget, checked, signal, watch);
       }
       const adapter = registry.createSyncAdapter(capability.protocolFamily);
       stage = CODES.ADAPTER_OUTPUT_INVALID;
-      return await runSync(adapter, binding, adapterTarget, checked, signal, diagnostics);
+      return await runSync(adapter, binding, adapterTarget, checked, signal, watch);
     } catch (error) {
-      throw toEngineError(error, stage);
+      const failure = toEngineError(error, stage);
+      watch?.failed(failure);
+      throw failure;
     }
   }
 
@@ -90,27 +94,31 @@ async function runSync(
   target: ProviderAdapterTargetV1,
   checked: CheckedExecutionInputs,
   signal: AbortSignal,
-  diagnostics: DiagnosticSink | undefined,
+  watch: ExecutionWatch | undefined,
 ): Promise<ProtocolEngineExecutionV1> {
   const { task } = checked;
   const streaming = task.kind === 'chat' && task.stream;
-  const transport = await bindTransport(binding, signal);
+  let transport = await bindTransport(binding, signal);
+  if (watch !== undefined) {
+    watch.observe({ type: 'transport-bound' });
+    transport = watch.transport(transport);
+  }
   const controller = streaming ? new AbortController() : undefined;
   const unlink = controller === undefined ? undefined : readGuarded(CODES.INPUT_INVALID, () => linkHostSignal(signal, controller));
   let raw: unknown;
   try {
-    raw = await adapter.execute(adapterInput(task, target, transport, controller?.signal ?? signal, checked, diagnostics));
+    raw = await adapter.execute(adapterInput(task, target, transport, controller?.signal ?? signal, checked, watch?.diagnostics));
   } catch (error) {
     unlink?.();
-    diagnostics?.open(undefined);
+    watch?.diagnostics?.open(undefined);
     throw adapterCallFailed(error, signal);
   }
   try {
-    const execution = buildExecution(raw, task, target, signal, controller, unlink);
-    diagnostics?.open(execution.responseMetadata.providerRequestId);
+    const execution = buildExecution(raw, task, target, signal, controller, unlink, watch);
+    watch?.diagnostics?.open(execution.responseMetadata.providerRequestId);
     return execution;
   } catch (error) {
-    diagnostics?.open(undefined);
+    watch?.diagnostics?.open(undefined);
     // Whatever went wrong, an adapter stream that was handed to us must not keep the transport.
     const failure = toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID);
     controller?.abort(failure);
@@ -127,7 +135,7 @@ function adapterInput(
   transport: ProviderTransport,
   signal: AbortSignal,
   checked: CheckedExecutionInputs,
-  diagnostics: DiagnosticSink | undefined,
+  diagnostics: ExecutionWatch['diagnostics'],
 ): ProviderAdapterExecuteInputV1 {
   const input: { -readonly [K in keyof ProviderAdapterExecuteInputV1]: ProviderAdapterExecuteInputV1[K] } = { task, target, transport, signal };
   if (checked.preparedMedia !== undefined) input.preparedMedia = checked.preparedMedia;
@@ -142,6 +150,7 @@ function buildExecution(
   signal: AbortSignal,
   controller: AbortController | undefined,
   dispose: (() => void) | undefined,
+  watch?: ExecutionWatch,
 ): ProtocolEngineExecutionV1 {
   if (!isRecord(raw)) throw outputInvalid('the execution is not an object');
   const expected = controller === undefined ? 'response' : 'stream';
@@ -158,6 +167,7 @@ function buildExecution(
     if (terminal.status === 'completed' && acceptance.state !== 'accepted') {
       throw outputInvalid('a completed terminal needs accepted acceptance facts');
     }
+    watch?.finished(terminal, acceptance.state);
     return Object.freeze({ apiVersion: PROTOCOL_ENGINE_API_VERSION, kind: 'response', acceptance, responseMetadata, terminal });
   }
   const parts = raw.parts;
@@ -171,7 +181,7 @@ function buildExecution(
     throw engineError(CODES.ADAPTER_FAILED, 'the adapter failed to open its stream parts', error);
   }
   if (!isRecord(iterator) || typeof iterator.next !== 'function') throw outputInvalid('the stream parts iterator has no next function');
-  return createEngineStream({
+  const stream = createEngineStream({
     iterator: iterator as unknown as AsyncIterator<unknown>,
     task,
     capability: target.capability,
@@ -180,7 +190,10 @@ function buildExecution(
     hostSignal: signal,
     controller,
     dispose,
+    ...(watch === undefined ? {} : { onFirstEvent: () => watch.observe({ type: 'stream-started' }) }),
   });
+  if (watch !== undefined) stream.terminal.then((terminal) => watch.finished(terminal, acceptance.state), (error: unknown) => watch.failed(error));
+  return stream;
 }
 
 function releaseParts(raw: unknown): void {
@@ -200,26 +213,31 @@ async function startAsyncJob(
   target: ProviderAdapterTargetV1,
   checked: CheckedExecutionInputs,
   signal: AbortSignal,
-  diagnostics: DiagnosticSink | undefined,
+  watch: ExecutionWatch | undefined,
 ): Promise<ProtocolEngineExecutionV1> {
-  const transport = await bindTransport(binding, signal);
+  let transport = await bindTransport(binding, signal);
+  if (watch !== undefined) {
+    watch.observe({ type: 'transport-bound' });
+    transport = watch.transport(transport);
+  }
   let raw: unknown;
   try {
     raw = await adapter.start({
-      ...adapterInput(checked.task, target, transport, signal, checked, diagnostics),
+      ...adapterInput(checked.task, target, transport, signal, checked, watch?.diagnostics),
       ...(checked.providerCallbackUrl === undefined ? {} : { providerCallbackUrl: checked.providerCallbackUrl }),
     });
   } catch (error) {
-    diagnostics?.open(undefined);
+    watch?.diagnostics?.open(undefined);
     throw adapterCallFailed(error, signal);
   }
   let outcome: ReturnType<typeof checkStartOutcome>;
   try {
     outcome = readGuarded(CODES.ADAPTER_OUTPUT_INVALID, () => checkStartOutcome(raw));
   } finally {
-    diagnostics?.open(undefined);
+    watch?.diagnostics?.open(undefined);
   }
   if (outcome.accepted) {
+    watch?.observe({ type: 'execution-finished', status: 'accepted-job' });
     return Object.freeze({
       apiVersion: PROTOCOL_ENGINE_API_VERSION,
       kind: 'accepted-job',
@@ -228,13 +246,16 @@ async function startAsyncJob(
       providerJobId: outcome.providerJobId,
     });
   }
+  // An `unknown` start may have created a job: resending could duplicate it.
+  const retryable = outcome.state === 'unknown' ? false : outcome.failure.retryable;
+  watch?.observe({ type: 'attempt-failed', code: outcome.failure.code, retryable, acceptance: outcome.state });
+  watch?.observe({ type: 'execution-finished', status: 'rejected', failureCode: outcome.failure.code });
   return Object.freeze({
     apiVersion: PROTOCOL_ENGINE_API_VERSION,
     kind: 'rejected',
     acceptance: Object.freeze({ state: outcome.state }),
     responseMetadata: outcome.responseMetadata,
     failureCode: outcome.failure.code,
-    // An `unknown` start may have created a job: resending could duplicate it.
-    retryable: outcome.state === 'unknown' ? false : outcome.failure.retryable,
+    retryable,
   });
 }

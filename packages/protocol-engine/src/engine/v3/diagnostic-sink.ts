@@ -1,7 +1,5 @@
 import { providerDiagnosticV3Schema, type ProviderDiagnosticV3 } from '@tokenforge/model-protocol';
-import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError } from '../../error/v1/protocol-engine-error-v1.js';
 import { deepFreeze } from '../../validation/v1/deep-freeze.js';
-import { isRecord } from '../../validation/v1/input-guards.js';
 
 /** Where an execution's diagnostics go: the adapter reports, the engine checks and forwards to the host's observer. */
 export interface DiagnosticSink {
@@ -47,11 +45,4 @@ export function createDiagnosticSink(onDiagnostic: unknown, receiver: unknown): 
       for (const diagnostic of pending) deliver(diagnostic);
     },
   };
-}
-
-/** The host's observer as a sink; an observer that is not an object is an input error (read at the input stage). */
-export function diagnosticSinkOf(observer: unknown): DiagnosticSink | undefined {
-  if (observer === undefined) return undefined;
-  if (!isRecord(observer)) throw engineError(CODES.INPUT_INVALID, 'the observer must be an object');
-  return createDiagnosticSink(observer.onDiagnostic, observer);
 }

@@ -22,7 +22,8 @@ import { guardPublicCall, type CallStage } from '../../engine/v1/guard-public-ca
 import { isPathSafeProviderJobId } from './path-safe-provider-job-id.js';
 import type { RegistrySnapshot } from '../../registry/v1/snapshot-registry.js';
 import { checkListPage, checkSnapshot, outputInvalid, unwrapOperationResult } from '../../validation/v1/check-adapter-output.js';
-import { diagnosticSinkOf, type DiagnosticSink } from '../../engine/v3/diagnostic-sink.js';
+import type { DiagnosticSink } from '../../engine/v3/diagnostic-sink.js';
+import { watchOf } from '../../engine/v3/execution-watch.js';
 import { describePath, isRecord, requireSignal, snapshotBinding, throwIfAborted } from '../../validation/v1/input-guards.js';
 
 interface OperationContext {
@@ -48,7 +49,7 @@ export function createAsyncJobs(registry: RegistrySnapshot): ProtocolEngineAsync
     const signal = requireSignal(input);
     const binding = snapshotBinding(input.binding);
     const request = readInput(input);
-    const diagnostics = diagnosticSinkOf(input.observer);
+    const diagnostics = watchOf(input.observer)?.diagnostics;
     const capability = binding.target.capability;
     registry.assertDeclared(capability.protocolFamily);
     if (capability.executionMode !== 'async-job') {

@@ -37,6 +37,8 @@ export interface EngineStreamInput {
   readonly controller: AbortController;
   /** Drops the host link once the stream settled. */
   readonly dispose: () => void;
+  /** Called once, when the host receives the first event (the observer's `stream-started`). */
+  readonly onFirstEvent?: () => void;
 }
 
 type Result = IteratorResult<NormalizedStreamEventV1>;
@@ -91,6 +93,7 @@ class EngineStreamRun {
   private readonly input: EngineStreamInput;
   private readonly controller: AbortController;
   private readonly waiters = new PullWaiters();
+  private onFirstEvent: (() => void) | undefined;
   private readonly parts: StreamPartCheck;
   private readonly takeBuffered: (() => unknown) | undefined;
   private settled = false;
@@ -102,6 +105,7 @@ class EngineStreamRun {
     this.input = input;
     this.iterator = input.iterator;
     this.controller = input.controller;
+    this.onFirstEvent = input.onFirstEvent;
     this.parts = new StreamPartCheck(input.task, input.capability, input.acceptance);
     const take = (input.iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
     this.takeBuffered = typeof take === 'function' ? (take as () => unknown) : undefined;
@@ -215,7 +219,14 @@ class EngineStreamRun {
 
   /** The consumer's result of a checked part: the event, or the end after a terminal, which settles the stream. */
   private resultOf(event: NormalizedStreamEventV1 | undefined): Result {
-    if (event !== undefined) return { done: false, value: event };
+    if (event !== undefined) {
+      if (this.onFirstEvent !== undefined) {
+        const first = this.onFirstEvent;
+        this.onFirstEvent = undefined;
+        first();
+      }
+      return { done: false, value: event };
+    }
     this.settle();
     releaseIterator(this.iterator);
     this.resolveTerminal(this.parts.outcome as AdapterTerminalOutcome);
