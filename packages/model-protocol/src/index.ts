@@ -257,3 +257,5 @@ export type {
 export { normalizedStreamEventV3Schema } from './stream/v3/normalized-stream-event-v3.js';
 export type { NormalizedStreamEventV3 } from './stream/v3/normalized-stream-event-v3.js';
 export type { EgressFailureV3 } from './codec/v3/egress-failure-v3.js';
+export { JSON_OUTPUT_SCHEMA_KEYWORDS_V3, validateJsonOutputTextV3, validateJsonOutputV3 } from './output-schema/v3/validate-json-output-v3.js';
+export type { JsonOutputVerdictV3 } from './output-schema/v3/validate-json-output-v3.js';

@@ -26,6 +26,10 @@ export const CONTRACT_BOUNDS_V3 = Object.freeze({
   costMicrosMax: Number.MAX_SAFE_INTEGER,
   /** Longest host-private diagnostic rule, path or expectation text. */
   diagnosticTextMaxLength: 512,
+  /** Deepest nesting the output-schema validator follows (schema and value together). */
+  outputSchemaMaxDepth: 128,
+  /** Most single checks the output-schema validator makes for one output (bounds `anyOf` and `$ref` blow-ups). */
+  outputSchemaMaxSteps: 200_000,
 });
 
 /** The type of {@link CONTRACT_BOUNDS_V3}. */
