@@ -98,7 +98,8 @@ describe('the operator log', () => {
       if (chunk.type === 'content_block_delta' && chunk.delta.type === 'text_delta') streamed += chunk.delta.text;
     }
     await post(`/v1beta/models/chat:generateContent?key=${TEST_CLIENT_KEY}`, JSON.stringify({ contents: [{ role: 'user', parts: [{ text: canary }] }] }), {});
-    await eventually(() => log.lines.length - from >= 3);
+    // Lines are written just after their responses: wait for the last one (a late line of an earlier test may come first).
+    await eventually(() => log.lines.length - from >= 3 && log.requests().at(-1)?.route === 'POST /v1beta/models/{model}:generateContent');
     const written = log.lines.slice(from).join('\n');
     const secrets = [canary, output, streamed, TEST_CLIENT_KEY, ...Object.values(simulator.credentials)];
     for (const secret of secrets) expect(written, 'a secret reached the operator log').not.toContain(secret);
