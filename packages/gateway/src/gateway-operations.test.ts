@@ -135,3 +135,30 @@ describe('draining', () => {
     await expect(fetch(`${draining.url}/healthz`)).rejects.toThrow();
   });
 });
+
+describe('request timeout', () => {
+  it('ends a request that outlives requestTimeoutMs, sync and stream, and leaves no slot taken', async () => {
+    const capture = createLogCapture();
+    const { catalogue, env } = simulatorCatalogue(simulator, [{ name: 'slow', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'slow-first-byte.3000' }] }], { requestTimeoutMs: 300, maxAttempts: 1 });
+    const timed = await startGateway({ catalogue, env, logger: capture });
+    try {
+      for (const stream of [false, true]) {
+        const started = Date.now();
+        const answer = await fetch(`${timed.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_CLIENT_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'slow', messages: [{ role: 'user', content: 'hi' }], stream }),
+        });
+        await answer.text();
+        // The engine reports the aborted call; the gateway answers it as it does a cancelled one.
+        expect(answer.status).toBe(499);
+        expect(Date.now() - started).toBeLessThan(2500);
+        await eventually(() => capture.requests().length === (stream ? 2 : 1));
+        expect(capture.requests().at(-1)).toMatchObject({ model: 'slow', status: 499, outcome: 'engine:PROTOCOL_ENGINE_ABORTED' });
+        expect(timed.inFlight).toBe(0);
+      }
+    } finally {
+      await timed.close();
+    }
+  });
+});
