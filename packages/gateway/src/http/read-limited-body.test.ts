@@ -4,7 +4,7 @@ import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLimitedBody } from './read-limited-body.js';
 
-const bytes = (length: number, fill = 0x61): Uint8Array => new Uint8Array(length).fill(fill);
+const bytes = (length: number, fill = 0x61): Uint8Array<ArrayBuffer> => new Uint8Array(length).fill(fill);
 
 /** A streamed body of `chunks` chunks of `size` bytes; `pulled()` counts the chunks read so far. */
 function streamed(chunks: number, size: number): { body: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
