@@ -8,7 +8,8 @@
  * - Portkey's gateway (OpenAI chat in, custom host = the upstream) and claude-code-router (Anthropic in, OpenAI
  *   chat out), installed on demand from tools/bench/gateway-peers.
  *
- * Paths run in alternating order each round. Per path: added p50/p99 over the floor, requests per second, CPU time
+ * Every path first gets the same fixed-count warm-up (sync and stream), and each cell a short fixed-count one at
+ * its concurrency. Paths run in alternating order each round. Per path: added p50/p99 over the floor, requests per second, CPU time
  * per request and peak RSS of the gateway process (/proc), and for streams added time per chunk and to first byte.
  * Gateways are pinned to core 0, the upstream and the load generator to core 1 when `taskset` exists
  * (`--no-pin` turns that off). `--quick` for short rounds. Writes tools/bench/results/gateway.json.
@@ -32,6 +33,12 @@ const QUICK = process.argv.includes('--quick');
 const PIN = !process.argv.includes('--no-pin') && hasTaskset() && cpus().length >= 2;
 const CONCURRENCIES = [1, 32, 256] as const;
 const CCR_KEY = 'ccr-bench-key-0123456789';
+/** Requests every path gets before the first measured cell (the same count for ours and the peers'). */
+const WARMUP = QUICK ? { sync: 1_000, syncConcurrency: 4, streams: 16, streamConcurrency: 4 } : { sync: 3_000, syncConcurrency: 4, streams: 64, streamConcurrency: 8 };
+/** Sync requests per in-flight slot in each cell's own warm-up. */
+const CELL_WARMUP_PER_SLOT = 4;
+/** A warm-up is bounded by its count; this only stops one that hangs. */
+const WARMUP_TIME_LIMIT_MS = 60_000;
 
 function hasTaskset(): boolean {
   try {
@@ -202,6 +209,15 @@ async function main(): Promise<void> {
       loadGenerator.send(job);
     });
 
+  // Warm-up before anything is measured: the same fixed count of requests on every path (ours and the peers'
+  // alike), sync and stream, so no path is measured while its JIT is still cold (a cold gateway spends ~150 ms
+  // of its first requests compiling, and sync c1 runs first).
+  for (const path of paths) {
+    await load({ url: path.url, headers: path.headers, body: path.body(false), concurrency: WARMUP.syncConcurrency, count: WARMUP.sync, durationMs: WARMUP_TIME_LIMIT_MS });
+    await load({ url: path.url, headers: path.headers, body: path.body(true), concurrency: WARMUP.streamConcurrency, count: WARMUP.streams, durationMs: WARMUP_TIME_LIMIT_MS });
+  }
+  console.log(`warm-up: ${WARMUP.sync} sync requests and ${WARMUP.streams} streams on each of ${paths.length} paths`);
+
   const runs: PathRun[] = [];
   for (const stream of [false, true]) {
     for (const concurrency of CONCURRENCIES) {
@@ -209,10 +225,11 @@ async function main(): Promise<void> {
       const durationMs = QUICK ? 250 : stream ? 1_200 : 1_000;
       const count = stream ? Math.max(concurrency, QUICK ? 40 : 300) : 200_000;
       const cell = `${stream ? 'stream' : 'sync'} c${concurrency}`;
-      // Warm-up: every path once, a short bounded run (streams: at most 32 at once, to keep a full run near 5 minutes).
+      // Per cell, a fixed count on every path at the cell's concurrency, so each path has its sockets open
+      // (streams: at most 32 at once, to keep a full run near 5 minutes).
       for (const path of paths) {
         const warm = stream ? Math.min(concurrency, 32) : concurrency;
-        await load({ url: path.url, headers: path.headers, body: path.body(stream), concurrency: warm, count: stream ? warm : 200_000, durationMs: 150 });
+        await load({ url: path.url, headers: path.headers, body: path.body(stream), concurrency: warm, count: stream ? warm : warm * CELL_WARMUP_PER_SLOT, durationMs: WARMUP_TIME_LIMIT_MS });
       }
       for (let round = 0; round < rounds; round += 1) {
         const order = round % 2 === 0 ? paths : [...paths].reverse();
@@ -246,6 +263,7 @@ async function main(): Promise<void> {
   const path = writeResults('gateway', {
     quick: QUICK,
     pinned: PIN,
+    warmup: { ...WARMUP, perCellSyncPerSlot: CELL_WARMUP_PER_SLOT },
     cpuModel: machineFacts().cpuModel,
     durationSeconds: Math.round((Date.now() - started) / 1000),
     peerVersions,

@@ -75,6 +75,8 @@ export async function measure(name: string, fn: BenchFunction, options: MeasureO
 export interface InterleavedOptions extends Omit<MeasureOptions, 'operationsPerRound'> {
   /** The order of the cases in a round (default: as given, every round). */
   readonly order?: (count: number, round: number) => readonly number[];
+  /** Run, untimed, before every timed case (e.g. a forced GC, so no case pays for its neighbour's garbage). */
+  readonly beforeEachCase?: () => void;
 }
 
 function inTurn(count: number): number[] {
@@ -102,6 +104,7 @@ export async function measureInterleaved(
   for (let round = 0; round < rounds; round += 1) {
     for (const position of order(cases.length, round)) {
       const benchCase = cases[position] as BenchCase;
+      options.beforeEachCase?.();
       const started = process.hrtime.bigint();
       await benchCase.fn(benchCase.operationsPerRound);
       const elapsed = Number(process.hrtime.bigint() - started);

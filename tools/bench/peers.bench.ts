@@ -13,8 +13,10 @@
  * and 16k deltas (scaling exponent); embeddings 64 x 1536 as float and base64 bodies; sync chat latency (p50/p99
  * over 5,000 calls each); heap retained after 100 streams.
  *
- * Cases of a workload run interleaved, their order reversed every other round; ratios are taken per round and
- * their median reported. Run: `npx --yes pnpm@12.4.2 bench:peers` (`--quick` for a smoke run, `--only=chat,sync,...` for some
+ * Cases of a workload run interleaved, their order reversed every other round, with a forced GC before every
+ * timed case; ratios are taken per round and their median reported. The openai-chat text workloads time 8 streams
+ * per round over 11 rounds (a single ~6 ms stream was at the mercy of one GC pause). The CPU model is recorded
+ * with the results (`machine.cpuModel`). Run: `npx --yes pnpm@12.4.2 bench:peers` (`--quick` for a smoke run, `--only=chat,sync,...` for some
  * workloads, `--with-slow-peers` to time the openai SDK on the 4 MB event too, `BENCH_TRACE=1` to print each
  * path's first pass). Writes tools/bench/results/peers.json.
  */
@@ -51,6 +53,10 @@ const fromAcceptance = createRequire(join(ACCEPTANCE, 'package.json'));
 const encoder = new TextEncoder();
 const BASE_URL = 'http://peers.bench.invalid/v1';
 const STREAM_CHUNKS = 2000;
+/** Streams per timed round of the openai-chat text workloads (a round of one ~6 ms stream swung with one GC). */
+const CHAT_STREAMS_PER_ROUND = 8;
+/** Timed rounds of the openai-chat text workloads (a full run), for a tight interquartile range. */
+const CHAT_ROUNDS = 11;
 const TOOL_DELTAS = [1000, 4000, 16000] as const;
 const EMBEDDING_VECTORS = 64;
 const EMBEDDING_DIMENSIONS = 1536;
@@ -384,7 +390,15 @@ function perRound(top: Measurement, bottom: Measurement): number[] {
 /** Measures one workload's cases interleaved and records ratios: each case against the floor, and our speedup over each peer. */
 async function runWorkload(
   context: RunContext,
-  workload: { readonly id: string; readonly title: string; readonly operation: string; readonly cases: readonly WorkloadCase[]; readonly operationsPerRound?: number },
+  workload: {
+    readonly id: string;
+    readonly title: string;
+    readonly operation: string;
+    readonly cases: readonly WorkloadCase[];
+    readonly operationsPerRound?: number;
+    /** Timed rounds, when this workload needs more than the context's. */
+    readonly rounds?: number;
+  },
   targets: { readonly oursVsFloor?: number; readonly speedupVs?: Readonly<Record<string, number>> } = {},
 ): Promise<void> {
   // Every path must complete before it is timed.
@@ -404,7 +418,8 @@ async function runWorkload(
         },
       }),
     ),
-    { rounds: context.rounds, warmupRounds: context.quick ? 1 : 2 },
+    // A forced GC before every timed case: a case's round then pays for its own garbage, not its neighbour's.
+    { rounds: workload.rounds ?? context.rounds, warmupRounds: context.quick ? 1 : 2, beforeEachCase: collector() },
   );
   for (const measurement of measurements) console.log(formatMeasurement(measurement));
   const byId = new Map(workload.cases.map((workloadCase, position) => [workloadCase.id, measurements[position] as Measurement]));
@@ -483,6 +498,9 @@ async function chatStreams(context: RunContext, peers: Peers): Promise<void> {
         id: `openai-chat-${readSize}`,
         title: `openai-chat text stream, ${STREAM_CHUNKS} chunks, ${readSize}-byte reads`,
         operation: 'stream',
+        // One stream is ~6 ms here (at the mercy of one GC pause): rounds of several streams, and more of them.
+        operationsPerRound: CHAT_STREAMS_PER_ROUND,
+        rounds: context.quick ? context.rounds : CHAT_ROUNDS,
         cases: [
           { id: 'floor', label: 'floor (decode + split + JSON.parse)', role: 'floor', run: answering(response, () => floorPass(response.pieces)) },
           { id: 'tokenforge', label: 'TokenForge engine + openai-chat adapter', role: 'ours', run: answering(response, () => ours.run(streamTask)) },

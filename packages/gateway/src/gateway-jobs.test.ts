@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signJobHandle } from './jobs/job-handle.js';
 import { expectGatewayJobsAnswer } from './jobs/test-support/expect-gateway-jobs-answer.js';
 import { startGateway, type RunningGateway } from './start-gateway.js';
-import { createLogCapture } from './test-support/log-capture.js';
+import { createLogCapture, eventually } from './test-support/log-capture.js';
 import { OTHER_CLIENT_KEY, simulatorCatalogue, TEST_CLIENT_KEY, TEST_SIGNING_KEY } from './test-support/simulator-catalogue.js';
 
 let simulator: ProviderSimulator;
@@ -106,6 +106,7 @@ describe('async jobs with signed handles', () => {
   it('a create that was not accepted falls back to the next target', async () => {
     const created = await create('video-fallback');
     expect(created.status).toBe(202);
+    await eventually(() => log.requests().some((entry) => entry.model === 'video-fallback'));
     const line = log.requests().findLast((entry) => entry.model === 'video-fallback') as { attempts: { family: string; outcome: string }[] };
     expect(line.attempts.map((attempt) => attempt.family)).toEqual([KLING, DASHSCOPE]);
   });

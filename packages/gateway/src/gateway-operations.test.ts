@@ -98,7 +98,8 @@ describe('the operator log', () => {
       if (chunk.type === 'content_block_delta' && chunk.delta.type === 'text_delta') streamed += chunk.delta.text;
     }
     await post(`/v1beta/models/chat:generateContent?key=${TEST_CLIENT_KEY}`, JSON.stringify({ contents: [{ role: 'user', parts: [{ text: canary }] }] }), {});
-    await eventually(() => log.lines.length - from >= 3);
+    // Lines are written just after their responses: wait for the last one (a late line of an earlier test may come first).
+    await eventually(() => log.lines.length - from >= 3 && log.requests().at(-1)?.route === 'POST /v1beta/models/{model}:generateContent');
     const written = log.lines.slice(from).join('\n');
     const secrets = [canary, output, streamed, TEST_CLIENT_KEY, ...Object.values(simulator.credentials)];
     for (const secret of secrets) expect(written, 'a secret reached the operator log').not.toContain(secret);
@@ -132,5 +133,32 @@ describe('draining', () => {
     expect((await answer.json()) as object).toMatchObject({ object: 'chat.completion' });
     await closed;
     await expect(fetch(`${draining.url}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe('request timeout', () => {
+  it('ends a request that outlives requestTimeoutMs, sync and stream, and leaves no slot taken', async () => {
+    const capture = createLogCapture();
+    const { catalogue, env } = simulatorCatalogue(simulator, [{ name: 'slow', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'slow-first-byte.3000' }] }], { requestTimeoutMs: 300, maxAttempts: 1 });
+    const timed = await startGateway({ catalogue, env, logger: capture });
+    try {
+      for (const stream of [false, true]) {
+        const started = Date.now();
+        const answer = await fetch(`${timed.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_CLIENT_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'slow', messages: [{ role: 'user', content: 'hi' }], stream }),
+        });
+        await answer.text();
+        // The engine reports the aborted call; the gateway answers it as it does a cancelled one.
+        expect(answer.status).toBe(499);
+        expect(Date.now() - started).toBeLessThan(2500);
+        await eventually(() => capture.requests().length === (stream ? 2 : 1));
+        expect(capture.requests().at(-1)).toMatchObject({ model: 'slow', status: 499, outcome: 'engine:PROTOCOL_ENGINE_ABORTED' });
+        expect(timed.inFlight).toBe(0);
+      }
+    } finally {
+      await timed.close();
+    }
   });
 });

@@ -48,8 +48,11 @@ afterAll(async () => {
 const openAi = (): OpenAI => new OpenAI({ apiKey: TEST_CLIENT_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 const anthropic = (): Anthropic => new Anthropic({ apiKey: TEST_CLIENT_KEY, baseURL: gateway.url, maxRetries: 0 });
 
-function lineFor(model: string, from: number): Record<string, unknown> {
-  const line = log.requests().slice(from).find((entry) => entry.model === model);
+/** The operator log line of `model` since `from` (lines are written just after their responses). */
+async function lineFor(model: string, from: number): Promise<Record<string, unknown>> {
+  const find = (): Record<string, unknown> | undefined => log.requests().slice(from).find((entry) => entry.model === model);
+  await eventually(() => find() !== undefined).catch(() => undefined);
+  const line = find();
   if (line === undefined) throw new Error(`no log line for ${model}`);
   return line;
 }
@@ -62,7 +65,7 @@ describe('fallback before the first byte', () => {
     const completion = await openAi().chat.completions.create({ model: 'after-429', messages: [{ role: 'user', content: 'hi' }] });
     expect(completion.choices[0]?.message.content?.length).toBeGreaterThan(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    const line = lineFor('after-429', from);
+    const line = await lineFor('after-429', from);
     expect(outcomes(line)).toEqual(['rate-limited', 'rate-limited', 'ok']);
     // The provider's wait is in the operator log beside each attempt that carried one.
     expect((line.attempts as { retryAfterMs?: number }[]).map((attempt) => attempt.retryAfterMs)).toEqual([1000, 1000, undefined]);
@@ -94,7 +97,7 @@ describe('fallback before the first byte', () => {
   it('does not fall back on a non-retryable failure', async () => {
     const from = log.requests().length;
     await expect(openAi().chat.completions.create({ model: 'bad-request', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 400 });
-    expect(outcomes(lineFor('bad-request', from))).toEqual(['invalid-request']);
+    expect(outcomes(await lineFor('bad-request', from))).toEqual(['invalid-request']);
   });
 
   it('gives the dialect error with retry-after when every attempt is rate limited', async () => {
@@ -120,7 +123,7 @@ describe('after the first byte', () => {
     await expect(stream.finalMessage()).rejects.toThrow();
     expect(text.length).toBeGreaterThan(0);
     await eventually(() => log.requests().slice(from).some((entry) => entry.model === 'mid-stream'));
-    const line = lineFor('mid-stream', from);
+    const line = await lineFor('mid-stream', from);
     expect(outcomes(line)).toEqual(['ok']);
     expect(String(line.outcome)).toMatch(/^failed-in-stream:/);
   });
@@ -155,7 +158,7 @@ describe('why an attempt failed, in the operator log', () => {
       .catch((caught: unknown) => caught);
     expect(sync).toBeInstanceOf(OpenAI.APIError);
     await eventually(() => log.requests().slice(from).some((entry) => entry.model === 'truncated'));
-    const line = lineFor('truncated', from);
+    const line = await lineFor('truncated', from);
     const [attempt] = line.attempts as { outcome: string; diagnostics?: { code: string; rule: string }[] }[];
     expect(attempt?.outcome).toBe('truncated-stream');
     expect(attempt?.diagnostics).toEqual([{ code: 'truncated-stream', rule: 'transport after-send: connection-lost' }]);

@@ -11,6 +11,8 @@ export interface AlternatingOptions {
   readonly warmupRounds?: number;
   /** Timed rounds. Default 7. */
   readonly rounds?: number;
+  /** Run, untimed, before every timed case (e.g. a forced GC). */
+  readonly beforeEachCase?: () => void;
 }
 
 /** The order of the cases in `round`: forward on even rounds, reversed on odd ones. */
@@ -21,5 +23,10 @@ export function caseOrder(count: number, round: number): number[] {
 
 /** Measures the cases round by round in alternating order; nanoseconds per operation per round. */
 export function measureAlternating(cases: readonly BenchCase[], options: AlternatingOptions = {}): Promise<Measurement[]> {
-  return measureInterleaved(cases, { warmupRounds: options.warmupRounds ?? 2, rounds: options.rounds ?? 7, order: caseOrder });
+  return measureInterleaved(cases, {
+    warmupRounds: options.warmupRounds ?? 2,
+    rounds: options.rounds ?? 7,
+    order: caseOrder,
+    ...(options.beforeEachCase === undefined ? {} : { beforeEachCase: options.beforeEachCase }),
+  });
 }

@@ -24,6 +24,7 @@ import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from '../
 import { clientAuthRefusal, type ErrorShape } from '../http/client-auth-refusal.js';
 import { meaningfulHeaders } from '../http/meaningful-headers.js';
 import { readLimitedBody } from '../http/read-limited-body.js';
+import { requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
 import { logRequest, type OperatorLogAttempt, type OperatorLogLine } from '../operations/operator-log.js';
 import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
@@ -155,9 +156,11 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
   }
   let released = false;
   let handedToStream = false;
+  let deadline: RequestDeadline | undefined;
   const release = (): void => {
     if (!released) runtime.limiter.release();
     released = true;
+    deadline?.dispose();
   };
   try {
     const body = await readLimitedBody(request, runtime.limits.maxBodyBytes);
@@ -185,7 +188,8 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
     const targets = targetsFor(runtime, decoded.task, decoded.modelLabel);
     if (targets === undefined || targets.length === 0) return refuse({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-found');
 
-    const signal = AbortSignal.any([request.signal, AbortSignal.timeout(runtime.limits.requestTimeoutMs)]);
+    deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs);
+    const signal = deadline.signal;
     const budget: AttemptBudget = { attemptsLeft: runtime.limits.maxAttempts, waitBudgetMs: runtime.limits.retryBudgetMs };
     let last: Attempted | undefined;
     for (let index = 0; index < targets.length; index += 1) {

@@ -29,17 +29,20 @@ export function presentedClientKey(placement: ClientKeyPlacement, headers: Heade
   }
 }
 
-const digest = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
+/** The SHA-256 digest a client key is compared by (taken once per configured key, when the catalogue resolves). */
+export function clientKeyDigest(key: Uint8Array | string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
 
 /**
  * The id of the client key that matches, `undefined` when none does. Compares SHA-256 digests in constant time
- * against every configured key (no early exit), so neither the length nor the position of a key leaks.
+ * against every configured key's digest (no early exit), so neither the length nor the position of a key leaks.
  */
 export function matchClientKey(presented: string | undefined, keys: readonly RuntimeClientKey[]): string | undefined {
-  const candidate = digest(new TextEncoder().encode(presented ?? ''));
+  const candidate = clientKeyDigest(presented ?? '');
   let matched: string | undefined;
   for (const key of keys) {
-    const equal = timingSafeEqual(candidate, digest(key.key));
+    const equal = timingSafeEqual(candidate, key.digest);
     if (equal && presented !== undefined && matched === undefined) matched = key.id;
   }
   return matched;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchClientKey, presentedClientKey } from './authenticate-client.js';
+import { clientKeyDigest, matchClientKey, presentedClientKey } from './authenticate-client.js';
 import { meaningfulHeaders } from './meaningful-headers.js';
 
 describe('what reaches the ingress codec', () => {
@@ -18,8 +18,8 @@ describe('what reaches the ingress codec', () => {
 
 describe('client keys', () => {
   const keys = [
-    { id: 'a', key: new TextEncoder().encode('key-aaaaaaaa') },
-    { id: 'b', key: new TextEncoder().encode('key-bbbbbbbb') },
+    { id: 'a', key: new TextEncoder().encode('key-aaaaaaaa'), digest: clientKeyDigest('key-aaaaaaaa') },
+    { id: 'b', key: new TextEncoder().encode('key-bbbbbbbb'), digest: clientKeyDigest('key-bbbbbbbb') },
   ];
 
   it('reads each dialect’s own place', () => {

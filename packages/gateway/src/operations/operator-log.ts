@@ -53,7 +53,15 @@ export function createOperatorLogger(sink?: OperatorLogSink): Logger {
   return pino({ base: { component: 'tokenforge-gateway' }, messageKey: 'message' }, sink ?? pino.destination({ fd: 2, sync: false }));
 }
 
-/** Writes one request line. */
+/**
+ * Writes one request line once the current I/O callbacks and microtasks have run (`setImmediate`): the handler
+ * that ends a request calls this before it returns its response, and serializing the line then would delay the
+ * response by that much. The line's facts (`totalMs`, ...) are taken by the caller when it calls.
+ */
 export function logRequest(logger: Logger, line: OperatorLogLine): void {
+  setImmediate(writeRequestLine, logger, line);
+}
+
+function writeRequestLine(logger: Logger, line: OperatorLogLine): void {
   logger.info(line, 'request');
 }

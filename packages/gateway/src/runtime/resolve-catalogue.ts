@@ -4,6 +4,7 @@ import { createProtocolEngineTargetBindingV1, type ProtocolEngineTargetBindingV1
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
 import type { GatewayCatalogueV1, GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
+import { clientKeyDigest } from '../http/authenticate-client.js';
 import { GatewayConfigurationError } from './gateway-configuration-error.js';
 
 /** One catalogue target, ready to serve: its binding over a transport of its own. */
@@ -26,8 +27,12 @@ export interface RuntimeModel {
 
 /** A client key, resolved. */
 export interface RuntimeClientKey {
+  /** The catalogue id of the key (how the operator log names the client). */
   readonly id: string;
+  /** The key's UTF-8 bytes. */
   readonly key: Uint8Array;
+  /** SHA-256 of {@link RuntimeClientKey.key}, what a presented key is compared with. */
+  readonly digest: Uint8Array;
 }
 
 /** The catalogue with every secret read from the environment. */
@@ -127,7 +132,10 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
   catalogue.clientKeys.forEach((clientKey, index) => {
     const value = env[clientKey.env];
     if (value === undefined || value.length < 8) problems.push(`clientKeys.${index}.env: the environment variable ${clientKey.env} is not set (or shorter than 8 characters)`);
-    else clientKeys.push({ id: clientKey.id, key: new TextEncoder().encode(value) });
+    else {
+      const key = new TextEncoder().encode(value);
+      clientKeys.push({ id: clientKey.id, key, digest: clientKeyDigest(key) });
+    }
   });
 
   let signingKey: Uint8Array | undefined;

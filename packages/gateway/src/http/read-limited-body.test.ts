@@ -1,0 +1,90 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLimitedBody } from './read-limited-body.js';
+
+const bytes = (length: number, fill = 0x61): Uint8Array<ArrayBuffer> => new Uint8Array(length).fill(fill);
+
+/** A streamed body of `chunks` chunks of `size` bytes; `pulled()` counts the chunks read so far. */
+function streamed(chunks: number, size: number): { body: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
+  let pulled = 0;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled === chunks) return controller.close();
+      pulled += 1;
+      controller.enqueue(bytes(size));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  return { body, pulled: () => pulled, cancelled: () => cancelled };
+}
+
+const post = (body: BodyInit, headers: Record<string, string> = {}): Request =>
+  new Request('http://gateway.test/v1/chat/completions', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
+
+describe('readLimitedBody', () => {
+  it('reads a body within the limit whole, declared or not', async () => {
+    expect(await readLimitedBody(post(bytes(100), { 'content-length': '100' }), 100)).toEqual(bytes(100));
+    const chunked = streamed(4, 25);
+    expect(await readLimitedBody(post(chunked.body), 100)).toEqual(bytes(100));
+    expect(await readLimitedBody(new Request('http://gateway.test/', { method: 'POST' }), 100)).toEqual(new Uint8Array(0));
+  });
+
+  it('refuses a declared length over the limit without reading the body', async () => {
+    const body = streamed(10, 100);
+    expect(await readLimitedBody(post(body.body, { 'content-length': '1000' }), 999)).toBeUndefined();
+    expect(body.pulled()).toBeLessThanOrEqual(1);
+  });
+
+  it('stops reading a chunked body at the limit and cancels it', async () => {
+    const body = streamed(1000, 100);
+    expect(await readLimitedBody(post(body.body), 250)).toBeUndefined();
+    expect(body.pulled()).toBeLessThan(10);
+    expect(body.cancelled()).toBe(true);
+  });
+
+  it('refuses a body larger than its declared length when that is over the limit', async () => {
+    expect(await readLimitedBody(post(bytes(500), { 'content-length': '10' }), 100)).toBeUndefined();
+  });
+});
+
+describe('readLimitedBody on @hono/node-server', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    server = createServer(
+      getRequestListener(async (request) => {
+        const body = await readLimitedBody(request, 1000);
+        return new Response(body === undefined ? 'refused' : `read ${body.byteLength} ${new TextDecoder().decode(body.subarray(0, 3))}`);
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** Sends `chunks` (chunked transfer encoding unless `contentLength`) and answers the response text. */
+  const send = (chunks: readonly Uint8Array[], contentLength?: number): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const outgoing = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: contentLength === undefined ? {} : { 'content-length': String(contentLength) } }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve(text));
+      });
+      outgoing.on('error', reject);
+      for (const chunk of chunks) outgoing.write(chunk);
+      outgoing.end();
+    });
+
+  it('reads a declared body in one go and a chunked one up to the limit', async () => {
+    expect(await send([bytes(400, 0x62), bytes(600, 0x63)], 1000)).toBe('read 1000 bbb');
+    expect(await send([bytes(400, 0x62), bytes(600, 0x63)])).toBe('read 1000 bbb');
+    expect(await send([bytes(600), bytes(600)])).toBe('refused');
+    expect(await send([bytes(1001)], 1001)).toBe('refused');
+  });
+});

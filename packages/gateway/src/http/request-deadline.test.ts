@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { requestDeadline } from './request-deadline.js';
+
+describe('requestDeadline', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('aborts with a TimeoutError once the time is up, as AbortSignal.timeout does', () => {
+    const client = new AbortController();
+    const { signal } = requestDeadline(client.signal, 1000);
+    vi.advanceTimersByTime(999);
+    expect(signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBeInstanceOf(DOMException);
+    expect((signal.reason as DOMException).name).toBe('TimeoutError');
+    client.abort(new Error('later'));
+    expect((signal.reason as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('follows the client signal with its reason, also when it was aborted already', () => {
+    const client = new AbortController();
+    const { signal } = requestDeadline(client.signal, 1000);
+    const reason = new Error('client went away');
+    client.abort(reason);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe(reason);
+    vi.advanceTimersByTime(5000);
+    expect(signal.reason).toBe(reason);
+    expect(vi.getTimerCount()).toBe(0);
+
+    const gone = new AbortController();
+    gone.abort(reason);
+    expect(requestDeadline(gone.signal, 1000).signal.reason).toBe(reason);
+  });
+
+  it('once disposed of, neither the timer nor the client aborts it, and no timer is left', () => {
+    const client = new AbortController();
+    const deadline = requestDeadline(client.signal, 1000);
+    deadline.dispose();
+    deadline.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(5000);
+    client.abort(new Error('after the end'));
+    expect(deadline.signal.aborted).toBe(false);
+  });
+});
