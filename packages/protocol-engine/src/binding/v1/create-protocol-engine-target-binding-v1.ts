@@ -8,12 +8,12 @@ import {
   engineError,
   isProtocolEngineErrorV1,
 } from '../../error/v1/protocol-engine-error-v1.js';
+import { requireTransport } from '../../engine/v1/bind-and-call.js';
 import { isAbortedSafely, readGuarded, toEngineError } from '../../engine/v1/guard-public-call.js';
 import { deepFreeze } from '../../validation/v1/deep-freeze.js';
 import {
   isAbortSignalLike,
   isRecord,
-  isTransport,
   rememberValidatedBinding,
   snapshotTarget,
   throwIfAborted,
@@ -51,14 +51,7 @@ export function createProtocolEngineTargetBindingV1(input: CreateProtocolEngineT
       if (isAbortedSafely(signal)) throw engineError(CODES.ABORTED, 'the operation was aborted while binding the transport', error);
       throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the host transport factory failed', error);
     }
-    let usable: boolean;
-    try {
-      usable = isTransport(transport);
-    } catch (error) {
-      throw toEngineError(error, CODES.TRANSPORT_BIND_FAILED);
-    }
-    if (!usable) throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the host transport factory did not return a transport');
-    return transport as ProviderTransport;
+    return requireTransport(transport, 'the host transport factory did not return a transport');
   }
 
   const binding = Object.freeze({ target, bindTransport });

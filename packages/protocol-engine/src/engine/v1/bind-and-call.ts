@@ -21,15 +21,21 @@ export async function bindTransport(binding: CheckedBinding, signal: AbortSignal
     if (isAbortedSafely(signal)) throw engineError(CODES.ABORTED, 'the operation was aborted while binding the transport', error);
     throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the transport binding failed', error);
   }
+  const checked = requireTransport(transport, 'the transport binding did not return a transport');
+  throwIfAborted(signal);
+  return checked;
+}
+
+/** `value` as a transport, else TRANSPORT_BIND_FAILED with `message` (a raw throw while reading it becomes that code). */
+export function requireTransport(value: unknown, message: string): ProviderTransport {
   let usable: boolean;
   try {
-    usable = isTransport(transport);
+    usable = isTransport(value);
   } catch (error) {
     throw toEngineError(error, CODES.TRANSPORT_BIND_FAILED);
   }
-  if (!usable) throw engineError(CODES.TRANSPORT_BIND_FAILED, 'the transport binding did not return a transport');
-  throwIfAborted(signal);
-  return transport as ProviderTransport;
+  if (!usable) throw engineError(CODES.TRANSPORT_BIND_FAILED, message);
+  return value as ProviderTransport;
 }
 
 /**

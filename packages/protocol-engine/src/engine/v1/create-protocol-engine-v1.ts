@@ -9,7 +9,6 @@ import type {
 import { PROTOCOL_ENGINE_API_VERSION } from '../../contracts/v1/api-version.js';
 import type {
   ProtocolEngineAdapterRegistryPortV1,
-  ProtocolEngineExecuteInputV1,
   ProtocolEngineExecutionV1,
   ProtocolEngineV1,
 } from '../../contracts/v1/protocol-engine-contracts-v1.js';
