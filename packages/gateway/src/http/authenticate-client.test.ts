@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RuntimeClientKey } from '../runtime/resolve-catalogue.js';
-import { clientKeyDigest, matchClientKey } from './authenticate-client.js';
+import { matchClientKey } from './authenticate-client.js';
+import { clientKeyDigest } from './client-key-digest.js';
 
 const configured = (id: string, value: string): RuntimeClientKey => {
   const key = new TextEncoder().encode(value);

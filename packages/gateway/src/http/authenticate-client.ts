@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { RuntimeClientKey } from '../runtime/resolve-catalogue.js';
+import { clientKeyDigest } from './client-key-digest.js';
 
 /** Where a dialect's clients put their key. */
 export type ClientKeyPlacement = 'bearer' | 'anthropic' | 'gemini';
@@ -27,11 +28,6 @@ export function presentedClientKey(placement: ClientKeyPlacement, headers: Heade
       return never;
     }
   }
-}
-
-/** The SHA-256 digest a client key is compared by (taken once per configured key, when the catalogue resolves). */
-export function clientKeyDigest(key: Uint8Array | string): Buffer {
-  return createHash('sha256').update(key).digest();
 }
 
 /**

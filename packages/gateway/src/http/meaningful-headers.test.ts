@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientKeyDigest, matchClientKey, presentedClientKey } from './authenticate-client.js';
+import { matchClientKey, presentedClientKey } from './authenticate-client.js';
+import { clientKeyDigest } from './client-key-digest.js';
 import { meaningfulHeaders } from './meaningful-headers.js';
 
 describe('what reaches the ingress codec', () => {

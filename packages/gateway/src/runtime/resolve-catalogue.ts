@@ -4,7 +4,7 @@ import { createProtocolEngineTargetBindingV1, type ProtocolEngineTargetBindingV1
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
 import type { GatewayCatalogueV1, GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
-import { clientKeyDigest } from '../http/authenticate-client.js';
+import { clientKeyDigest } from '../http/client-key-digest.js';
 import { GatewayConfigurationError } from './gateway-configuration-error.js';
 
 /** One catalogue target, ready to serve: its binding over a transport of its own. */
