@@ -1,4 +1,4 @@
-import type { ProviderAdapterTargetV1, ProviderAdapterV1, ProviderAsyncJobAdapterV1, TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import type { ProviderAdapterTargetV1, ProviderAdapterV1, ProviderAsyncJobAdapterV1, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_API_VERSION } from '../../contracts/v1/api-version.js';
 import type {
   ProtocolEngineAdapterRegistryPortV1,
@@ -108,7 +108,7 @@ async function runSync(
 
 function buildExecution(
   raw: unknown,
-  task: TaskEnvelopeV2,
+  task: TaskEnvelopeV3,
   target: ProviderAdapterTargetV1,
   signal: AbortSignal,
   controller: AbortController | undefined,
