@@ -1,4 +1,4 @@
-import type { ProtocolCapabilityV2, ProtocolFamily, TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import { protocolCapabilityFromV2, type ProtocolCapabilityV2, type ProtocolCapabilityV3, type ProtocolFamily, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import type { FixtureChunkFramingV1 } from '@tokenforge/provider-adapters';
 
 /**
@@ -17,7 +17,7 @@ export interface DefaultReplayCapabilityInput {
   readonly family: ProtocolFamily;
   /** Whether the suite declares the family async. */
   readonly async: boolean;
-  readonly task: TaskEnvelopeV2;
+  readonly task: TaskEnvelopeV3;
   /** Dimensions of the embedding space (embedding tasks). */
   readonly embeddingDimensions?: number;
 }
@@ -27,11 +27,12 @@ export interface DefaultReplayCapabilityInput {
  * families and `stream-capable` otherwise, the task's own kind, every input feature switched on (tools, image,
  * document and audio input, reasoning, structured output; callback URLs for async families), and for embedding
  * tasks a space `replay` whose default dimensions are `--embedding-dimensions` or the task's `dimensions`.
- * Replay debugs decoding, so the capability admits whatever the task asks for.
+ * Replay debugs decoding, so the capability admits whatever the task asks for. A `token-count` task, which only
+ * V3 can declare, gets the same facts in V3 form.
  *
  * @returns the capability, or a message when an embedding task leaves the dimensions unknown.
  */
-export function defaultReplayCapability(input: DefaultReplayCapabilityInput): ProtocolCapabilityV2 | string {
+export function defaultReplayCapability(input: DefaultReplayCapabilityInput): ProtocolCapabilityV2 | ProtocolCapabilityV3 | string {
   const { task } = input;
   let embedding: ProtocolCapabilityV2['embedding'];
   if (task.kind === 'embedding') {
@@ -39,10 +40,10 @@ export function defaultReplayCapability(input: DefaultReplayCapabilityInput): Pr
     if (dimensions === undefined) return 'an embedding task without dimensions needs --embedding-dimensions';
     embedding = { spaceId: 'replay', defaultDimensions: dimensions };
   }
-  return {
+  const capability: ProtocolCapabilityV2 = {
     protocolFamily: input.family,
     executionMode: input.async ? 'async-job' : 'stream-capable',
-    taskKinds: [task.kind],
+    taskKinds: [task.kind === 'token-count' ? 'chat' : task.kind],
     tools: true,
     imageInput: true,
     documentInput: true,
@@ -52,4 +53,5 @@ export function defaultReplayCapability(input: DefaultReplayCapabilityInput): Pr
     ...(input.async ? { callbackUrl: true } : {}),
     ...(embedding === undefined ? {} : { embedding }),
   };
+  return task.kind === 'token-count' ? { ...protocolCapabilityFromV2(capability), taskKinds: ['token-count'] } : capability;
 }

@@ -2,20 +2,23 @@ import { readFile } from 'node:fs/promises';
 import {
   isCodecErrorV1,
   protocolCapabilityV2Schema,
+  protocolCapabilityV3Schema,
   taskEnvelopeV2Schema,
-  type AdapterTerminalOutcome,
+  type AdapterTerminalOutcomeV3,
   type EgressCodecV1,
   type EgressContextV1,
   type ProtocolCapabilityV2,
+  type ProtocolCapabilityV3,
   type ProtocolFamily,
   type ProviderDiagnosticV3,
-  type TaskEnvelopeV2,
+  type TaskEnvelopeV3,
 } from '@tokenforge/model-protocol';
 import {
   createProtocolEngineTargetBindingV1,
   createProtocolEngineV1,
   isProtocolEngineErrorV1,
   type ProtocolEngineAcceptedJobV1,
+  type ProtocolEngineDispatchTargetV1,
   type ProtocolEngineRejectedV1,
   type ProtocolEngineTargetBindingV1,
   type ProtocolEngineV1,
@@ -103,7 +106,7 @@ async function loadResponses(args: ReplayArgumentsV1, read: (path: string) => Pr
 }
 
 interface ResolvedTask {
-  readonly task: TaskEnvelopeV2;
+  readonly task: TaskEnvelopeV3;
   readonly modelLabel?: string;
 }
 
@@ -121,7 +124,7 @@ async function resolveTask(
       const issue = parsed.error.issues[0];
       throw new ReplayUsageError(`the task file is not a valid task (${issue === undefined ? 'invalid' : `${issue.path.join('.')}: ${issue.message}`})`);
     }
-    return { task: parsed.data as TaskEnvelopeV2 };
+    return { task: parsed.data as TaskEnvelopeV3 };
   }
   const ingress = codecsOf(suite, source.family, '--ingress').ingress;
   const body = await readInput(read, source.requestFile, 'client request file');
@@ -151,13 +154,16 @@ function codecsOf(suite: TokenForgeProtocolSuiteV1, family: ProtocolFamily, flag
 async function resolveCapability(
   args: ReplayArgumentsV1,
   suite: TokenForgeProtocolSuiteV1,
-  task: TaskEnvelopeV2,
+  task: TaskEnvelopeV3,
   read: (path: string) => Promise<Uint8Array>,
-): Promise<ProtocolCapabilityV2> {
+): Promise<ProtocolCapabilityV2 | ProtocolCapabilityV3> {
   if (args.capabilityFile !== undefined) {
-    const parsed = protocolCapabilityV2Schema.safeParse(parseJsonFile(await readInput(read, args.capabilityFile, 'capability file'), 'the capability file'));
-    if (!parsed.success) throw new ReplayUsageError('the capability file is not a valid capability');
-    return parsed.data;
+    const value = parseJsonFile(await readInput(read, args.capabilityFile, 'capability file'), 'the capability file');
+    const v2 = protocolCapabilityV2Schema.safeParse(value);
+    if (v2.success) return v2.data;
+    const v3 = protocolCapabilityV3Schema.safeParse(value);
+    if (!v3.success) throw new ReplayUsageError('the capability file is not a valid capability');
+    return v3.data;
   }
   const entry = suite.entries.find((candidate) => candidate.protocolFamily === args.family);
   const capability = defaultReplayCapability({
@@ -170,7 +176,7 @@ async function resolveCapability(
   return capability;
 }
 
-function terminalExit(terminal: AdapterTerminalOutcome): number {
+function terminalExit(terminal: AdapterTerminalOutcomeV3): number {
   return terminal.status === 'completed' ? REPLAY_EXIT.completed : REPLAY_EXIT.failed;
 }
 
@@ -214,7 +220,7 @@ interface Session {
   readonly engine: ProtocolEngineV1;
   readonly binding: ProtocolEngineTargetBindingV1;
   readonly transport: FixtureTransportV1;
-  readonly task: TaskEnvelopeV2;
+  readonly task: TaskEnvelopeV3;
   readonly args: ReplayArgumentsV1;
   readonly stdout: (chunk: string | Uint8Array) => void;
   readonly stderr: (text: string) => void;
@@ -382,7 +388,7 @@ export async function runReplayV1(input: RunReplayInputV1): Promise<number> {
     }
     const providerModel = resolved.modelLabel ?? 'replay-model';
     const binding = createProtocolEngineTargetBindingV1({
-      target: { provider: 'replay', providerModel, connectionRef: 'replay', capability },
+      target: { provider: 'replay', providerModel, connectionRef: 'replay', capability } as ProtocolEngineDispatchTargetV1,
       bindTransport: () => transport,
     });
     const session: Session = { engine, binding, transport, task: resolved.task, args, stdout, stderr };

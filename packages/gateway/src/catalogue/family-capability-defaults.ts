@@ -1,4 +1,4 @@
-import type { ProtocolCapabilityV2, ProtocolFamily } from '@tokenforge/model-protocol';
+import { protocolCapabilityFromV2, type ProtocolCapabilityV2, type ProtocolCapabilityV3, type ProtocolFamily } from '@tokenforge/model-protocol';
 import type { GatewayTargetV1 } from './gateway-catalogue-v1.js';
 
 type CapabilityDefaults = Omit<ProtocolCapabilityV2, 'protocolFamily'>;
@@ -21,9 +21,22 @@ export const FAMILY_CAPABILITY_DEFAULTS: Readonly<Record<string, CapabilityDefau
   'dashscope-tasks/v1': { executionMode: 'async-job', taskKinds: ['video-generation', 'image-generation'] },
 };
 
-/** The capability of a catalogue target: the family's defaults with the target's overrides on top. */
-export function capabilityOfTarget(target: GatewayTargetV1): ProtocolCapabilityV2 {
+/**
+ * The capability of a catalogue target: the family's defaults with the target's overrides on top. It stays V2
+ * (which the engine reads as V3 itself) unless the override names a structured-output mode, which only V3 can
+ * say: then the V2 facts are read as V3 and the mode replaces the boolean.
+ */
+export function capabilityOfTarget(target: GatewayTargetV1): ProtocolCapabilityV2 | ProtocolCapabilityV3 {
   const defaults = FAMILY_CAPABILITY_DEFAULTS[target.family] ?? { executionMode: 'sync', taskKinds: target.capability?.taskKinds ?? ['chat'] };
-  const overrides = Object.fromEntries(Object.entries(target.capability ?? {}).filter(([, value]) => value !== undefined));
-  return { ...defaults, ...overrides, protocolFamily: target.family as ProtocolFamily };
+  const structuredOutput = target.capability?.structuredOutput;
+  const overrides = Object.fromEntries(Object.entries(target.capability ?? {}).filter(([key, value]) => value !== undefined && key !== 'structuredOutput'));
+  const v2: ProtocolCapabilityV2 = {
+    ...defaults,
+    ...overrides,
+    ...(typeof structuredOutput === 'boolean' ? { structuredOutput } : {}),
+    protocolFamily: target.family as ProtocolFamily,
+  };
+  if (structuredOutput === undefined || typeof structuredOutput === 'boolean') return v2;
+  const v3 = protocolCapabilityFromV2({ ...v2, structuredOutput: false });
+  return structuredOutput === 'none' ? v3 : { ...v3, structuredOutput };
 }

@@ -1,4 +1,4 @@
-import { embeddingSpaceV2Schema, protocolFamilySchema, taskKindV2Schema } from '@tokenforge/model-protocol';
+import { embeddingSpaceV2Schema, protocolFamilySchema, structuredOutputSupportV3Schema, taskKindV2Schema } from '@tokenforge/model-protocol';
 import { z } from 'zod';
 
 /** An environment variable name: where a secret lives (the catalogue never holds one). */
@@ -37,8 +37,11 @@ export const gatewayCapabilityOverridesV1Schema = z.strictObject({
   audioInput: z.boolean().optional(),
   /** Reasoning effort or budget. */
   reasoning: z.boolean().optional(),
-  /** JSON schema response formats. */
-  structuredOutput: z.boolean().optional(),
+  /**
+   * JSON schema response formats: `true` / `false` as before (`true` is `native-json-schema`), or how the target
+   * produces schema-conforming JSON (`native-json-schema`, `json-object`, `forced-tool`, `none`).
+   */
+  structuredOutput: z.union([z.boolean(), structuredOutputSupportV3Schema]).optional(),
   /** Largest total size of the files of an image edit, in bytes (default for `openai-images/v1`: 16 MiB). */
   maxPreparedMediaBytes: z.number().int().positive().optional(),
   /** The embedding space of an embedding target (vectors of two spaces are not comparable). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   isCodecErrorV1,
-  type AdapterTerminalOutcome,
+  type AdapterTerminalOutcomeV3,
   type ClientWireRequestV2,
   type EgressCodecV1,
   type EgressContextV1,
@@ -9,14 +9,14 @@ import {
   type EgressHttpResponseV1,
   type FinishReasonV1,
   type IngressDecodedRequestV1,
-  type NormalizedProviderFailureV1,
-  type NormalizedStreamEventV1,
+  type NormalizedProviderFailureV3,
+  type NormalizedStreamEventV3,
   type PreparedMediaExecutionInputV2,
   type ProtocolFamily,
   type ProviderDiagnosticV3,
-  type TaskEnvelopeV2,
-  type TaskKindV2,
-  type UsageV1,
+  type TaskEnvelopeV3,
+  type TaskKindV3,
+  type UsageV3,
 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
 import type { Context } from 'hono';
@@ -59,8 +59,8 @@ interface RequestRecord {
   readonly attempts: OperatorLogAttempt[];
   firstByteAt?: number;
   providerRequestId?: string;
-  usage?: UsageV1;
-  taskKind?: TaskKindV2;
+  usage?: UsageV3;
+  taskKind?: TaskKindV3;
   finishReason?: FinishReasonV1;
   streamed?: boolean;
   readonly telemetry: RequestTelemetry;
@@ -75,14 +75,14 @@ function failureHeaders(failure: EgressFailureV3, answer: EgressHttpResponseV1):
   return { 'retry-after': String(Math.ceil(failure.failure.retryAfterMs / 1000)) };
 }
 
-function usageFields(usage: UsageV1 | undefined): Record<string, number> | undefined {
+function usageFields(usage: UsageV3 | undefined): Record<string, number> | undefined {
   if (usage === undefined) return undefined;
   const fields: Record<string, number> = {};
   for (const [name, value] of Object.entries(usage)) if (typeof value === 'number') fields[name] = value;
   return fields;
 }
 
-function targetsFor(runtime: GatewayRuntime, task: TaskEnvelopeV2, modelName: string): readonly RuntimeTarget[] | undefined {
+function targetsFor(runtime: GatewayRuntime, task: TaskEnvelopeV3, modelName: string): readonly RuntimeTarget[] | undefined {
   const model = runtime.catalogue.models.get(modelName);
   if (model === undefined || model.taskKind !== task.kind) return undefined;
   return model.targets.filter((target) => target.execution === 'sync' && target.capability.taskKinds.includes(task.kind));
@@ -90,7 +90,7 @@ function targetsFor(runtime: GatewayRuntime, task: TaskEnvelopeV2, modelName: st
 
 type Attempted =
   | { readonly kind: 'answer'; readonly response: Response; readonly outcome: string }
-  | { readonly kind: 'failure'; readonly failure: NormalizedProviderFailureV1; readonly acceptance: 'accepted' | 'not-accepted' | 'unknown' };
+  | { readonly kind: 'failure'; readonly failure: NormalizedProviderFailureV3; readonly acceptance: 'accepted' | 'not-accepted' | 'unknown' };
 
 /**
  * Serves one model request of a direct-HTTP dialect: client key, concurrency slot, body limit, ingress, catalogue
@@ -226,7 +226,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
   }
 }
 
-function failureDetail(failure: NormalizedProviderFailureV1, acceptance: 'accepted' | 'not-accepted' | 'unknown'): Omit<AttemptEnd, 'outcome'> {
+function failureDetail(failure: NormalizedProviderFailureV3, acceptance: 'accepted' | 'not-accepted' | 'unknown'): Omit<AttemptEnd, 'outcome'> {
   return { retryable: failure.retryable, acceptance, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) };
 }
 
@@ -246,7 +246,7 @@ function routeLabel(path: string): string {
 async function attempt(
   runtime: GatewayRuntime,
   egress: EgressCodecV1,
-  task: TaskEnvelopeV2,
+  task: TaskEnvelopeV3,
   preparedMedia: PreparedMediaExecutionInputV2 | undefined,
   target: RuntimeTarget,
   context: EgressContextV1,
@@ -335,7 +335,7 @@ async function startStream(
   }
   const iterator = execution.events[Symbol.asyncIterator]();
   const pending: Uint8Array[] = [];
-  const take = (event: NormalizedStreamEventV1): void => {
+  const take = (event: NormalizedStreamEventV3): void => {
     if (event.type === 'usage') record.usage = event.usage;
     const bytes = encoder.encodeEvent(event);
     if (bytes.byteLength > 0) pending.push(bytes);
@@ -365,7 +365,7 @@ async function startStream(
   logAttempt('ok');
   record.streamed = true;
   let closed = false;
-  const close = (terminal: AdapterTerminalOutcome | undefined, status: string): void => {
+  const close = (terminal: AdapterTerminalOutcomeV3 | undefined, status: string): void => {
     if (closed) return;
     closed = true;
     release();

@@ -1,4 +1,4 @@
-import type { NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
+import type { NormalizedProviderFailureV3 } from '@tokenforge/model-protocol';
 
 /** What to do after an attempt failed before any byte reached the client. */
 export type NextStep = { readonly kind: 'retry-same'; readonly waitMs: number } | { readonly kind: 'next-target' } | { readonly kind: 'give-up' };
@@ -17,7 +17,7 @@ export interface AttemptBudget {
  * (`retryAfterMs`) is honoured on the same target when it fits the budget; otherwise the next target is tried.
  */
 export function nextStepAfterFailure(
-  failure: NormalizedProviderFailureV1,
+  failure: NormalizedProviderFailureV3,
   acceptance: 'accepted' | 'not-accepted' | 'unknown',
   budget: AttemptBudget,
   hasNextTarget: boolean,

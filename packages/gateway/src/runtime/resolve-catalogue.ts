@@ -1,6 +1,6 @@
 import { createHttpProviderTransport, type HttpProviderTransport, type HttpTransportCredentials } from '@tokenforge/http-transport';
-import type { ProtocolCapabilityV2, ProtocolFamily, TaskKindV2 } from '@tokenforge/model-protocol';
-import { createProtocolEngineTargetBindingV1, type ProtocolEngineTargetBindingV1 } from '@tokenforge/protocol-engine';
+import type { ProtocolCapabilityV2, ProtocolCapabilityV3, ProtocolFamily, TaskKindV2 } from '@tokenforge/model-protocol';
+import { createProtocolEngineTargetBindingV1, type ProtocolEngineDispatchTargetV1, type ProtocolEngineTargetBindingV1 } from '@tokenforge/protocol-engine';
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
 import type { GatewayCatalogueV1, GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
@@ -13,7 +13,8 @@ export interface RuntimeTarget {
   readonly ref: string;
   readonly provider: string;
   readonly family: ProtocolFamily;
-  readonly capability: ProtocolCapabilityV2;
+  /** As the catalogue declares it: V2, or V3 when it names a structured-output mode. */
+  readonly capability: ProtocolCapabilityV2 | ProtocolCapabilityV3;
   readonly binding: ProtocolEngineTargetBindingV1;
   readonly execution: 'sync' | 'async';
 }
@@ -118,7 +119,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         capability,
         execution: asyncFamilies.has(family) ? 'async' : 'sync',
         binding: createProtocolEngineTargetBindingV1({
-          target: { provider: target.provider, providerModel: target.model, connectionRef: ref, capability },
+          target: { provider: target.provider, providerModel: target.model, connectionRef: ref, capability } as ProtocolEngineDispatchTargetV1,
           bindTransport: () => transport,
         }),
       };

@@ -32,7 +32,7 @@ import {
   METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK,
   METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
 } from '@opentelemetry/semantic-conventions/incubating';
-import type { FinishReasonV1, TaskKindV2, UsageV1 } from '@tokenforge/model-protocol';
+import type { FinishReasonV1, TaskKindV3, UsageV3 } from '@tokenforge/model-protocol';
 import { genAiOperationName } from './gen-ai-operation-name.js';
 
 /** The instrumentation scope name of the gateway's spans and metrics. */
@@ -70,11 +70,11 @@ export interface RequestEnd {
   /** `completed`, `failed:<code>`, `refused:<code>`, `cancelled`, ... */
   readonly outcome: string;
   readonly model?: string;
-  readonly taskKind?: TaskKindV2;
+  readonly taskKind?: TaskKindV3;
   readonly target?: TelemetryTarget;
   readonly attempts: number;
   readonly streamed: boolean;
-  readonly usage?: UsageV1;
+  readonly usage?: UsageV3;
   readonly finishReason?: FinishReasonV1;
   /** Milliseconds from the request's arrival to its first byte to the client (streams). */
   readonly timeToFirstChunkMs?: number;
@@ -84,7 +84,7 @@ export interface RequestEnd {
 
 /** One client request: a server span with a client span per attempt. */
 export interface RequestTelemetry {
-  startAttempt(target: TelemetryTarget, model: string | undefined, taskKind: TaskKindV2 | undefined): (end: AttemptEnd) => void;
+  startAttempt(target: TelemetryTarget, model: string | undefined, taskKind: TaskKindV3 | undefined): (end: AttemptEnd) => void;
   end(facts: RequestEnd): void;
 }
 
@@ -108,7 +108,7 @@ export function errorTypeOf(outcome: string): string | undefined {
   return colon === -1 ? outcome : outcome.slice(colon + 1);
 }
 
-function usageAttributes(usage: UsageV1 | undefined): Attributes {
+function usageAttributes(usage: UsageV3 | undefined): Attributes {
   if (usage === undefined) return {};
   const attributes: Attributes = {};
   if (usage.inputTokens !== undefined) attributes[ATTR_GEN_AI_USAGE_INPUT_TOKENS] = usage.inputTokens;

@@ -3,13 +3,14 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_EMBEDDINGS,
   GEN_AI_OPERATION_NAME_VALUE_GENERATE_CONTENT,
 } from '@opentelemetry/semantic-conventions/incubating';
-import type { TaskKindV2 } from '@tokenforge/model-protocol';
+import type { TaskKindV3 } from '@tokenforge/model-protocol';
 
 /**
  * `gen_ai.operation.name` of a task kind: the convention's well-known values where one fits (`chat`,
- * `embeddings`, `generate_content` for media), and `rerank`, which the convention does not name yet.
+ * `embeddings`, `generate_content` for media), and `rerank` and `count_tokens` (token counting), which the
+ * convention does not name yet.
  */
-export function genAiOperationName(kind: TaskKindV2): string {
+export function genAiOperationName(kind: TaskKindV3): string {
   switch (kind) {
     case 'chat':
       return GEN_AI_OPERATION_NAME_VALUE_CHAT;
@@ -17,6 +18,8 @@ export function genAiOperationName(kind: TaskKindV2): string {
       return GEN_AI_OPERATION_NAME_VALUE_EMBEDDINGS;
     case 'rerank':
       return 'rerank';
+    case 'token-count':
+      return 'count_tokens';
     default:
       return GEN_AI_OPERATION_NAME_VALUE_GENERATE_CONTENT;
   }

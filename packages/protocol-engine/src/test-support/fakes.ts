@@ -13,7 +13,7 @@ import type {
   ProviderTransport,
   TaskEnvelopeV2,
 } from '@tokenforge/model-protocol';
-import type { ProtocolEngineAdapterRegistryPortV1 } from '../contracts/v1/protocol-engine-contracts-v1.js';
+import type { ProtocolEngineAdapterRegistryPortV1, ProtocolEngineDispatchTargetV1 } from '../contracts/v1/protocol-engine-contracts-v1.js';
 import { createProtocolEngineTargetBindingV1 } from '../binding/v1/create-protocol-engine-target-binding-v1.js';
 
 /** Distinctive names: tests assert they never appear in engine errors or results. */
@@ -69,7 +69,7 @@ export function fakeTransport(bodyChunks: readonly string[] = []): ProviderTrans
 }
 
 /** A binding whose host factory counts its calls. */
-export function countingBinding(target: ProviderDispatchTargetV2 = makeTarget(), transport: ProviderTransport = fakeTransport()) {
+export function countingBinding(target: ProtocolEngineDispatchTargetV1 = makeTarget(), transport: ProviderTransport = fakeTransport()) {
   const calls = { count: 0 };
   const binding = createProtocolEngineTargetBindingV1({
     target,

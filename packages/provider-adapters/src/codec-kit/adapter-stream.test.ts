@@ -4,7 +4,7 @@ import {
   ProviderTransportFailureV1,
   type AdapterStreamPartV1,
   type AdapterStreamTakeBufferedV1,
-  type AdapterTerminalOutcome,
+  type AdapterTerminalOutcomeV3,
 } from '@tokenforge/model-protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,11 +13,11 @@ import { ProtocolViolationError } from './protocol-violation-error.js';
 import { decodeSseStream, type SseItem } from './sse-decoder.js';
 import { bytesOf, collect, splitAt, trackedBody, type TrackedBodyOptions } from './test-support/byte-streams.js';
 
-const COMPLETED: AdapterTerminalOutcome = {
+const COMPLETED: AdapterTerminalOutcomeV3 = {
   status: 'completed',
   result: { kind: 'chat', content: [{ type: 'text', text: 'hi' }] },
   finishReason: { unified: 'stop', raw: 'stop' },
-} as AdapterTerminalOutcome;
+} as AdapterTerminalOutcomeV3;
 
 /**
  * A toy family: `data: t:<text>` is a text delta, `data: u:<n>` reports output tokens, `data: end` is the
@@ -63,7 +63,7 @@ function run(
   return { body, parts };
 }
 
-function terminalOf(parts: AdapterStreamPartV1[]): AdapterTerminalOutcome {
+function terminalOf(parts: AdapterStreamPartV1[]): AdapterTerminalOutcomeV3 {
   const last = parts.at(-1);
   if (last?.type !== 'terminal') throw new Error('the last part is not a terminal');
   expect(parts.filter((part) => part.type === 'terminal')).toHaveLength(1);

@@ -1,10 +1,10 @@
 import {
   ADAPTER_STREAM_TAKE_BUFFERED_V1,
   type AdapterStreamPartV1,
-  type AdapterTerminalOutcome,
-  type NormalizedStreamEventV1,
+  type AdapterTerminalOutcomeV3,
+  type NormalizedStreamEventV3,
+  type UsageV3,
   type ProviderDiagnosticV3,
-  type UsageV1,
 } from '@tokenforge/model-protocol';
 import { reportDiagnostic } from './diagnostic-for-error.js';
 import { releaseBody, releaseIterator } from './read-body.js';
@@ -14,9 +14,9 @@ import { terminalForError } from './terminal-for-error.js';
 /** What a family's state machine makes of one frame. */
 export interface AdapterStreamStep {
   /** Normalized events, in order (none is fine). */
-  readonly events?: readonly NormalizedStreamEventV1[];
+  readonly events?: readonly NormalizedStreamEventV3[];
   /** The terminal, when this frame ends the stream (the family's terminal marker). Frames after it are not read. */
-  readonly terminal?: AdapterTerminalOutcome;
+  readonly terminal?: AdapterTerminalOutcomeV3;
 }
 
 /**
@@ -34,7 +34,7 @@ export interface AdapterStreamMachine<TFrame> {
    */
   onEnd?(): AdapterStreamStep | undefined;
   /** Usage reported so far, attached to failed terminals the helper creates. */
-  usageSoFar?(): UsageV1 | undefined;
+  usageSoFar?(): UsageV3 | undefined;
 }
 
 /** Input of {@link createAdapterStreamParts}. */
@@ -399,9 +399,9 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
   }
 }
 
-function failedPart(code: 'network' | 'truncated-stream', usage: UsageV1 | undefined): Part {
+function failedPart(code: 'network' | 'truncated-stream', usage: UsageV3 | undefined): Part {
   const failure = { code, retryable: true };
-  const outcome: AdapterTerminalOutcome = usage === undefined ? { status: 'failed', failure } : { status: 'failed', failure, usage };
+  const outcome: AdapterTerminalOutcomeV3 = usage === undefined ? { status: 'failed', failure } : { status: 'failed', failure, usage };
   return { type: 'terminal', outcome };
 }
 

@@ -2,7 +2,7 @@ import {
   isCodecErrorV1,
   isProviderTransportFailureV1,
   type ProviderAsyncJobStartOutcomeV1,
-  type ProviderResponseMetadata,
+  type ProviderResponseMetadataV3,
 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError } from './protocol-violation-error.js';
 
@@ -17,7 +17,7 @@ import { isProtocolViolationError } from './protocol-violation-error.js';
  * - a codec error or protocol violation while reading a 2xx answer (too large, not JSON): `unknown`,
  *   `protocol-violation`.
  */
-export function classifyAsyncStartError(error: unknown, responseMetadata: ProviderResponseMetadata): ProviderAsyncJobStartOutcomeV1 | undefined {
+export function classifyAsyncStartError(error: unknown, responseMetadata: ProviderResponseMetadataV3): ProviderAsyncJobStartOutcomeV1 | undefined {
   if (isProviderTransportFailureV1(error)) {
     const code = error.reason === 'timeout' ? 'timeout' : 'network';
     return error.stage === 'before-send'

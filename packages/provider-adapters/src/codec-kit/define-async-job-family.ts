@@ -1,6 +1,6 @@
 import {
   isCodecErrorV1,
-  type NormalizedProviderFailureV1,
+  type NormalizedProviderFailureV3,
   type ProtocolFamily,
   type ProviderAsyncJobAdapterFactory,
   type ProviderAsyncJobListOperationInputV1,
@@ -42,7 +42,7 @@ export interface AsyncJobAnswerV1 {
 }
 
 /** What a job operation's answer stands for: the value to decode, or the failure to return. */
-export type AsyncJobReadingV1 = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly failure: NormalizedProviderFailureV1 };
+export type AsyncJobReadingV1 = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly failure: NormalizedProviderFailureV3 };
 
 /** The kit's helpers a family's job operations call. */
 export interface AsyncJobOperationKitV1 {
@@ -51,7 +51,7 @@ export interface AsyncJobOperationKitV1 {
   /** Runs a decoder: its value, or a failed `protocol-violation` for a `ProtocolViolationError` it throws. */
   decode<T>(run: () => T): ProviderAsyncJobOperationResultV1<T>;
   /** A failed result. */
-  failed(failure: NormalizedProviderFailureV1): ProviderAsyncJobOperationResultV1<never>;
+  failed(failure: NormalizedProviderFailureV3): ProviderAsyncJobOperationResultV1<never>;
   /** A failed `protocol-violation` result. */
   protocolViolation(): ProviderAsyncJobOperationResultV1<never>;
   /** The clock's reading now. */
@@ -99,7 +99,7 @@ export interface AsyncJobFamilyV1<Options extends AsyncJobFamilyOptionsV1> {
   createSuiteEntry(options?: Options): AsyncProtocolSuiteEntryV1;
 }
 
-const failed = (failure: NormalizedProviderFailureV1): ProviderAsyncJobOperationResultV1<never> => ({ status: 'failed', failure });
+const failed = (failure: NormalizedProviderFailureV3): ProviderAsyncJobOperationResultV1<never> => ({ status: 'failed', failure });
 const protocolViolation = (): ProviderAsyncJobOperationResultV1<never> => failed({ code: 'protocol-violation', retryable: false });
 
 function decode<T>(run: () => T, report?: DiagnosticReport): ProviderAsyncJobOperationResultV1<T> {

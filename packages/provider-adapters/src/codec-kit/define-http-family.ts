@@ -2,13 +2,13 @@ import {
   CONTRACT_BOUNDS_V1,
   isCodecErrorV1,
   type AdapterStreamPartV1,
-  type AdapterTerminalOutcome,
-  type NormalizedProviderFailureV1,
+  type AdapterTerminalOutcomeV3,
+  type NormalizedProviderFailureV3,
   type ProtocolFamily,
   type ProviderAdapterExecuteInputV1,
   type ProviderAdapterExecutionV1,
   type ProviderAdapterFactory,
-  type ProviderResponseMetadata,
+  type ProviderResponseMetadataV3,
   type ProviderTransportMetadataV1,
   type ProviderTransportRequest,
   type ProviderTransportResponse,
@@ -56,7 +56,7 @@ export interface HttpFamilyErrorAnswerV1 {
 /** What a family's sync decoder returns. */
 export interface HttpFamilyDecodedV1 {
   /** The terminal outcome. */
-  readonly terminal: AdapterTerminalOutcome;
+  readonly terminal: AdapterTerminalOutcomeV3;
   /** The model the provider reported serving, when the body names one. */
   readonly providerModel?: string | undefined;
 }
@@ -106,7 +106,7 @@ export interface HttpFamilyDefinitionV1<Options extends HttpFamilyOptionsV1> {
    */
   readonly streamMediaTypes?: readonly string[];
   /** The failure a non-2xx answer stands for. */
-  readonly mapHttpError: (answer: HttpFamilyErrorAnswerV1) => NormalizedProviderFailureV1;
+  readonly mapHttpError: (answer: HttpFamilyErrorAnswerV1) => NormalizedProviderFailureV3;
 }
 
 /** One sync family, as the kit built it from its definition. */
@@ -127,7 +127,7 @@ function responseMetadataOf(
   definition: HttpFamilyDefinitionV1<never>,
   response: ProviderTransportResponse,
   providerModel?: string,
-): ProviderResponseMetadata {
+): ProviderResponseMetadataV3 {
   let requestId: string | undefined;
   for (const name of definition.requestIdHeaders) {
     const value = response.headers[name];

@@ -1,12 +1,12 @@
 import type {
   AdapterStreamPartV1,
-  AdapterTerminalOutcome,
+  AdapterTerminalOutcomeV3,
   ProviderAcceptanceFacts,
   ProviderAdapterExecutionV1,
-  ProviderResponseMetadata,
+  ProviderResponseMetadataV3,
 } from '@tokenforge/model-protocol';
 
-async function* onlyTerminal(outcome: AdapterTerminalOutcome): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
+async function* onlyTerminal(outcome: AdapterTerminalOutcomeV3): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
   yield { type: 'terminal', outcome };
 }
 
@@ -17,8 +17,8 @@ async function* onlyTerminal(outcome: AdapterTerminalOutcome): AsyncGenerator<Ad
 export function finishedExecution(
   stream: boolean,
   acceptance: ProviderAcceptanceFacts,
-  metadata: ProviderResponseMetadata,
-  terminal: AdapterTerminalOutcome,
+  metadata: ProviderResponseMetadataV3,
+  terminal: AdapterTerminalOutcomeV3,
 ): ProviderAdapterExecutionV1 {
   return stream
     ? { kind: 'stream', acceptance, responseMetadata: metadata, parts: onlyTerminal(terminal) }

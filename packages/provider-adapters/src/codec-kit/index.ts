@@ -67,6 +67,10 @@ export { isHttpsMediaUrl } from './https-media-url.js';
 
 export { finishedExecution } from './finished-execution.js';
 
+export { resolveReasoningEffortV3 } from './reasoning-effort.js';
+
+export { ENGINE_CAPABILITY_REFUSAL_CODES, forEngineCapabilityRefusals } from './engine-refusal-codes.js';
+
 export { defineHttpFamily } from './define-http-family.js';
 export type {
   HttpFamilyDecodedV1,

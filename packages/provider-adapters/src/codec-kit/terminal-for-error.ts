@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcome, ProviderDiagnosticV3, UsageV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV3, ProviderDiagnosticV3, UsageV1 } from '@tokenforge/model-protocol';
 import { isCodecErrorV1, isProviderTransportFailureV1 } from '@tokenforge/model-protocol';
 import { diagnosticForError, reportDiagnostic } from './diagnostic-for-error.js';
 import { isProtocolViolationError } from './protocol-violation-error.js';
@@ -21,7 +21,7 @@ export interface TerminalForErrorOptions {
  * - a {@link ProviderTransportFailureV1} while reading the body: `connection-lost` is a failed
  *   `truncated-stream`, `timeout` a failed `timeout`, anything else a failed `network`, all retryable.
  */
-export function terminalForError(error: unknown, options?: TerminalForErrorOptions): AdapterTerminalOutcome | undefined {
+export function terminalForError(error: unknown, options?: TerminalForErrorOptions): AdapterTerminalOutcomeV3 | undefined {
   if (options?.signal?.aborted === true) return { status: 'cancelled' };
   const usage = options?.usage === undefined ? {} : { usage: options.usage };
   if (isCodecErrorV1(error) || isProtocolViolationError(error)) {

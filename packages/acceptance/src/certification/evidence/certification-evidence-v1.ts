@@ -1,6 +1,6 @@
 import { chmod, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ASYNC_JOB_STATES_V2, FINISH_REASONS_V1, PROVIDER_FAILURE_CODES_V1, protocolFamilySchema, usageV1Schema, utcTimestampSchema } from '@tokenforge/model-protocol';
+import { ASYNC_JOB_STATES_V2, FINISH_REASONS_V1, PROVIDER_FAILURE_CODES_V3, protocolFamilySchema, usageV1Schema, utcTimestampSchema } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_API_VERSION } from '@tokenforge/protocol-engine';
 import { z } from 'zod';
 import { CertificationError } from '../certification-error.js';
@@ -46,7 +46,7 @@ export const caseEvidenceV1Schema = z.strictObject({
     .strictObject({
       status: z.enum(['completed', 'failed', 'cancelled']),
       finishReason: z.enum(FINISH_REASONS_V1).optional(),
-      failureCode: z.enum(PROVIDER_FAILURE_CODES_V1).optional(),
+      failureCode: z.enum(PROVIDER_FAILURE_CODES_V3).optional(),
     })
     .optional(),
   /** The async job facts. */
@@ -65,7 +65,7 @@ export const caseEvidenceV1Schema = z.strictObject({
       /** The last observed normalized state. */
       finalState: z.enum(ASYNC_JOB_STATES_V2).optional(),
       /** The normalized failure of a rejected start or a failed job. */
-      failureCode: z.enum(PROVIDER_FAILURE_CODES_V1).optional(),
+      failureCode: z.enum(PROVIDER_FAILURE_CODES_V3).optional(),
       /** Whether the job was found on the list page read after success. */
       listed: z.boolean().optional(),
     })

@@ -1,4 +1,4 @@
-import { PROVIDER_FAILURE_CODES_V1, type AdapterTerminalOutcome, type ProviderAsyncJobSnapshotV2, type UsageV1 } from '@tokenforge/model-protocol';
+import { PROVIDER_FAILURE_CODES_V3, usageV1Schema, type AdapterTerminalOutcomeV3, type ProviderAsyncJobSnapshotV2, type UsageV1, type UsageV3 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineTargetBindingV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import type { CaseEvidenceV1, CaseOutcomeV1, OperationCountsV1 } from '../evidence/certification-evidence-v1.js';
 import { fingerprint } from '../evidence/fingerprint.js';
@@ -41,7 +41,7 @@ export function isoOf(ms: number): string {
 }
 
 /** Counts of a terminal's result (no content). */
-export function countsOfTerminal(terminal: AdapterTerminalOutcome): Counts {
+export function countsOfTerminal(terminal: AdapterTerminalOutcomeV3): Counts {
   if (terminal.status !== 'completed') return {};
   const result = terminal.result;
   switch (result.kind) {
@@ -61,6 +61,8 @@ export function countsOfTerminal(terminal: AdapterTerminalOutcome): Counts {
       return { images: result.images.length };
     case 'rerank':
       return { rankedItems: result.results.length };
+    case 'token-count':
+      return {};
     default: {
       const unknownResult: never = result;
       return unknownResult;
@@ -68,14 +70,20 @@ export function countsOfTerminal(terminal: AdapterTerminalOutcome): Counts {
   }
 }
 
-function terminalFacts(terminal: AdapterTerminalOutcome): NonNullable<CaseEvidenceV1['terminal']> {
+function terminalFacts(terminal: AdapterTerminalOutcomeV3): NonNullable<CaseEvidenceV1['terminal']> {
   if (terminal.status === 'completed') return { status: 'completed', ...(terminal.finishReason === undefined ? {} : { finishReason: terminal.finishReason.unified }) };
   if (terminal.status === 'failed') return { status: 'failed', failureCode: terminal.failure.code };
   return { status: 'cancelled' };
 }
 
-function usageOf(usage: UsageV1 | undefined): { usage?: UsageV1 } {
-  return usage === undefined ? {} : { usage: { ...usage } };
+const USAGE_V1_FIELDS = Object.keys(usageV1Schema.shape) as (keyof UsageV1)[];
+
+/** The V1 figures of a usage (the evidence format records those; V3 details are left out). */
+function usageOf(usage: UsageV3 | undefined): { usage?: UsageV1 } {
+  if (usage === undefined) return {};
+  const figures: UsageV1 = {};
+  for (const field of USAGE_V1_FIELDS) if (usage[field] !== undefined) figures[field] = usage[field];
+  return { usage: figures };
 }
 
 /** The partial evidence a case produces; `run-certification` adds the fingerprint and family facts. */
@@ -193,7 +201,7 @@ async function runAsync(manifestCase: ManifestCaseV1, context: CaseContext, oper
 }
 
 function failureCodeFacts(code: string): { failureCode?: Job['failureCode'] } {
-  return (PROVIDER_FAILURE_CODES_V1 as readonly string[]).includes(code) ? { failureCode: code as NonNullable<Job['failureCode']> } : {};
+  return (PROVIDER_FAILURE_CODES_V3 as readonly string[]).includes(code) ? { failureCode: code as NonNullable<Job['failureCode']> } : {};
 }
 
 /** Runs one case through the public engine API. Never cancels a job. Throws only what `beforeOperation` throws. */

@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcome, FinishReasonV1, UsageV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV3, FinishReasonV1, UsageV1 } from '@tokenforge/model-protocol';
 import type { ChatDialect } from './dialects.js';
 import type { ClientToolCall, ClientUsage, ClientView } from './sdk-clients.js';
 
@@ -104,7 +104,7 @@ function usageFor(dialect: ChatDialect, usage: UsageV1 | undefined): ClientUsage
 /**
  * What a client of `dialect` must rebuild from a completed chat terminal that provider family `provider` produced.
  */
-export function expectedClientView(dialect: ChatDialect, provider: ChatDialect, terminal: AdapterTerminalOutcome): ClientView {
+export function expectedClientView(dialect: ChatDialect, provider: ChatDialect, terminal: AdapterTerminalOutcomeV3): ClientView {
   if (terminal.status !== 'completed' || terminal.result.kind !== 'chat') throw new Error('expected a completed chat terminal');
   const text: string[] = [];
   const refusal: string[] = [];

@@ -1,31 +1,39 @@
 import type { ProtocolFamily } from '../../protocol-family/protocol-family.js';
-import type { ProtocolCapabilityV2 } from '../../capability/v2/protocol-capability-v2.js';
-import type { TaskEnvelopeV2 } from '../../task/v2/task-envelope-v2.js';
+import type { ProtocolCapabilityV3 } from '../../capability/v3/protocol-capability-v3.js';
+import type { TaskEnvelopeV3 } from '../../task/v3/task-envelope-v3.js';
 import type { ProviderTransport } from '../../transport/v1/provider-transport.js';
 import type { PreparedMediaExecutionInputV2 } from '../../media/v2/prepared-media-v2.js';
-import type { NormalizedStreamEventV1 } from '../../stream/v1/normalized-stream-event-v1.js';
-import type { AdapterTerminalOutcome } from '../../outcome/v1/adapter-terminal-outcome.js';
-import type { ProviderAcceptanceFacts, ProviderResponseMetadata } from '../../outcome/v1/provider-acceptance-facts.js';
-import type { NormalizedProviderFailureV1 } from '../../outcome/v1/provider-failure-v1.js';
-import type { ProviderDiagnosticV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
+import type { NormalizedStreamEventV3 } from '../../stream/v3/normalized-stream-event-v3.js';
+import type { AdapterTerminalOutcomeV3, NormalizedProviderFailureV3, ProviderDiagnosticV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
+import type { ProviderAcceptanceFacts } from '../../outcome/v1/provider-acceptance-facts.js';
+import type { ProviderResponseMetadataV3 } from '../../outcome/v3/provider-response-metadata-v3.js';
 import type {
   ProviderAsyncJobListInputV2,
   ProviderAsyncJobListPageV2,
   ProviderAsyncJobSnapshotV2,
 } from '../../job/v2/provider-async-job-v2.js';
 
+/*
+ * The adapter port. Its names keep their V1 spelling; the shapes it carries are the V3 revision of the contracts
+ * (task, capability, events, terminal, metadata, failure), each a superset of its V1/V2 twin: every V1/V2 value
+ * an adapter used to receive or return is still a valid one.
+ */
+
 /** The dispatch facts an adapter may read: the wire model name and the capability. Never credentials. */
 export interface ProviderAdapterTargetV1 {
   /** Model name to put on the wire. */
   readonly providerModel: string;
-  /** The target's declared capability. */
-  readonly capability: ProtocolCapabilityV2;
+  /**
+   * The target's declared capability, always in V3 form: the engine reads a host's V2 capability as V3
+   * (`protocolCapabilityFromV2`) before any adapter sees it.
+   */
+  readonly capability: ProtocolCapabilityV3;
 }
 
 /** Everything one sync or stream execution needs. */
 export interface ProviderAdapterExecuteInputV1 {
-  /** The validated task. */
-  readonly task: TaskEnvelopeV2;
+  /** The validated task (V3 revision: every V2 task is one). */
+  readonly task: TaskEnvelopeV3;
   /** Dispatch facts. */
   readonly target: ProviderAdapterTargetV1;
   /** The host's credential-bound transport for this request. */
@@ -35,17 +43,18 @@ export interface ProviderAdapterExecuteInputV1 {
   /** Prepared media (image edits). */
   readonly preparedMedia?: PreparedMediaExecutionInputV2;
   /**
-   * Host-private detail of a failure the adapter turned into a failed terminal (which rule refused, where, what
-   * was expected; never the offending value). Present only when the host listens; calling it never throws.
-   * Added by contract revision V3.
+   * Host-private diagnostics sink. An adapter calls it for wire oddities it tolerated (and may call it to explain
+   * a failure it reports): which rule, where, what was expected, never the offending value. What it receives is
+   * not a fact: it never enters a terminal, an event or evidence. Absent when the host keeps no diagnostics; an
+   * adapter must not depend on it being called or on what it does, and must not let a throw from it escape.
    */
   readonly reportDiagnostic?: (diagnostic: ProviderDiagnosticV3) => void;
 }
 
 /** One item an adapter stream yields: a normalized event, or the terminal outcome (exactly once, last). */
 export type AdapterStreamPartV1 =
-  | NormalizedStreamEventV1
-  | { readonly type: 'terminal'; readonly outcome: AdapterTerminalOutcome };
+  | NormalizedStreamEventV3
+  | { readonly type: 'terminal'; readonly outcome: AdapterTerminalOutcomeV3 };
 
 /**
  * Optional fast path of a stream's parts iterator, under this registered symbol (the same in every realm and
@@ -75,13 +84,13 @@ export type ProviderAdapterExecutionV1 =
   | {
       readonly kind: 'response';
       readonly acceptance: ProviderAcceptanceFacts;
-      readonly responseMetadata: ProviderResponseMetadata;
-      readonly terminal: AdapterTerminalOutcome;
+      readonly responseMetadata: ProviderResponseMetadataV3;
+      readonly terminal: AdapterTerminalOutcomeV3;
     }
   | {
       readonly kind: 'stream';
       readonly acceptance: ProviderAcceptanceFacts;
-      readonly responseMetadata: ProviderResponseMetadata;
+      readonly responseMetadata: ProviderResponseMetadataV3;
       /**
        * Pull-based parts: events, then exactly one terminal. Calling `return()` on its iterator must release
        * the transport body.
@@ -120,15 +129,15 @@ export interface ProviderAsyncJobStartInputV1 extends ProviderAdapterExecuteInpu
 export type ProviderAsyncJobStartOutcomeV1 =
   | {
       readonly acceptance: { readonly state: 'accepted' };
-      readonly responseMetadata: ProviderResponseMetadata;
+      readonly responseMetadata: ProviderResponseMetadataV3;
       /** The provider's job id. */
       readonly providerJobId: string;
     }
   | {
       readonly acceptance: { readonly state: 'not-accepted' | 'unknown' };
-      readonly responseMetadata: ProviderResponseMetadata;
+      readonly responseMetadata: ProviderResponseMetadataV3;
       /** Why the start was not accepted (or may not have been). `unknown` starts are never retryable. */
-      readonly failure: NormalizedProviderFailureV1;
+      readonly failure: NormalizedProviderFailureV3;
     };
 
 /** Input of get and cancel. */
@@ -162,7 +171,7 @@ export interface ProviderAsyncJobListOperationInputV1 {
 /** Result of a job operation: the value, or a normalized provider failure. */
 export type ProviderAsyncJobOperationResultV1<T> =
   | { readonly status: 'ok'; readonly value: T }
-  | { readonly status: 'failed'; readonly failure: NormalizedProviderFailureV1 };
+  | { readonly status: 'failed'; readonly failure: NormalizedProviderFailureV3 };
 
 /** An async job adapter for one request. Operations it does not declare are absent. */
 export interface ProviderAsyncJobAdapterV1 {

@@ -1,10 +1,15 @@
 import type { ProtocolFamily } from '../../protocol-family/protocol-family.js';
-import type { TaskEnvelopeV2 } from '../../task/v2/task-envelope-v2.js';
-import type { NormalizedStreamEventV1 } from '../../stream/v1/normalized-stream-event-v1.js';
-import type { AdapterTerminalOutcome } from '../../outcome/v1/adapter-terminal-outcome.js';
-import type { NormalizedProviderFailureV1 } from '../../outcome/v1/provider-failure-v1.js';
+import type { TaskEnvelopeV3 } from '../../task/v3/task-envelope-v3.js';
+import type { NormalizedStreamEventV3 } from '../../stream/v3/normalized-stream-event-v3.js';
+import type { AdapterTerminalOutcomeV3, NormalizedProviderFailureV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
 import type { CodecErrorCodeV1 } from './codec-error-v1.js';
 import type { EgressFailureV3 } from '../v3/egress-failure-v3.js';
+
+/*
+ * The codec ports. Their names keep their V1 spelling; the task, events, terminals and failures they carry are
+ * the V3 revision, each a superset of its V1/V2 twin, so a codec written against V1/V2 values still produces and
+ * receives valid ones.
+ */
 
 /** A client request in some dialect, as a host received it. */
 export interface ClientWireRequestV1 {
@@ -18,8 +23,8 @@ export interface ClientWireRequestV1 {
 
 /** What an ingress codec makes of a client request. */
 export interface IngressDecodedRequestV1 {
-  /** The normalized task. */
-  readonly task: TaskEnvelopeV2;
+  /** The normalized task (V3 revision: every V2 task is one). */
+  readonly task: TaskEnvelopeV3;
   /** The model name the client asked for; the host resolves it to a target. */
   readonly modelLabel: string;
 }
@@ -57,14 +62,14 @@ export interface EgressStreamEncoderV1 {
   /** Content type of the stream (`text/event-stream`, or NDJSON for dialects that use it). */
   readonly contentType: string;
   /** Bytes for one event (possibly empty when the dialect has nothing to say yet). */
-  encodeEvent(event: NormalizedStreamEventV1): Uint8Array;
+  encodeEvent(event: NormalizedStreamEventV3): Uint8Array;
   /** Bytes that end the stream for this terminal (including an in-stream error for a failed terminal). */
-  encodeTerminal(outcome: AdapterTerminalOutcome): Uint8Array;
+  encodeTerminal(outcome: AdapterTerminalOutcomeV3): Uint8Array;
 }
 
 /** A failure to report in a dialect's own error envelope. */
 export type EgressFailureV1 =
-  | { readonly source: 'provider'; readonly failure: NormalizedProviderFailureV1 }
+  | { readonly source: 'provider'; readonly failure: NormalizedProviderFailureV3 }
   | { readonly source: 'ingress'; readonly code: CodecErrorCodeV1 }
   | { readonly source: 'engine'; readonly code: string };
 
@@ -73,7 +78,7 @@ export interface EgressCodecV1 {
   /** The dialect. */
   readonly protocolFamily: ProtocolFamily;
   /** A whole (non-stream) response for a terminal outcome. */
-  encodeResponse(outcome: AdapterTerminalOutcome, context: EgressContextV1): EgressHttpResponseV1;
+  encodeResponse(outcome: AdapterTerminalOutcomeV3, context: EgressContextV1): EgressHttpResponseV1;
   /** A stream encoder, for dialects that stream. */
   createStreamEncoder?(context: EgressContextV1): EgressStreamEncoderV1;
   /**

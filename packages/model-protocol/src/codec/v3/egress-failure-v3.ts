@@ -1,4 +1,4 @@
-import type { NormalizedProviderFailureV1 } from '../../outcome/v1/provider-failure-v1.js';
+import type { NormalizedProviderFailureV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
 import type { CodecErrorCodeV1 } from '../v1/codec-error-v1.js';
 
 /**
@@ -7,7 +7,7 @@ import type { CodecErrorCodeV1 } from '../v1/codec-error-v1.js';
  * Every `EgressFailureV1` is an `EgressFailureV3`.
  */
 export type EgressFailureV3 =
-  | { readonly source: 'provider'; readonly failure: NormalizedProviderFailureV1 }
+  | { readonly source: 'provider'; readonly failure: NormalizedProviderFailureV3 }
   | { readonly source: 'engine'; readonly code: string }
   | {
       readonly source: 'ingress';

@@ -23,14 +23,16 @@ import {
  * Pairs one resolved target with the host's request-scoped transport factory. The returned binding's
  * `bindTransport(connectionRef, signal)` refuses any connection reference other than `target.connectionRef`
  * before the host factory runs, so no credential lookup or network work happens for a substituted connection.
- * The binding keeps only the dispatch fields of the target; host-private extras are dropped.
+ * The binding keeps only the dispatch fields of the target; host-private extras are dropped. Its `target` is
+ * the host's as declared (a V2 capability stays V2); the engine reads the capability in V3 form.
  */
 export function createProtocolEngineTargetBindingV1(input: CreateProtocolEngineTargetBindingInputV1): ProtocolEngineTargetBindingV1 {
-  const { hostBindTransport, target } = readGuarded(CODES.INPUT_INVALID, () => {
+  const { hostBindTransport, target, normalized } = readGuarded(CODES.INPUT_INVALID, () => {
     if (!isRecord(input) || typeof input.bindTransport !== 'function') {
       throw engineError(CODES.INPUT_INVALID, 'a binding needs a target and a bindTransport function');
     }
-    return { hostBindTransport: input.bindTransport, target: deepFreeze(snapshotTarget(input.target)) };
+    const snapshot = snapshotTarget(input.target);
+    return { hostBindTransport: input.bindTransport, target: deepFreeze(snapshot.declared), normalized: deepFreeze(snapshot.normalized) };
   });
 
   async function bindTransport(connectionRef: string, signal: AbortSignal): Promise<ProviderTransport> {
@@ -55,6 +57,6 @@ export function createProtocolEngineTargetBindingV1(input: CreateProtocolEngineT
   }
 
   const binding = Object.freeze({ target, bindTransport });
-  rememberValidatedBinding(binding, { target, bindTransport });
+  rememberValidatedBinding(binding, { target: normalized, bindTransport });
   return binding;
 }

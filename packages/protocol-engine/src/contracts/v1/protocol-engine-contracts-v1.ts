@@ -1,6 +1,6 @@
 import type {
-  AdapterTerminalOutcome,
-  NormalizedStreamEventV1,
+  AdapterTerminalOutcomeV3,
+  NormalizedStreamEventV3,
   PreparedMediaExecutionInputV2,
   ProtocolFamily,
   ProviderAcceptanceFacts,
@@ -10,9 +10,10 @@ import type {
   ProviderAsyncJobListPageV2,
   ProviderAsyncJobSnapshotV2,
   ProviderDispatchTargetV2,
-  ProviderResponseMetadata,
+  ProviderDispatchTargetV3,
+  ProviderResponseMetadataV3,
   ProviderTransport,
-  TaskEnvelopeV2,
+  TaskEnvelopeV3,
 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineApiVersion } from './api-version.js';
 import type { ProtocolEngineObserverV3 } from '../v3/protocol-engine-observer-v3.js';
@@ -23,8 +24,12 @@ interface ObservedV3 {
   readonly observer?: ProtocolEngineObserverV3;
 }
 
-/** The resolved target the engine dispatches to: provider identity (opaque), wire model, connection, capability. */
-export type ProtocolEngineDispatchTargetV1 = ProviderDispatchTargetV2;
+/**
+ * The resolved target the engine dispatches to: provider identity (opaque), wire model, connection, capability.
+ * The capability may be V2 or V3; the engine reads a valid V2 target's capability with `protocolCapabilityFromV2`,
+ * so every V2 target behaves as before.
+ */
+export type ProtocolEngineDispatchTargetV1 = ProviderDispatchTargetV2 | ProviderDispatchTargetV3;
 
 /**
  * A request-scoped pairing of one resolved target with the host's transport factory. Build it with
@@ -65,8 +70,8 @@ export interface ProtocolEngineAdapterRegistryPortV1 {
 export interface ProtocolEngineExecuteInputV1 {
   /** The resolved target and the request's transport binder. */
   readonly binding: ProtocolEngineTargetBindingV1;
-  /** The normalized task (validated again by the engine). */
-  readonly task: TaskEnvelopeV2;
+  /** The normalized task (validated again by the engine against `TaskEnvelopeV3`; every V2 task is one). */
+  readonly task: TaskEnvelopeV3;
   /** The request's abort signal, passed to the transport binder and the adapter. */
   readonly signal: AbortSignal;
   /** Media the host prepared (image edits only). */
@@ -80,8 +85,8 @@ interface ProtocolEngineExecutionBaseV1 {
   readonly apiVersion: ProtocolEngineApiVersion;
   /** Whether the provider took the request on. */
   readonly acceptance: ProviderAcceptanceFacts;
-  /** Operator-facing facts about the provider response (request id, served model). */
-  readonly responseMetadata: ProviderResponseMetadata;
+  /** Operator-facing facts about the provider response (request id, served model, rate limits). */
+  readonly responseMetadata: ProviderResponseMetadataV3;
 }
 
 /** A sync execution: the validated terminal outcome (a provider failure is a `failed` terminal, not an error). */
@@ -89,7 +94,7 @@ export interface ProtocolEngineResponseV1 extends ProtocolEngineExecutionBaseV1 
   /** Discriminant: a sync execution. */
   readonly kind: 'response';
   /** The validated, frozen terminal outcome. */
-  readonly terminal: AdapterTerminalOutcome;
+  readonly terminal: AdapterTerminalOutcomeV3;
 }
 
 /**
@@ -100,12 +105,12 @@ export interface ProtocolEngineStreamV1 extends ProtocolEngineExecutionBaseV1 {
   /** Discriminant: a stream execution. */
   readonly kind: 'stream';
   /** Validated events, pulled one adapter part per consumer pull. Iterable once; a second iteration throws `STREAM_MISUSE`. */
-  readonly events: AsyncIterable<NormalizedStreamEventV1>;
+  readonly events: AsyncIterable<NormalizedStreamEventV3>;
   /**
    * Settles when the events are drained (the adapter's terminal), on abort or early exit (`cancelled`), or
    * rejects with the same `ProtocolEngineErrorV1` the event iterator threw. Never an unhandled rejection.
    */
-  readonly terminal: Promise<AdapterTerminalOutcome>;
+  readonly terminal: Promise<AdapterTerminalOutcomeV3>;
   /** Stops the stream: releases the transport and settles `terminal` as `cancelled`. No-op once settled. */
   abort(reason: unknown): void;
 }
@@ -129,7 +134,7 @@ export interface ProtocolEngineRejectedV1 extends ProtocolEngineExecutionBaseV1 
   readonly kind: 'rejected';
   /** `not-accepted`: no job exists. `unknown`: a job may exist; do not resend blindly. */
   readonly acceptance: { readonly state: 'not-accepted' | 'unknown' };
-  /** The normalized provider failure code (one of model-protocol's `PROVIDER_FAILURE_CODES_V1`). */
+  /** The normalized provider failure code (one of model-protocol's `PROVIDER_FAILURE_CODES_V3`). */
   readonly failureCode: string;
   /** Whether resending may succeed; always `false` when the state is `unknown`. */
   readonly retryable: boolean;

@@ -1,4 +1,4 @@
-import type { ProtocolFamily, ProviderDiagnosticV3, UsageV1 } from '@tokenforge/model-protocol';
+import type { ProtocolFamily, ProviderDiagnosticV3, UsageV3 } from '@tokenforge/model-protocol';
 
 /** How an observed execution ended (contract revision V3). */
 export type ProtocolEngineExecutionEndV3 = 'completed' | 'failed' | 'cancelled' | 'accepted-job' | 'rejected' | 'error';
@@ -62,7 +62,7 @@ export type ProtocolEngineObservationV3 =
       /** The failure code of a failed terminal or rejected start, or the engine error code. */
       readonly failureCode?: string;
       /** The terminal's usage, when it reported any. */
-      readonly usage?: UsageV1;
+      readonly usage?: UsageV3;
       /** The unified finish reason of a completed chat. */
       readonly finishReason?: string;
     };

@@ -4,7 +4,7 @@ import type {
   ProviderAdapterV1,
   ProviderAsyncJobAdapterV1,
   ProviderTransport,
-  TaskEnvelopeV2,
+  TaskEnvelopeV3,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_API_VERSION } from '../../contracts/v1/api-version.js';
 import type {
@@ -129,7 +129,7 @@ async function runSync(
 
 /** The adapter's input: optional members only when present, so the object keeps one shape per task kind. */
 function adapterInput(
-  task: TaskEnvelopeV2,
+  task: TaskEnvelopeV3,
   target: ProviderAdapterTargetV1,
   transport: ProviderTransport,
   signal: AbortSignal,
@@ -144,7 +144,7 @@ function adapterInput(
 
 function buildExecution(
   raw: unknown,
-  task: TaskEnvelopeV2,
+  task: TaskEnvelopeV3,
   target: ProviderAdapterTargetV1,
   signal: AbortSignal,
   controller: AbortController | undefined,

@@ -17,6 +17,14 @@ export const PROTOCOL_ENGINE_ERROR_CODES_V1 = Object.freeze({
   TARGET_TASK_MISMATCH: 'PROTOCOL_ENGINE_TARGET_TASK_MISMATCH',
   /** The task (or job operation) needs something the target's capability does not declare. */
   CAPABILITY_UNSUPPORTED: 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED',
+  /** The task forces a tool call (`toolChoice` `required` or a named tool) and the target lacks `forcedToolChoice`. */
+  FORCED_TOOL_CHOICE_UNSUPPORTED: 'PROTOCOL_ENGINE_FORCED_TOOL_CHOICE_UNSUPPORTED',
+  /** The task sets `parallelToolCalls` and the target does not declare `parallelToolCalls`. */
+  PARALLEL_TOOL_CALLS_UNSUPPORTED: 'PROTOCOL_ENGINE_PARALLEL_TOOL_CALLS_UNSUPPORTED',
+  /** The task asks for a hosted tool kind the target's `hostedTools` does not list. */
+  HOSTED_TOOL_UNSUPPORTED: 'PROTOCOL_ENGINE_HOSTED_TOOL_UNSUPPORTED',
+  /** The task asks for `contextManagement` and the target does not declare `contextManagement`. */
+  CONTEXT_MANAGEMENT_UNSUPPORTED: 'PROTOCOL_ENGINE_CONTEXT_MANAGEMENT_UNSUPPORTED',
   /** The engine asked a binding for a connection other than the one its target names. */
   CONNECTION_MISMATCH: 'PROTOCOL_ENGINE_CONNECTION_MISMATCH',
   /** The host's transport factory failed or returned something that is not a transport. */
@@ -64,6 +72,10 @@ const PHASE_BY_CODE: ReadonlyMap<string, ProtocolEngineErrorPhaseV1> = new Map<P
   [PROTOCOL_ENGINE_ERROR_CODES_V1.INPUT_INVALID, 'input'],
   [PROTOCOL_ENGINE_ERROR_CODES_V1.TARGET_TASK_MISMATCH, 'input'],
   [PROTOCOL_ENGINE_ERROR_CODES_V1.CAPABILITY_UNSUPPORTED, 'input'],
+  [PROTOCOL_ENGINE_ERROR_CODES_V1.FORCED_TOOL_CHOICE_UNSUPPORTED, 'input'],
+  [PROTOCOL_ENGINE_ERROR_CODES_V1.PARALLEL_TOOL_CALLS_UNSUPPORTED, 'input'],
+  [PROTOCOL_ENGINE_ERROR_CODES_V1.HOSTED_TOOL_UNSUPPORTED, 'input'],
+  [PROTOCOL_ENGINE_ERROR_CODES_V1.CONTEXT_MANAGEMENT_UNSUPPORTED, 'input'],
   [PROTOCOL_ENGINE_ERROR_CODES_V1.CONNECTION_MISMATCH, 'transport'],
   [PROTOCOL_ENGINE_ERROR_CODES_V1.TRANSPORT_BIND_FAILED, 'transport'],
   [PROTOCOL_ENGINE_ERROR_CODES_V1.TRANSPORT_FAILED, 'transport'],

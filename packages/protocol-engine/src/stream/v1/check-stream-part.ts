@@ -1,9 +1,9 @@
 import type {
-  AdapterTerminalOutcome,
-  NormalizedStreamEventV1,
-  ProtocolCapabilityV2,
+  AdapterTerminalOutcomeV3,
+  NormalizedStreamEventV3,
+  ProtocolCapabilityV3,
   ProviderAcceptanceFacts,
-  TaskEnvelopeV2,
+  TaskEnvelopeV3,
 } from '@tokenforge/model-protocol';
 import { checkTerminal, outputInvalid } from '../../validation/v1/check-adapter-output.js';
 import { checkStreamEvent } from '../../validation/v1/check-stream-event.js';
@@ -18,16 +18,16 @@ import { StreamLifecycle } from './stream-lifecycle.js';
 export class StreamPartCheck {
   private readonly lifecycle = new StreamLifecycle();
   /** The terminal outcome, once `check` accepted one. */
-  outcome: AdapterTerminalOutcome | undefined;
+  outcome: AdapterTerminalOutcomeV3 | undefined;
 
   constructor(
-    private readonly task: TaskEnvelopeV2,
-    private readonly capability: ProtocolCapabilityV2,
+    private readonly task: TaskEnvelopeV3,
+    private readonly capability: ProtocolCapabilityV3,
     private readonly acceptance: ProviderAcceptanceFacts,
   ) {}
 
   /** Checks one iterator step: a step that is not an object, or `done` before the terminal, is invalid. */
-  checkStep(step: unknown): NormalizedStreamEventV1 | undefined {
+  checkStep(step: unknown): NormalizedStreamEventV3 | undefined {
     if (typeof step !== 'object' || step === null) throw outputInvalid('the parts iterator returned a non-object step');
     const { done, value } = step as IteratorResult<unknown>;
     if (done === true) throw outputInvalid('the stream ended without a terminal part');
@@ -35,7 +35,7 @@ export class StreamPartCheck {
   }
 
   /** Checks one part. */
-  check(value: unknown): NormalizedStreamEventV1 | undefined {
+  check(value: unknown): NormalizedStreamEventV3 | undefined {
     if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'terminal') {
       this.outcome = this.checkTerminalPart(value);
       return undefined;
@@ -47,7 +47,7 @@ export class StreamPartCheck {
     return event;
   }
 
-  private checkTerminalPart(value: object): AdapterTerminalOutcome {
+  private checkTerminalPart(value: object): AdapterTerminalOutcomeV3 {
     for (const key in value) {
       if (key !== 'type' && key !== 'outcome') throw outputInvalid('the terminal part has an undeclared field');
     }

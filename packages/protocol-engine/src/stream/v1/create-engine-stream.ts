@@ -1,12 +1,12 @@
 import {
   ADAPTER_STREAM_TAKE_BUFFERED_V1,
   isProviderTransportFailureV1,
-  type AdapterTerminalOutcome,
-  type NormalizedStreamEventV1,
-  type ProtocolCapabilityV2,
+  type AdapterTerminalOutcomeV3,
+  type NormalizedStreamEventV3,
+  type ProtocolCapabilityV3,
   type ProviderAcceptanceFacts,
-  type ProviderResponseMetadata,
-  type TaskEnvelopeV2,
+  type ProviderResponseMetadataV3,
+  type TaskEnvelopeV3,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_API_VERSION } from '../../contracts/v1/api-version.js';
 import type { ProtocolEngineStreamV1 } from '../../contracts/v1/protocol-engine-contracts-v1.js';
@@ -24,10 +24,10 @@ import { releaseIterator } from './release-iterator.js';
 export interface EngineStreamInput {
   /** The adapter's parts iterator (already obtained, so it can be released before the first pull). */
   readonly iterator: AsyncIterator<unknown>;
-  readonly task: TaskEnvelopeV2;
-  readonly capability: ProtocolCapabilityV2;
+  readonly task: TaskEnvelopeV3;
+  readonly capability: ProtocolCapabilityV3;
   readonly acceptance: ProviderAcceptanceFacts;
-  readonly responseMetadata: ProviderResponseMetadata;
+  readonly responseMetadata: ProviderResponseMetadataV3;
   /** The host's signal (read, never listened to here: the engine links it to `controller` once per stream). */
   readonly hostSignal: AbortSignal;
   /**
@@ -41,11 +41,11 @@ export interface EngineStreamInput {
   readonly onFirstEvent?: () => void;
 }
 
-type Result = IteratorResult<NormalizedStreamEventV1>;
+type Result = IteratorResult<NormalizedStreamEventV3>;
 
 const DONE: Result = Object.freeze({ done: true, value: undefined });
 const DONE_PROMISE = Promise.resolve(DONE);
-const CANCELLED: AdapterTerminalOutcome = Object.freeze({ status: 'cancelled' });
+const CANCELLED: AdapterTerminalOutcomeV3 = Object.freeze({ status: 'cancelled' });
 const noop = (): void => undefined;
 
 /**
@@ -56,7 +56,7 @@ const noop = (): void => undefined;
 export function createEngineStream(input: EngineStreamInput): ProtocolEngineStreamV1 {
   const run = new EngineStreamRun(input);
   let iterated = false;
-  const events: AsyncIterable<NormalizedStreamEventV1> = {
+  const events: AsyncIterable<NormalizedStreamEventV3> = {
     [Symbol.asyncIterator]: () => {
       if (iterated) throw engineError(CODES.STREAM_MISUSE, 'the stream events can be iterated only once');
       iterated = true;
@@ -87,8 +87,8 @@ function pullFailure(error: unknown): ProtocolEngineErrorV1 {
  * `releaseIterator` (how the adapter is told to stop). Settlement (`complete`, `cancel`, `fail`) happens once.
  */
 class EngineStreamRun {
-  readonly terminal: Promise<AdapterTerminalOutcome>;
-  readonly events: AsyncIterator<NormalizedStreamEventV1>;
+  readonly terminal: Promise<AdapterTerminalOutcomeV3>;
+  readonly events: AsyncIterator<NormalizedStreamEventV3>;
   private readonly iterator: AsyncIterator<unknown>;
   private readonly input: EngineStreamInput;
   private readonly controller: AbortController;
@@ -98,7 +98,7 @@ class EngineStreamRun {
   private readonly takeBuffered: (() => unknown) | undefined;
   private settled = false;
   private pulling = false;
-  private resolveTerminal!: (outcome: AdapterTerminalOutcome) => void;
+  private resolveTerminal!: (outcome: AdapterTerminalOutcomeV3) => void;
   private rejectTerminal!: (error: unknown) => void;
 
   constructor(input: EngineStreamInput) {
@@ -109,7 +109,7 @@ class EngineStreamRun {
     this.parts = new StreamPartCheck(input.task, input.capability, input.acceptance);
     const take = (input.iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
     this.takeBuffered = typeof take === 'function' ? (take as () => unknown) : undefined;
-    this.terminal = new Promise<AdapterTerminalOutcome>((resolve, reject) => {
+    this.terminal = new Promise<AdapterTerminalOutcomeV3>((resolve, reject) => {
       this.resolveTerminal = resolve;
       this.rejectTerminal = reject;
     });
@@ -218,7 +218,7 @@ class EngineStreamRun {
   };
 
   /** The consumer's result of a checked part: the event, or the end after a terminal, which settles the stream. */
-  private resultOf(event: NormalizedStreamEventV1 | undefined): Result {
+  private resultOf(event: NormalizedStreamEventV3 | undefined): Result {
     if (event !== undefined) {
       if (this.onFirstEvent !== undefined) {
         const first = this.onFirstEvent;
@@ -229,7 +229,7 @@ class EngineStreamRun {
     }
     this.settle();
     releaseIterator(this.iterator);
-    this.resolveTerminal(this.parts.outcome as AdapterTerminalOutcome);
+    this.resolveTerminal(this.parts.outcome as AdapterTerminalOutcomeV3);
     return DONE;
   }
 

@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcome, ChatOutputPartV1, NormalizedStreamEventV1, UsageV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV3, ChatOutputPartV1, NormalizedStreamEventV3, UsageV3 } from '@tokenforge/model-protocol';
 
 type BlockKind = 'text' | 'reasoning' | 'refusal' | 'tool-call' | 'redacted';
 
@@ -23,11 +23,11 @@ interface Block {
 export class StreamLifecycle {
   private readonly blocks = new Map<number, Block>();
   private openBlocks = 0;
-  private usage: UsageV1 | undefined;
+  private usage: UsageV3 | undefined;
   private lastDeltaIndex = -1;
   private lastDeltaBlock: Block | undefined;
 
-  accept(event: NormalizedStreamEventV1): string | undefined {
+  accept(event: NormalizedStreamEventV3): string | undefined {
     switch (event.type) {
       // Deltas first: almost every event is one.
       case 'text-delta':
@@ -82,7 +82,7 @@ export class StreamLifecycle {
   }
 
   /** Checks a validated terminal against everything the stream said. */
-  checkTerminal(outcome: AdapterTerminalOutcome): string | undefined {
+  checkTerminal(outcome: AdapterTerminalOutcomeV3): string | undefined {
     if (outcome.status === 'cancelled') return undefined;
     if (outcome.usage !== undefined && this.usage !== undefined) {
       const problem = compareUsage(this.usage, outcome.usage);
@@ -135,7 +135,7 @@ export class StreamLifecycle {
     return undefined;
   }
 
-  private acceptUsage(usage: UsageV1): string | undefined {
+  private acceptUsage(usage: UsageV3): string | undefined {
     if (this.usage !== undefined) {
       const problem = compareUsage(this.usage, usage);
       if (problem !== undefined) return `a usage snapshot ${problem} the previous one`;
@@ -145,14 +145,27 @@ export class StreamLifecycle {
   }
 }
 
-/** A later usage must keep every field of the earlier one, never smaller. */
-function compareUsage(earlier: UsageV1, later: UsageV1): string | undefined {
-  for (const key of Object.keys(earlier) as (keyof UsageV1)[]) {
+/**
+ * A later usage must keep every field of the earlier one: figures never smaller, the V3 detail objects
+ * (cache writes by time to live, tokens by modality, hosted-tool requests) compared figure by figure, the same
+ * way. A text fact (`serviceTier`) may change but not disappear.
+ */
+function compareUsage(earlier: UsageV3, later: UsageV3): string | undefined {
+  return compareFigures(earlier as Readonly<Record<string, unknown>>, later as Readonly<Record<string, unknown>>);
+}
+
+function compareFigures(earlier: Readonly<Record<string, unknown>>, later: Readonly<Record<string, unknown>>): string | undefined {
+  for (const key of Object.keys(earlier)) {
     const before = earlier[key];
     if (before === undefined) continue;
     const after = later[key];
     if (after === undefined) return 'drops a field reported by';
-    if (after < before) return 'decreases a field of';
+    if (typeof before === 'number') {
+      if ((after as number) < before) return 'decreases a field of';
+    } else if (typeof before === 'object' && before !== null) {
+      const problem = compareFigures(before as Readonly<Record<string, unknown>>, after as Readonly<Record<string, unknown>>);
+      if (problem !== undefined) return problem;
+    }
   }
   return undefined;
 }

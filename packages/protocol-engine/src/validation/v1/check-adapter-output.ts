@@ -1,21 +1,21 @@
 import {
-  adapterTerminalOutcomeSchema,
-  normalizedProviderFailureV1Schema,
+  adapterTerminalOutcomeV3Schema,
+  normalizedProviderFailureV3Schema,
   providerAcceptanceFactsSchema,
   providerAsyncJobListPageV2Schema,
   providerAsyncJobSnapshotV2Schema,
   providerJobIdSchema,
-  providerResponseMetadataSchema,
-  type AdapterTerminalOutcome,
-  type NormalizedProviderFailureV1,
-  type ProtocolCapabilityV2,
+  providerResponseMetadataV3Schema,
+  type AdapterTerminalOutcomeV3,
+  type NormalizedProviderFailureV3,
+  type ProtocolCapabilityV3,
   type ProviderAcceptanceFacts,
   type ProviderAsyncJobListInputV2,
   type ProviderAsyncJobListPageV2,
   type ProviderAsyncJobSnapshotV2,
-  type ProviderResponseMetadata,
-  type TaskEnvelopeV2,
-  type TaskResultV1,
+  type ProviderResponseMetadataV3,
+  type TaskEnvelopeV3,
+  type TaskResultV3,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError, type ProtocolEngineErrorV1 } from '../../error/v1/protocol-engine-error-v1.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -43,22 +43,23 @@ export function checkAcceptance(value: unknown): ProviderAcceptanceFacts {
   return deepFreeze(fastParseAcceptance(value) ?? parseOutput(providerAcceptanceFactsSchema, value, 'acceptance'));
 }
 
-/** Validates response metadata (closed object). */
-export function checkResponseMetadata(value: unknown): ProviderResponseMetadata {
-  return deepFreeze(fastParseResponseMetadata(value) ?? parseOutput(providerResponseMetadataSchema, value, 'response metadata'));
+/** Validates response metadata (closed object, V3 revision: rate limits included). */
+export function checkResponseMetadata(value: unknown): ProviderResponseMetadataV3 {
+  return deepFreeze(fastParseResponseMetadata(value) ?? parseOutput(providerResponseMetadataV3Schema, value, 'response metadata'));
 }
 
-/** Validates a normalized provider failure (closed object). */
-export function checkFailure(value: unknown): NormalizedProviderFailureV1 {
-  return deepFreeze(parseOutput(normalizedProviderFailureV1Schema, value, 'the provider failure'));
+/** Validates a normalized provider failure (closed object, V3 vocabulary). */
+export function checkFailure(value: unknown): NormalizedProviderFailureV3 {
+  return deepFreeze(parseOutput(normalizedProviderFailureV3Schema, value, 'the provider failure'));
 }
 
 /**
- * Validates a terminal outcome: its closed shape, and for a completed one a result of the task's kind whose
- * facts agree with the task and the capability. The returned copy is frozen.
+ * Validates a terminal outcome: its closed shape (V3 revision; the hand-written path covers the V1 shapes), and
+ * for a completed one a result of the task's kind whose facts agree with the task and the capability. The
+ * returned copy is frozen.
  */
-export function checkTerminal(value: unknown, task: TaskEnvelopeV2, capability: ProtocolCapabilityV2): AdapterTerminalOutcome {
-  const outcome = fastParseTerminal(value) ?? parseOutput(adapterTerminalOutcomeSchema, value, 'the terminal outcome');
+export function checkTerminal(value: unknown, task: TaskEnvelopeV3, capability: ProtocolCapabilityV3): AdapterTerminalOutcomeV3 {
+  const outcome: AdapterTerminalOutcomeV3 = fastParseTerminal(value) ?? parseOutput(adapterTerminalOutcomeV3Schema, value, 'the terminal outcome');
   if (outcome.status === 'completed') {
     if (outcome.result.kind !== task.kind) throw outputInvalid('the result kind differs from the task kind');
     checkResult(outcome.result, task, capability);
@@ -66,9 +67,10 @@ export function checkTerminal(value: unknown, task: TaskEnvelopeV2, capability: 
   return deepFreeze(outcome);
 }
 
-function checkResult(result: TaskResultV1, task: TaskEnvelopeV2, capability: ProtocolCapabilityV2): void {
+function checkResult(result: TaskResultV3, task: TaskEnvelopeV3, capability: ProtocolCapabilityV3): void {
   switch (result.kind) {
     case 'chat':
+    case 'token-count':
       return;
     case 'embedding': {
       if (task.kind !== 'embedding') return;
@@ -116,12 +118,12 @@ function checkResult(result: TaskResultV1, task: TaskEnvelopeV2, capability: Pro
 
 /** The validated outcome of an async start. */
 export type CheckedStartOutcome =
-  | { readonly accepted: true; readonly responseMetadata: ProviderResponseMetadata; readonly providerJobId: string }
+  | { readonly accepted: true; readonly responseMetadata: ProviderResponseMetadataV3; readonly providerJobId: string }
   | {
       readonly accepted: false;
       readonly state: 'not-accepted' | 'unknown';
-      readonly responseMetadata: ProviderResponseMetadata;
-      readonly failure: NormalizedProviderFailureV1;
+      readonly responseMetadata: ProviderResponseMetadataV3;
+      readonly failure: NormalizedProviderFailureV3;
     };
 
 /** Validates an async start outcome (closed: exactly acceptance, metadata and a job id or a failure). */

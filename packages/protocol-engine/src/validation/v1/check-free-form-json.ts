@@ -1,19 +1,25 @@
-import type { TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import type { TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError, isProtocolEngineErrorV1 } from '../../error/v1/protocol-engine-error-v1.js';
 
 const MAX_DEPTH = 256;
 const MAX_NODES = 1_000_000;
 
 /**
- * Checks the task's free-form JSON members (each tool's `inputSchema`, `responseFormat.schema`) and replaces
+ * Checks the task's free-form JSON members (each tool's `inputSchema` in chat and token-count tasks, a chat
+ * task's `responseFormat.schema`) and replaces
  * them with plain copies, so an adapter serializes exactly the data the engine checked. A value JSON cannot
  * carry as it is (a BigInt, a cycle, a non-finite number, a function or symbol, `undefined` in an array, an
  * object with a `toJSON` function, a class instance, a getter that throws) is INPUT_INVALID here, before any
  * adapter runs, instead of a transport or adapter failure later.
  */
-export function checkFreeFormJson(task: TaskEnvelopeV2): TaskEnvelopeV2 {
+export function checkFreeFormJson(task: TaskEnvelopeV3): TaskEnvelopeV3 {
+  if (task.kind === 'token-count') {
+    if (task.tools === undefined) return task;
+    const copy = { ...task, tools: copyTools(task.tools) };
+    return Object.isFrozen(task) ? Object.freeze(copy) : copy;
+  }
   if (task.kind !== 'chat' || (task.tools === undefined && task.responseFormat?.type !== 'json')) return task;
-  const tools = task.tools?.map((tool, index) => ({ ...tool, inputSchema: copyMember(tool.inputSchema, `tools.${index}.inputSchema`) }));
+  const tools = task.tools === undefined ? undefined : copyTools(task.tools);
   const format = task.responseFormat;
   const responseFormat =
     format?.type === 'json' && format.schema !== undefined ? { ...format, schema: copyMember(format.schema, 'responseFormat.schema') } : format;
@@ -23,6 +29,10 @@ export function checkFreeFormJson(task: TaskEnvelopeV2): TaskEnvelopeV2 {
     ...(responseFormat === undefined ? {} : { responseFormat }),
   };
   return Object.isFrozen(task) ? Object.freeze(copy) : copy;
+}
+
+function copyTools<T extends { readonly inputSchema: Record<string, unknown> }>(tools: readonly T[]): T[] {
+  return tools.map((tool, index) => ({ ...tool, inputSchema: copyMember(tool.inputSchema, `tools.${index}.inputSchema`) }));
 }
 
 function copyMember(value: Record<string, unknown>, path: string): Record<string, unknown> {

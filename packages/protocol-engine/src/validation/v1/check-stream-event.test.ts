@@ -1,4 +1,4 @@
-import { normalizedStreamEventV1Schema } from '@tokenforge/model-protocol';
+import { normalizedStreamEventV3Schema } from '@tokenforge/model-protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkStreamEvent } from './check-stream-event.js';
@@ -48,6 +48,17 @@ const validUsage = fc
     return usage;
   });
 
+/** Consistent V3 usage: the V1 figures with details that stay inside the totals they detail. */
+const validUsageV3 = fc
+  .record({ text: fc.nat(1e6), image: fc.nat(1e6), webSearch: fc.nat(50), fiveMinutes: fc.nat(1e4), tier: fc.constantFrom('default', 'priority', 'flex') }, { requiredKeys: ['text'] })
+  .map(({ text, image, webSearch, fiveMinutes, tier }) => {
+    const usage: Record<string, unknown> = { inputTokens: text + (image ?? 0) + (fiveMinutes ?? 0), inputTokensByModality: { text, ...(image === undefined ? {} : { image }) } };
+    if (fiveMinutes !== undefined) Object.assign(usage, { cacheWriteInputTokens: fiveMinutes, cacheWriteInputTokensByTtl: { fiveMinutes } });
+    if (webSearch !== undefined) usage.serverToolRequests = { webSearch };
+    if (tier !== undefined) usage.serviceTier = tier;
+    return usage;
+  });
+
 const validEvent: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ type: fc.constantFrom('text-start', 'text-end', 'reasoning-start', 'refusal-start', 'refusal-end'), index: validIndex }),
   fc.record({ type: fc.constantFrom('text-delta', 'reasoning-delta', 'refusal-delta', 'tool-call-delta'), index: validIndex, delta: fc.string() }),
@@ -59,6 +70,7 @@ const validEvent: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     { requiredKeys: ['type', 'index', 'argumentsText'] },
   ),
   fc.record({ type: fc.constant('usage'), usage: validUsage }),
+  fc.record({ type: fc.constant('usage'), usage: validUsageV3 }),
 );
 
 /** Values that are sometimes right and often wrong for any field. */
@@ -106,16 +118,16 @@ const mutatedEvent = fc.tuple(validEvent, fc.nat(), fc.constantFrom('remove', 'a
 });
 
 function agrees(value: unknown): void {
-  const schemaAccepts = normalizedStreamEventV1Schema.safeParse(value).success;
+  const schemaAccepts = normalizedStreamEventV3Schema.safeParse(value).success;
   const checked = checkStreamEvent(value);
   expect(checked !== undefined).toBe(schemaAccepts);
 }
 
-describe('checkStreamEvent agrees with normalizedStreamEventV1Schema', () => {
+describe('checkStreamEvent agrees with normalizedStreamEventV3Schema', () => {
   it('accepts every valid event and returns an equal copy', () => {
     fc.assert(
       fc.property(validEvent, (event) => {
-        const parsed = normalizedStreamEventV1Schema.parse(event);
+        const parsed = normalizedStreamEventV3Schema.parse(event);
         const checked = checkStreamEvent(event);
         expect(checked).toEqual(parsed);
         expect(checked).not.toBe(event);
@@ -129,7 +141,7 @@ describe('checkStreamEvent agrees with normalizedStreamEventV1Schema', () => {
       fc.property(validEvent, fc.string({ minLength: 1 }), anyField, (event, key, value) => {
         fc.pre(!['type', 'index', 'delta', 'signature', 'data', 'toolCallId', 'toolName', 'argumentsText', 'usage'].includes(key));
         const broken = { ...event, [key]: value };
-        expect(normalizedStreamEventV1Schema.safeParse(broken).success).toBe(false);
+        expect(normalizedStreamEventV3Schema.safeParse(broken).success).toBe(false);
         expect(checkStreamEvent(broken)).toBeUndefined();
       }),
       { numRuns: 1000 },
@@ -164,6 +176,12 @@ describe('checkStreamEvent agrees with normalizedStreamEventV1Schema', () => {
       { type: 'usage', usage: { inputTokens: 2 ** 53 } },
       { type: 'usage', usage: {}, index: 0 },
       { type: 'usage', usage: [] },
+      { type: 'usage', usage: { inputTokens: 3, inputTokensByModality: { text: 2, image: 1 } } },
+      { type: 'usage', usage: { inputTokens: 2, inputTokensByModality: { text: 2, image: 1 } } },
+      { type: 'usage', usage: { inputTokensByModality: { text: 2, smell: 1 } } },
+      { type: 'usage', usage: { cacheWriteInputTokens: 1, cacheWriteInputTokensByTtl: { oneHour: 2 } } },
+      { type: 'usage', usage: { serviceTier: 'priority', serverToolRequests: { webSearch: 1 } } },
+      { type: 'usage', usage: { serviceTier: 'not a tier' } },
       JSON.parse('{"type":"text-start","index":0,"__proto__":1}'),
       Object.assign(Object.create({ inherited: true }), { type: 'text-start', index: 0 }),
       [{ type: 'text-start', index: 0 }],

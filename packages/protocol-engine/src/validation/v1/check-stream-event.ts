@@ -1,10 +1,19 @@
-import { CONTRACT_BOUNDS_V1, describeUsageInconsistency, usageV1Schema, type NormalizedStreamEventV1, type UsageV1 } from '@tokenforge/model-protocol';
+import {
+  CONTRACT_BOUNDS_V1,
+  describeUsageInconsistency,
+  usageV1Schema,
+  usageV3Schema,
+  type NormalizedStreamEventV3,
+  type UsageV3,
+} from '@tokenforge/model-protocol';
+import { deepFreeze } from './deep-freeze.js';
 import { isIntegerIn, isString, type Loose } from './plain-data-checks.js';
 
 /*
- * The per-event hot path. A hand-written equivalent of model-protocol's `normalizedStreamEventV1Schema`
- * (closed objects, same bounds), several times cheaper than the schema. Its agreement with the schema is proven
- * by property tests in check-stream-event.test.ts; change both together.
+ * The per-event hot path. A hand-written equivalent of model-protocol's `normalizedStreamEventV3Schema`
+ * (closed objects, same bounds), several times cheaper than the schema. Usage snapshots in V1 form take the
+ * hand-written check; one it refuses (V3 details, or a malformed snapshot) goes to `usageV3Schema`. Its agreement
+ * with the schema is proven by property tests in check-stream-event.test.ts; change both together.
  */
 
 const MAX_INDEX = CONTRACT_BOUNDS_V1.streamIndexMax;
@@ -29,8 +38,8 @@ function hasOnlyListedKeys(value: Loose, a: string, b: string, c?: string, d?: s
   return true;
 }
 
-/** Validates a usage object and returns a copy without absent fields, or `undefined` when it breaks the schema. */
-export function checkUsage(value: unknown): UsageV1 | undefined {
+/** Validates a V1 usage object and returns a copy without absent fields, or `undefined` when it breaks the schema. */
+export function checkUsage(value: unknown): UsageV3 | undefined {
   if (!isObject(value)) return undefined;
   const usage: Record<string, number> = {};
   for (const key in value) {
@@ -40,14 +49,20 @@ export function checkUsage(value: unknown): UsageV1 | undefined {
     if (!isIntegerIn(count, 0, Number.MAX_SAFE_INTEGER)) return undefined;
     usage[key] = count;
   }
-  return describeUsageInconsistency(usage) === undefined ? Object.freeze(usage as UsageV1) : undefined;
+  return describeUsageInconsistency(usage) === undefined ? Object.freeze(usage as UsageV3) : undefined;
+}
+
+/** A usage snapshot the V1 check refused, as `usageV3Schema` parses it (frozen), or `undefined`. */
+function checkUsageV3(value: unknown): UsageV3 | undefined {
+  const parsed = usageV3Schema.safeParse(value);
+  return parsed.success ? deepFreeze(parsed.data) : undefined;
 }
 
 /**
  * Returns a fresh copy of a valid normalized stream event (optional fields that are `undefined` are dropped),
  * or `undefined` when the value is not one. Never throws for plain data.
  */
-export function checkStreamEvent(value: unknown): NormalizedStreamEventV1 | undefined {
+export function checkStreamEvent(value: unknown): NormalizedStreamEventV3 | undefined {
   if (!isObject(value)) return undefined;
   const type = value.type;
   const index = value.index;
@@ -102,7 +117,7 @@ export function checkStreamEvent(value: unknown): NormalizedStreamEventV1 | unde
     }
     case 'usage': {
       if (!hasOnlyListedKeys(value, 'type', 'usage')) return undefined;
-      const usage = checkUsage(value.usage);
+      const usage = checkUsage(value.usage) ?? checkUsageV3(value.usage);
       return usage === undefined ? undefined : { type, usage };
     }
     default:

@@ -1,11 +1,13 @@
 import {
   preparedMediaExecutionInputV2Schema,
-  taskEnvelopeV2Schema,
-  type ChatTaskV2,
+  taskEnvelopeV3Schema,
+  type ChatMessageV3,
+  type ChatTaskV3,
   type PreparedMediaExecutionInputV2,
   type PreparedMediaItemV2,
-  type ProtocolCapabilityV2,
-  type TaskEnvelopeV2,
+  type ProtocolCapabilityV3,
+  type TaskEnvelopeV3,
+  type TokenCountTaskV3,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError } from '../../error/v1/protocol-engine-error-v1.js';
 import { fastParseChatTask } from './fast-parse-chat-task.js';
@@ -15,21 +17,22 @@ const MAX_CALLBACK_URL_LENGTH = 2048;
 
 /** The task and the optional execution inputs after validation, as the adapter will receive them. */
 export interface CheckedExecutionInputs {
-  readonly task: TaskEnvelopeV2;
+  readonly task: TaskEnvelopeV3;
   readonly preparedMedia?: PreparedMediaExecutionInputV2;
   readonly providerCallbackUrl?: string;
 }
 
 /**
- * Validates the task with its schema (the parsed copy is what the engine uses from then on). A plain-data chat
- * task takes the hand-written equivalent; anything it cannot decide goes to the schema.
+ * Validates the task with its schema (the parsed copy is what the engine uses from then on). A plain-data V2 chat
+ * task takes the hand-written equivalent; anything it cannot decide (V3 members included) goes to the
+ * `TaskEnvelopeV3` schema, which every V2 task also satisfies.
  */
-export function parseTask(task: unknown): TaskEnvelopeV2 {
+export function parseTask(task: unknown): TaskEnvelopeV3 {
   const fast = fastParseChatTask(task);
   if (fast !== undefined) return fast;
-  const parsed = taskEnvelopeV2Schema.safeParse(task);
+  const parsed = taskEnvelopeV3Schema.safeParse(task);
   if (!parsed.success) {
-    throw engineError(CODES.INPUT_INVALID, `the task is not a valid TaskEnvelopeV2${describePath(parsed.error.issues)}`, parsed.error);
+    throw engineError(CODES.INPUT_INVALID, `the task is not a valid TaskEnvelopeV3${describePath(parsed.error.issues)}`, parsed.error);
   }
   return parsed.data;
 }
@@ -39,8 +42,8 @@ export function parseTask(task: unknown): TaskEnvelopeV2 {
  * Reads only capability facts: never the provider or model name.
  */
 export function checkTaskAgainstCapability(
-  task: TaskEnvelopeV2,
-  capability: ProtocolCapabilityV2,
+  task: TaskEnvelopeV3,
+  capability: ProtocolCapabilityV3,
   options: { readonly preparedMedia: unknown; readonly providerCallbackUrl: unknown },
 ): CheckedExecutionInputs {
   if (!capability.taskKinds.includes(task.kind)) {
@@ -49,6 +52,9 @@ export function checkTaskAgainstCapability(
   switch (task.kind) {
     case 'chat':
       checkChat(task, capability);
+      break;
+    case 'token-count':
+      checkTokenCount(task, capability);
       break;
     case 'embedding': {
       const space = capability.embedding;
@@ -78,23 +84,53 @@ export function checkTaskAgainstCapability(
   };
 }
 
-function checkChat(task: ChatTaskV2, capability: ProtocolCapabilityV2): void {
+function checkChat(task: ChatTaskV3, capability: ProtocolCapabilityV3): void {
   if (task.stream && capability.executionMode !== 'stream-capable') {
     throw engineError(CODES.CAPABILITY_UNSUPPORTED, 'the target cannot stream');
   }
-  const usesTools = (task.tools !== undefined && task.tools.length > 0) || task.toolChoice !== undefined;
+  checkTools(task, capability);
+  if (task.parallelToolCalls !== undefined && capability.parallelToolCalls !== true) {
+    throw engineError(CODES.PARALLEL_TOOL_CALLS_UNSUPPORTED, 'the target has no switch for parallel tool calls');
+  }
+  if (task.contextManagement !== undefined && capability.contextManagement !== true) {
+    throw engineError(CODES.CONTEXT_MANAGEMENT_UNSUPPORTED, 'the target does not support context management');
+  }
+  if (task.responseFormat?.type === 'json' && task.responseFormat.schema !== undefined && (capability.structuredOutput ?? 'none') === 'none') {
+    throw engineError(CODES.CAPABILITY_UNSUPPORTED, 'the target does not support schema-constrained output');
+  }
+  checkMessages(task.messages, task.reasoning !== undefined, capability);
+}
+
+function checkTokenCount(task: TokenCountTaskV3, capability: ProtocolCapabilityV3): void {
+  checkTools(task, capability);
+  checkMessages(task.messages, task.reasoning !== undefined, capability);
+}
+
+/** Function tools, tool choice and hosted tools of a chat or token-count task. */
+function checkTools(task: ChatTaskV3 | TokenCountTaskV3, capability: ProtocolCapabilityV3): void {
+  const toolChoice = task.toolChoice;
+  const usesTools = (task.tools !== undefined && task.tools.length > 0) || toolChoice !== undefined;
   if (usesTools && capability.tools !== true) throw engineError(CODES.CAPABILITY_UNSUPPORTED, 'the target does not support tools');
-  if (task.toolChoice?.type === 'tool') {
-    const toolName = task.toolChoice.toolName;
+  if (toolChoice?.type === 'tool') {
+    const toolName = toolChoice.toolName;
     if (!(task.tools ?? []).some((tool) => tool.name === toolName)) {
       throw engineError(CODES.INPUT_INVALID, 'the tool choice names a tool the task does not define');
     }
   }
-  if (task.responseFormat?.type === 'json' && task.responseFormat.schema !== undefined && capability.structuredOutput !== true) {
-    throw engineError(CODES.CAPABILITY_UNSUPPORTED, 'the target does not support schema-constrained output');
+  if ((toolChoice?.type === 'required' || toolChoice?.type === 'tool') && capability.forcedToolChoice !== true) {
+    throw engineError(CODES.FORCED_TOOL_CHOICE_UNSUPPORTED, 'the target cannot force a tool call');
   }
-  let usesReasoning = task.reasoning !== undefined;
-  for (const message of task.messages) {
+  for (const hosted of task.hostedTools ?? []) {
+    if (!(capability.hostedTools ?? []).includes(hosted.kind)) {
+      throw engineError(CODES.HOSTED_TOOL_UNSUPPORTED, `the target does not run the ${hosted.kind} hosted tool`);
+    }
+  }
+}
+
+/** Media and reasoning parts of the conversation; `usesReasoning` when the task has reasoning controls. */
+function checkMessages(messages: readonly ChatMessageV3[], usesReasoning: boolean, capability: ProtocolCapabilityV3): void {
+  let reasoning = usesReasoning;
+  for (const message of messages) {
     for (const part of message.content) {
       switch (part.type) {
         case 'image':
@@ -108,7 +144,7 @@ function checkChat(task: ChatTaskV2, capability: ProtocolCapabilityV2): void {
           break;
         case 'reasoning':
         case 'redacted-reasoning':
-          usesReasoning = true;
+          reasoning = true;
           break;
         case 'tool-result':
           for (const inner of part.content) if (inner.type === 'image') requireFlag(capability.imageInput, 'image input');
@@ -121,14 +157,14 @@ function checkChat(task: ChatTaskV2, capability: ProtocolCapabilityV2): void {
       }
     }
   }
-  if (usesReasoning) requireFlag(capability.reasoning, 'reasoning');
+  if (reasoning) requireFlag(capability.reasoning, 'reasoning');
 }
 
 function requireFlag(flag: boolean | undefined, what: string): void {
   if (flag !== true) throw engineError(CODES.CAPABILITY_UNSUPPORTED, `the target does not support ${what}`);
 }
 
-function checkPreparedMedia(task: TaskEnvelopeV2, capability: ProtocolCapabilityV2, preparedMedia: unknown): PreparedMediaExecutionInputV2 | undefined {
+function checkPreparedMedia(task: TaskEnvelopeV3, capability: ProtocolCapabilityV3, preparedMedia: unknown): PreparedMediaExecutionInputV2 | undefined {
   if (task.kind !== 'image-edit') {
     if (preparedMedia !== undefined) throw engineError(CODES.INPUT_INVALID, 'prepared media is accepted only for image-edit tasks');
     return undefined;
@@ -158,7 +194,7 @@ function checkPreparedMedia(task: TaskEnvelopeV2, capability: ProtocolCapability
   return Object.freeze({ items: Object.freeze(items), totalBytes: parsed.data.totalBytes });
 }
 
-function checkCallbackUrl(capability: ProtocolCapabilityV2, value: unknown): string | undefined {
+function checkCallbackUrl(capability: ProtocolCapabilityV3, value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CALLBACK_URL_LENGTH) {
     throw engineError(CODES.INPUT_INVALID, 'the provider callback URL must be a non-empty string of at most 2048 characters');

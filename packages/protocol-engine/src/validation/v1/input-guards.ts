@@ -1,4 +1,11 @@
-import { providerDispatchTargetV2Schema, type ProviderDispatchTargetV2, type ProviderTransport } from '@tokenforge/model-protocol';
+import {
+  protocolCapabilityFromV2,
+  providerDispatchTargetV2Schema,
+  providerDispatchTargetV3Schema,
+  type ProviderDispatchTargetV2,
+  type ProviderDispatchTargetV3,
+  type ProviderTransport,
+} from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError } from '../../error/v1/protocol-engine-error-v1.js';
 
 /** True for a non-null object that is not an array. */
@@ -28,11 +35,21 @@ export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw engineError(CODES.ABORTED, 'the operation was aborted by the host signal', signal.reason);
 }
 
+/** A validated host target: exactly as the host gave it (`V2` or `V3`), and its capability read as V3. */
+export interface TargetSnapshot {
+  /** The dispatch fields as the host declared them (V2 or V3 capability). */
+  readonly declared: ProviderDispatchTargetV2 | ProviderDispatchTargetV3;
+  /** The same target with its capability in V3 form: what the engine and adapters read. */
+  readonly normalized: ProviderDispatchTargetV3;
+}
+
 /**
  * Copies exactly the dispatch fields out of a host target and validates them. Host-private extras (catalogue ids)
- * are dropped, never forwarded; the copy is what the engine reads from then on.
+ * are dropped, never forwarded; the copy is what the engine reads from then on. A target that is a valid
+ * `ProviderDispatchTargetV2` is read as V2 and its capability converted with `protocolCapabilityFromV2` (so a V2
+ * target with `tools` keeps forcing tool calls as before); any other target must be a valid V3 one.
  */
-export function snapshotTarget(target: unknown): ProviderDispatchTargetV2 {
+export function snapshotTarget(target: unknown): TargetSnapshot {
   if (!isRecord(target)) throw engineError(CODES.INPUT_INVALID, 'the binding target must be an object');
   const picked = {
     provider: target.provider,
@@ -40,16 +57,24 @@ export function snapshotTarget(target: unknown): ProviderDispatchTargetV2 {
     connectionRef: target.connectionRef,
     capability: target.capability,
   };
-  const parsed = providerDispatchTargetV2Schema.safeParse(picked);
-  if (!parsed.success) {
-    throw engineError(CODES.INPUT_INVALID, `the target is not a valid ProviderDispatchTargetV2${describePath(parsed.error.issues)}`, parsed.error);
+  const v2 = providerDispatchTargetV2Schema.safeParse(picked);
+  if (v2.success) return { declared: v2.data, normalized: { ...v2.data, capability: protocolCapabilityFromV2(v2.data.capability) } };
+  const capability = picked.capability;
+  // A boolean `structuredOutput` exists only in V2: explain the V2 schema's objection rather than the V3 one.
+  if (isRecord(capability) && typeof capability.structuredOutput === 'boolean') {
+    throw engineError(CODES.INPUT_INVALID, `the target is not a valid ProviderDispatchTargetV2${describePath(v2.error.issues)}`, v2.error);
   }
-  return parsed.data;
+  const v3 = providerDispatchTargetV3Schema.safeParse(picked);
+  if (!v3.success) {
+    throw engineError(CODES.INPUT_INVALID, `the target is not a valid ProviderDispatchTargetV3${describePath(v3.error.issues)}`, v3.error);
+  }
+  return { declared: v3.data, normalized: v3.data };
 }
 
 /** A binding after validation: its frozen target snapshot and its bind function. */
 export interface CheckedBinding {
-  readonly target: ProviderDispatchTargetV2;
+  /** The target with its capability in V3 form. */
+  readonly target: ProviderDispatchTargetV3;
   readonly bindTransport: (connectionRef: string, signal: AbortSignal) => unknown;
 }
 
@@ -71,7 +96,7 @@ export function snapshotBinding(binding: unknown): CheckedBinding {
     throw engineError(CODES.INPUT_INVALID, 'the binding must be an object with a bindTransport function');
   }
   const bindTransport = binding.bindTransport as (connectionRef: string, signal: AbortSignal) => unknown;
-  return { target: snapshotTarget(binding.target), bindTransport: (ref, signal) => bindTransport.call(binding, ref, signal) };
+  return { target: snapshotTarget(binding.target).normalized, bindTransport: (ref, signal) => bindTransport.call(binding, ref, signal) };
 }
 
 /** Checks that a value is a transport port. */

@@ -29,6 +29,7 @@ export const ANTHROPIC_MESSAGES_HTTP_FAMILY = defineHttpFamily<AnthropicMessages
     const body = encodeAnthropicMessagesRequest(task, {
       model: target.providerModel,
       ...(options?.defaultMaxTokens === undefined ? {} : { defaultMaxTokens: options.defaultMaxTokens }),
+      ...(target.capability.reasoningEfforts === undefined ? {} : { reasoningEfforts: target.capability.reasoningEfforts }),
     });
     return {
       method: 'POST',

@@ -5,8 +5,8 @@ import {
   adapterTerminalOutcomeSchema,
   normalizedStreamEventV1Schema,
   type AdapterStreamPartV1,
-  type AdapterTerminalOutcome,
-  type NormalizedStreamEventV1,
+  type AdapterTerminalOutcomeV3,
+  type NormalizedStreamEventV3,
 } from '@tokenforge/model-protocol';
 import { frameRecordedChunksV1 } from '../../testing/frame-recorded-chunks.js';
 import { decodeAnthropicMessagesStream } from './decode-stream.js';
@@ -61,7 +61,7 @@ function splitAt(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
 async function run(
   reads: readonly Uint8Array[],
   options: { headers?: Record<string, string>; signal?: AbortSignal } = {},
-): Promise<{ events: NormalizedStreamEventV1[]; terminal: AdapterTerminalOutcome; released: boolean }> {
+): Promise<{ events: NormalizedStreamEventV3[]; terminal: AdapterTerminalOutcomeV3; released: boolean }> {
   const body = bodyOf(reads);
   const parts: AdapterStreamPartV1[] = [];
   for await (const part of decodeAnthropicMessagesStream({
@@ -74,13 +74,13 @@ async function run(
   }
   const last = parts.at(-1);
   if (last?.type !== 'terminal') throw new Error('the stream did not end with a terminal');
-  const events = parts.slice(0, -1) as NormalizedStreamEventV1[];
+  const events = parts.slice(0, -1) as NormalizedStreamEventV3[];
   expect(events.every((event) => (event.type as string) !== 'terminal')).toBe(true);
   return { events, terminal: last.outcome, released: body.released() };
 }
 
 /** What the engine checks: valid events, growing usage, and deltas that add up to the terminal's content. */
-function expectConsistent(events: readonly NormalizedStreamEventV1[], terminal: AdapterTerminalOutcome): void {
+function expectConsistent(events: readonly NormalizedStreamEventV3[], terminal: AdapterTerminalOutcomeV3): void {
   for (const event of events) expect(normalizedStreamEventV1Schema.safeParse(event).success).toBe(true);
   expect(adapterTerminalOutcomeSchema.safeParse(terminal).success).toBe(true);
   const usages = events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));

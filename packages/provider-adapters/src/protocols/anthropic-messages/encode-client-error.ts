@@ -1,4 +1,5 @@
-import type { CodecErrorCodeV1, EgressFailureV3, ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
+import type { CodecErrorCodeV1, EgressFailureV3, ProviderFailureCodeV3 } from '@tokenforge/model-protocol';
+import { ENGINE_CAPABILITY_REFUSAL_CODES } from '../../codec-kit/index.js';
 
 /** An Anthropic error to write: HTTP status, `error.type`, a generic message, and the retry hint. */
 export interface AnthropicEgressError {
@@ -9,7 +10,7 @@ export interface AnthropicEgressError {
   readonly retryAfterSeconds?: number;
 }
 
-const PROVIDER_ERRORS: Readonly<Record<ProviderFailureCodeV1, readonly [number, string, string]>> = {
+const PROVIDER_ERRORS: Readonly<Record<ProviderFailureCodeV3, readonly [number, string, string]>> = {
   'rate-limited': [429, 'rate_limit_error', 'The upstream provider rate-limited this request.'],
   'quota-exceeded': [402, 'billing_error', 'The upstream provider quota or spend limit is exhausted.'],
   overloaded: [529, 'overloaded_error', 'The upstream provider is overloaded.'],
@@ -26,12 +27,13 @@ const PROVIDER_ERRORS: Readonly<Record<ProviderFailureCodeV1, readonly [number, 
   'provider-error': [500, 'api_error', 'The upstream provider failed.'],
   'truncated-stream': [502, 'api_error', 'The upstream response ended early.'],
   'protocol-violation': [502, 'api_error', 'The upstream provider sent an invalid response.'],
+  'output-schema-mismatch': [502, 'api_error', 'The model output did not match the requested schema.'],
 };
 
 const INPUT_ENGINE_CODES: ReadonlySet<string> = new Set([
   'PROTOCOL_ENGINE_INPUT_INVALID',
   'PROTOCOL_ENGINE_TARGET_TASK_MISMATCH',
-  'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED',
+  ...ENGINE_CAPABILITY_REFUSAL_CODES,
 ]);
 
 /** Status and `error.type` of a request that was cancelled before it finished (499: client closed request). */

@@ -1,4 +1,5 @@
-import { CodecErrorV1, type ChatTaskV2, type ReasoningControlV2 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ChatTaskV3, type ReasoningEffortV3 } from '@tokenforge/model-protocol';
+import { resolveReasoningEffortV3 } from '../../codec-kit/index.js';
 import type { AnthropicThinkingParam } from './wire-request.js';
 
 /**
@@ -16,12 +17,16 @@ export const ANTHROPIC_MIN_THINKING_BUDGET = 1024;
  * (`ANTHROPIC_DEFAULT_MAX_TOKENS`) stays within the 32,000-token output limit of the smallest
  * thinking-capable model.
  */
-export const ANTHROPIC_EFFORT_THINKING_BUDGETS: Readonly<Record<NonNullable<ReasoningControlV2['effort']>, number>> = {
+export const ANTHROPIC_EFFORT_THINKING_BUDGETS: Readonly<Record<AnthropicBudgetEffort, number>> = {
   minimal: 1024,
   low: 2048,
   medium: 8192,
   high: 16_384,
 };
+
+/** The effort levels with a thinking budget of their own. */
+type AnthropicBudgetEffort = 'minimal' | 'low' | 'medium' | 'high';
+const BUDGET_EFFORTS: readonly AnthropicBudgetEffort[] = ['minimal', 'low', 'medium', 'high'];
 
 /** `max_tokens` and, when reasoning is asked for, `thinking`. */
 export interface AnthropicOutputBudget {
@@ -33,7 +38,9 @@ export interface AnthropicOutputBudget {
  * Derives `max_tokens` and `thinking` from the task.
  *
  * - The thinking budget is `reasoning.budgetTokens` when set, else the effort's entry in
- *   {@link ANTHROPIC_EFFORT_THINKING_BUDGETS}; a budget of 0, or neither field, sends no `thinking`.
+ *   {@link ANTHROPIC_EFFORT_THINKING_BUDGETS}, the effort first mapped onto the levels the target declares among
+ *   the table's (`resolveReasoningEffortV3`; `none` takes `minimal`'s budget, `xhigh` and `max` `high`'s); a
+ *   budget of 0, or neither field, sends no `thinking`.
  *   `reasoning.includeReasoning` has no Anthropic counterpart: with thinking on, Anthropic always returns it.
  * - An explicit budget below {@link ANTHROPIC_MIN_THINKING_BUDGET} is raised to it (the API minimum).
  * - With `maxOutputTokens`, `max_tokens` is exactly that, and the budget, which Anthropic counts inside
@@ -45,12 +52,14 @@ export interface AnthropicOutputBudget {
  * @throws {CodecErrorV1} `invalid-request` when the budget cannot fit below `max_tokens`.
  */
 export function encodeAnthropicOutputBudget(
-  task: Pick<ChatTaskV2, 'maxOutputTokens' | 'reasoning'>,
+  task: Pick<ChatTaskV3, 'maxOutputTokens' | 'reasoning'>,
   defaultMaxTokens: number,
+  reasoningEfforts?: readonly ReasoningEffortV3[],
 ): AnthropicOutputBudget {
   const explicit = task.reasoning?.budgetTokens;
   const effort = task.reasoning?.effort;
-  const requested = explicit ?? (effort === undefined ? undefined : ANTHROPIC_EFFORT_THINKING_BUDGETS[effort]);
+  const requested =
+    explicit ?? (effort === undefined ? undefined : ANTHROPIC_EFFORT_THINKING_BUDGETS[resolveReasoningEffortV3(effort, reasoningEfforts, BUDGET_EFFORTS)]);
   if (requested === undefined || requested === 0) return { max_tokens: task.maxOutputTokens ?? defaultMaxTokens };
   let budget = Math.max(requested, ANTHROPIC_MIN_THINKING_BUDGET);
   if (task.maxOutputTokens === undefined) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCodecErrorV1, type ChatTaskV2, type CodecErrorCodeV1 } from '@tokenforge/model-protocol';
+import { isCodecErrorV1, type ChatTaskV2, type ChatTaskV3, type CodecErrorCodeV1, type ReasoningEffortV3 } from '@tokenforge/model-protocol';
 import { encodeAnthropicMessagesRequest } from './encode-request.js';
 
 function chatTask(overrides: Partial<ChatTaskV2> = {}): ChatTaskV2 {
@@ -353,5 +353,27 @@ describe('encodeAnthropicMessagesRequest: reasoning budget', () => {
   it('sends no thinking for a zero budget or reasoning without budget or effort', () => {
     expect('thinking' in encode(chatTask({ reasoning: { budgetTokens: 0, effort: 'high' } }))).toBe(false);
     expect(encode(chatTask({ reasoning: { includeReasoning: true } }))).toEqual(encode(chatTask()));
+  });
+});
+
+describe('encodeAnthropicMessagesRequest with V3 reasoning efforts', () => {
+  const task = (effort: NonNullable<NonNullable<ChatTaskV3['reasoning']>['effort']>): ChatTaskV3 => ({
+    kind: 'chat',
+    stream: false,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    reasoning: { effort },
+  });
+  const budget = (value: ChatTaskV3, reasoningEfforts?: readonly ReasoningEffortV3[]) =>
+    encodeAnthropicMessagesRequest(value, { model: 'claude', ...(reasoningEfforts === undefined ? {} : { reasoningEfforts }) }).thinking;
+
+  it('gives none the minimal budget and xhigh / max the high budget on the default scale', () => {
+    expect(budget(task('none'))).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(budget(task('xhigh'))).toEqual({ type: 'enabled', budget_tokens: 16_384 });
+    expect(budget(task('max'))).toEqual({ type: 'enabled', budget_tokens: 16_384 });
+  });
+
+  it('maps onto the declared levels that have a budget', () => {
+    expect(budget(task('medium'), ['low', 'high', 'max'])).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(budget(task('max'), ['low', 'max'])).toEqual({ type: 'enabled', budget_tokens: 2048 });
   });
 });

@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ChatTaskV2 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ChatTaskV3, type ReasoningEffortV3 } from '@tokenforge/model-protocol';
 import { encodeAnthropicMessages } from './encode-messages.js';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, encodeAnthropicOutputBudget } from './encode-output-budget.js';
 import { encodeAnthropicTools } from './encode-tools.js';
@@ -11,6 +11,8 @@ export interface EncodeAnthropicMessagesRequestOptions {
   readonly model: string;
   /** `max_tokens` when the task sets none (default {@link ANTHROPIC_DEFAULT_MAX_TOKENS}). */
   readonly defaultMaxTokens?: number;
+  /** The effort levels the target declares (its capability's `reasoningEfforts`); see `encodeAnthropicOutputBudget`. */
+  readonly reasoningEfforts?: readonly ReasoningEffortV3[];
 }
 
 /** Anthropic's temperature range ends at 1; the normalized range ends at 2. */
@@ -38,10 +40,10 @@ const ANTHROPIC_MAX_TEMPERATURE = 1;
  * max output tokens, unparsable tool-call arguments).
  */
 export function encodeAnthropicMessagesRequest(
-  task: ChatTaskV2,
+  task: ChatTaskV3,
   options: EncodeAnthropicMessagesRequestOptions,
 ): AnthropicMessagesRequestBody {
-  const budget = encodeAnthropicOutputBudget(task, options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS);
+  const budget = encodeAnthropicOutputBudget(task, options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, options.reasoningEfforts);
   const system = encodeSystem(task.system);
   const sampling = task.sampling;
   return {
@@ -60,7 +62,7 @@ export function encodeAnthropicMessagesRequest(
   };
 }
 
-function encodeSystem(system: ChatTaskV2['system']): AnthropicTextBlockParam[] | undefined {
+function encodeSystem(system: ChatTaskV3['system']): AnthropicTextBlockParam[] | undefined {
   if (system === undefined) return undefined;
   const blocks = system
     .filter((part) => part.text.length > 0)
@@ -74,7 +76,7 @@ function encodeSystem(system: ChatTaskV2['system']): AnthropicTextBlockParam[] |
   return blocks.length === 0 ? undefined : blocks;
 }
 
-function encodeResponseFormat(format: ChatTaskV2['responseFormat']): Pick<AnthropicMessagesRequestBody, 'output_config'> {
+function encodeResponseFormat(format: ChatTaskV3['responseFormat']): Pick<AnthropicMessagesRequestBody, 'output_config'> {
   if (format === undefined) return {};
   switch (format.type) {
     case 'text':

@@ -1,4 +1,5 @@
-import type { CodecErrorCodeV1, EgressFailureV3, EgressHttpResponseV1, ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
+import type { CodecErrorCodeV1, EgressFailureV3, EgressHttpResponseV1, ProviderFailureCodeV3 } from '@tokenforge/model-protocol';
+import { forEngineCapabilityRefusals } from '../../codec-kit/index.js';
 
 interface ErrorShape {
   readonly status: number;
@@ -10,7 +11,7 @@ interface ErrorShape {
  * host's, not the client's: 502, so the client does not think its own key was refused. Upstream breakage is 502,
  * timeouts 504.
  */
-const PROVIDER_ERRORS: Readonly<Record<ProviderFailureCodeV1, ErrorShape>> = {
+const PROVIDER_ERRORS: Readonly<Record<ProviderFailureCodeV3, ErrorShape>> = {
   'rate-limited': { status: 429, message: 'The upstream rate limit was reached.' },
   'quota-exceeded': { status: 429, message: 'The upstream quota is exhausted.' },
   overloaded: { status: 503, message: 'The upstream service is overloaded.' },
@@ -27,6 +28,7 @@ const PROVIDER_ERRORS: Readonly<Record<ProviderFailureCodeV1, ErrorShape>> = {
   'provider-error': { status: 502, message: 'The upstream service failed.' },
   'truncated-stream': { status: 502, message: 'The upstream response ended early.' },
   'protocol-violation': { status: 502, message: 'The upstream response was malformed.' },
+  'output-schema-mismatch': { status: 502, message: 'The model output did not match the requested schema.' },
 };
 
 const INGRESS_STATUS: Readonly<Partial<Record<CodecErrorCodeV1, number>>> = { 'body-too-large': 413, 'frame-too-large': 413, 'unsupported-feature': 422 };
@@ -34,7 +36,7 @@ const INGRESS_STATUS: Readonly<Partial<Record<CodecErrorCodeV1, number>>> = { 'b
 const ENGINE_ERRORS: Readonly<Record<string, ErrorShape>> = {
   PROTOCOL_ENGINE_INPUT_INVALID: { status: 400, message: 'The request is invalid.' },
   PROTOCOL_ENGINE_TARGET_TASK_MISMATCH: { status: 400, message: 'The model does not serve this kind of request.' },
-  PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED: { status: 400, message: 'The request uses a feature the selected model cannot serve.' },
+  ...forEngineCapabilityRefusals<ErrorShape>({ status: 400, message: 'The request uses a feature the selected model cannot serve.' }),
   PROTOCOL_ENGINE_TRANSPORT_FAILED: { status: 502, message: 'The upstream service could not be reached.' },
   PROTOCOL_ENGINE_PROVIDER_FAILED: { status: 502, message: 'The upstream service failed.' },
   PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID: { status: 502, message: 'The upstream response was malformed.' },

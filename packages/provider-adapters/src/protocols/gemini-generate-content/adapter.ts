@@ -16,7 +16,7 @@ export const GEMINI_GENERATE_CONTENT_HTTP_FAMILY = defineHttpFamily<GeminiGenera
   transportMetadata: GEMINI_GENERATE_CONTENT_TRANSPORT_METADATA,
   // Gemini sends no request id header this family reads; the served model comes from the body.
   requestIdHeaders: [],
-  encodeRequest: (input, options) => encodeGeminiRequest(input.task, input.target.providerModel, options),
+  encodeRequest: (input, options) => encodeGeminiRequest(input.task, input.target.providerModel, options, input.target.capability.reasoningEfforts),
   decodeResponse: (body) => decodeGeminiResponse(body),
   streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,
   decodeStream: (body, { input }) =>

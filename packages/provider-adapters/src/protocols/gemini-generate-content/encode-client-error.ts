@@ -1,4 +1,5 @@
-import type { EgressFailureV3, NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
+import type { EgressFailureV3, NormalizedProviderFailureV3 } from '@tokenforge/model-protocol';
+import { forEngineCapabilityRefusals } from '../../codec-kit/index.js';
 import { assertNever } from './assert-never.js';
 
 /** A Google error envelope to send: HTTP status, canonical status name and the retry hint. */
@@ -13,7 +14,7 @@ export interface GoogleErrorSpec {
   readonly retryAfterMs: number | undefined;
 }
 
-const PROVIDER_ERRORS: Readonly<Record<NormalizedProviderFailureV1['code'], readonly [number, string, string]>> = {
+const PROVIDER_ERRORS: Readonly<Record<NormalizedProviderFailureV3['code'], readonly [number, string, string]>> = {
   'rate-limited': [429, 'RESOURCE_EXHAUSTED', 'Rate limit exceeded.'],
   'quota-exceeded': [402, 'RESOURCE_EXHAUSTED', 'Quota exhausted.'],
   overloaded: [503, 'UNAVAILABLE', 'The model is overloaded.'],
@@ -30,13 +31,14 @@ const PROVIDER_ERRORS: Readonly<Record<NormalizedProviderFailureV1['code'], read
   'provider-error': [500, 'INTERNAL', 'The upstream model failed.'],
   'truncated-stream': [500, 'INTERNAL', 'The upstream response ended early.'],
   'protocol-violation': [500, 'INTERNAL', 'The upstream response was malformed.'],
+  'output-schema-mismatch': [500, 'INTERNAL', 'The model output did not match the requested schema.'],
 };
 
 /** Engine error codes (strings, so that this package does not import the engine) with a client-side meaning. */
 const ENGINE_ERRORS: Readonly<Record<string, readonly [number, string, string]>> = {
   PROTOCOL_ENGINE_INPUT_INVALID: [400, 'INVALID_ARGUMENT', 'The request is invalid.'],
   PROTOCOL_ENGINE_TARGET_TASK_MISMATCH: [400, 'INVALID_ARGUMENT', 'The model does not serve this kind of request.'],
-  PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED: [400, 'INVALID_ARGUMENT', 'The request uses a feature the model cannot serve.'],
+  ...forEngineCapabilityRefusals([400, 'INVALID_ARGUMENT', 'The request uses a feature the model cannot serve.'] as const),
   PROTOCOL_ENGINE_TRANSPORT_FAILED: [503, 'UNAVAILABLE', 'The upstream model could not be reached.'],
   PROTOCOL_ENGINE_ABORTED: [499, 'CANCELLED', 'The request was cancelled.'],
 };

@@ -1,4 +1,4 @@
-import { isCodecErrorV1, type ChatTaskV2, type TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import { isCodecErrorV1, type ChatTaskV2, type ReasoningEffortV3, type TaskEnvelopeV2, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { encodeGeminiRequest } from './encode-request.js';
 
@@ -272,5 +272,23 @@ describe('encodeGeminiRequest', () => {
         .map((content) => content.parts.map((part) => part.thoughtSignature));
     expect(signatures()).toEqual([[undefined, undefined], ['UkVBTA==']]);
     expect(signatures({ missingToolCallSignature: 'skip-validator' })).toEqual([['skip_thought_signature_validator', undefined], ['UkVBTA==']]);
+  });
+});
+
+describe('encodeGeminiRequest with V3 reasoning efforts', () => {
+  const task = (effort: 'none' | 'max'): TaskEnvelopeV3 => ({
+    kind: 'chat',
+    stream: false,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    reasoning: { effort },
+  });
+  const thinking = (value: TaskEnvelopeV3, options?: Parameters<typeof encodeGeminiRequest>[2], declared?: readonly ReasoningEffortV3[]) =>
+    ((encodeGeminiRequest(value, 'm', options, declared).body as { value: { generationConfig?: { thinkingConfig?: unknown } } }).value.generationConfig?.thinkingConfig);
+
+  it('maps none and max to the nearest level Gemini has, as a budget or a thinking level', () => {
+    expect(thinking(task('none'))).toEqual({ thinkingBudget: 512 });
+    expect(thinking(task('max'))).toEqual({ thinkingBudget: 24_576 });
+    expect(thinking(task('max'), { effortEncoding: 'thinking-level' }, ['low', 'high'])).toEqual({ thinkingLevel: 'HIGH' });
+    expect(thinking(task('none'), { effortEncoding: 'thinking-level' }, ['low', 'high'])).toEqual({ thinkingLevel: 'LOW' });
   });
 });

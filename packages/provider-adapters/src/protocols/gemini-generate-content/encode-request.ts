@@ -1,13 +1,15 @@
 import {
   CodecErrorV1,
-  type ChatTaskV2,
+  type ChatTaskV3,
   type ProviderTransportBody,
-  type ReasoningControlV2,
-  type TaskEnvelopeV2,
+  type ReasoningControlV3,
+  type ReasoningEffortV3,
+  type TaskEnvelopeV3,
   type ToolChoiceV2,
 } from '@tokenforge/model-protocol';
 import { encodeGeminiContents, type GeminiMissingSignaturePolicy } from './encode-contents.js';
 import { toGeminiJsonSchema } from './encode-json-schema.js';
+import { resolveReasoningEffortV3 } from '../../codec-kit/index.js';
 import { buildGeminiModelPath } from './model-path.js';
 import { assertNever } from './assert-never.js';
 
@@ -31,8 +33,12 @@ export interface GeminiEncodeOptions {
   readonly missingToolCallSignature?: GeminiMissingSignaturePolicy;
 }
 
+/** The effort levels Gemini's encodings carry (budgets, or `thinkingLevel` names). */
+type GeminiEffort = 'minimal' | 'low' | 'medium' | 'high';
+const GEMINI_EFFORTS: readonly GeminiEffort[] = ['minimal', 'low', 'medium', 'high'];
+
 /** The token budget each effort stands for under `thinking-budget`. */
-export const GEMINI_EFFORT_BUDGETS: Readonly<Record<NonNullable<ReasoningControlV2['effort']>, number>> = {
+export const GEMINI_EFFORT_BUDGETS: Readonly<Record<GeminiEffort, number>> = {
   minimal: 512,
   low: 1024,
   medium: 8192,
@@ -76,7 +82,12 @@ export interface GeminiEncodedRequest {
  * @throws {CodecErrorV1} `invalid-request` (unsafe model name, bad arguments or media, unknown tool in the
  * choice) or `unsupported-feature` (a task kind other than chat, too many stop sequences, schema keywords).
  */
-export function encodeGeminiRequest(task: TaskEnvelopeV2, providerModel: string, options?: GeminiEncodeOptions): GeminiEncodedRequest {
+export function encodeGeminiRequest(
+  task: TaskEnvelopeV3,
+  providerModel: string,
+  options?: GeminiEncodeOptions,
+  reasoningEfforts?: readonly ReasoningEffortV3[],
+): GeminiEncodedRequest {
   if (task.kind !== 'chat') {
     throw new CodecErrorV1('unsupported-feature', 'Gemini generateContent runs chat tasks only', { path: 'kind' });
   }
@@ -99,7 +110,7 @@ export function encodeGeminiRequest(task: TaskEnvelopeV2, providerModel: string,
       body.toolConfig = { functionCallingConfig: encodeToolChoice(task.toolChoice, task) };
     }
   }
-  const generationConfig = encodeGenerationConfig(task, options);
+  const generationConfig = encodeGenerationConfig(task, options, reasoningEfforts);
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   return {
     method: 'POST',
@@ -111,7 +122,7 @@ export function encodeGeminiRequest(task: TaskEnvelopeV2, providerModel: string,
   };
 }
 
-function encodeToolChoice(choice: ToolChoiceV2, task: ChatTaskV2): Record<string, unknown> {
+function encodeToolChoice(choice: ToolChoiceV2, task: ChatTaskV3): Record<string, unknown> {
   switch (choice.type) {
     case 'auto':
       return { mode: 'AUTO' };
@@ -129,7 +140,11 @@ function encodeToolChoice(choice: ToolChoiceV2, task: ChatTaskV2): Record<string
   }
 }
 
-function encodeGenerationConfig(task: ChatTaskV2, options: GeminiEncodeOptions | undefined): Record<string, unknown> {
+function encodeGenerationConfig(
+  task: ChatTaskV3,
+  options: GeminiEncodeOptions | undefined,
+  reasoningEfforts: readonly ReasoningEffortV3[] | undefined,
+): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   const sampling = task.sampling;
   if (sampling?.temperature !== undefined) config.temperature = sampling.temperature;
@@ -152,21 +167,24 @@ function encodeGenerationConfig(task: ChatTaskV2, options: GeminiEncodeOptions |
     config.responseMimeType = 'application/json';
     if (format.schema !== undefined) config.responseJsonSchema = toGeminiJsonSchema(format.schema, 'responseFormat.schema');
   }
-  const thinking = encodeThinkingConfig(task.reasoning, options?.effortEncoding ?? 'thinking-budget');
+  const thinking = encodeThinkingConfig(task.reasoning, options?.effortEncoding ?? 'thinking-budget', reasoningEfforts);
   if (thinking !== undefined) config.thinkingConfig = thinking;
   return config;
 }
 
 function encodeThinkingConfig(
-  reasoning: ReasoningControlV2 | undefined,
+  reasoning: ReasoningControlV3 | undefined,
   effortEncoding: GeminiEffortEncoding,
+  reasoningEfforts: readonly ReasoningEffortV3[] | undefined,
 ): Record<string, unknown> | undefined {
   if (reasoning === undefined) return undefined;
   const config: Record<string, unknown> = {};
   if (reasoning.budgetTokens !== undefined) config.thinkingBudget = reasoning.budgetTokens;
   else if (reasoning.effort !== undefined) {
-    if (effortEncoding === 'thinking-level') config.thinkingLevel = reasoning.effort.toUpperCase();
-    else config.thinkingBudget = GEMINI_EFFORT_BUDGETS[reasoning.effort];
+    // `none`, `xhigh` and `max` have no Gemini level or budget: the nearest level the target declares stands in.
+    const effort = resolveReasoningEffortV3(reasoning.effort, reasoningEfforts, GEMINI_EFFORTS);
+    if (effortEncoding === 'thinking-level') config.thinkingLevel = effort.toUpperCase();
+    else config.thinkingBudget = GEMINI_EFFORT_BUDGETS[effort];
   }
   if (reasoning.includeReasoning !== undefined) config.includeThoughts = reasoning.includeReasoning;
   return Object.keys(config).length > 0 ? config : undefined;

@@ -28,7 +28,7 @@ const capability = {
   documentInput: true,
   audioInput: true,
   reasoning: true,
-  structuredOutput: true,
+  structuredOutput: 'native-json-schema',
 } as const;
 const target: ProviderAdapterTargetV1 = { providerModel: 'model-x', capability: { ...capability, taskKinds: ['chat'] } };
 const nowMs = Date.parse('2026-01-01T00:00:00Z');

@@ -23,7 +23,7 @@ export const OPENAI_CHAT_HTTP_FAMILY = defineHttpFamily<OpenAiChatAdapterOptions
   transportMetadata: OPENAI_CHAT_TRANSPORT_METADATA,
   // OpenAI and most compatible servers.
   requestIdHeaders: ['x-request-id'],
-  encodeRequest: (input, options) => encodeOpenAiChatRequest(input.task, input.target.providerModel, options),
+  encodeRequest: (input, options) => encodeOpenAiChatRequest(input.task, input.target.providerModel, options, input.target.capability.reasoningEfforts),
   maxBodyBytes: (options) => options?.maxBodyBytes,
   decodeResponse: (body, { input }) => decodeOpenAiChatResponse(body, input.reportDiagnostic),
   streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,

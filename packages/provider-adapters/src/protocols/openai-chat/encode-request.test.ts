@@ -1,4 +1,4 @@
-import { isCodecErrorV1, type ChatTaskV2, type TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import { isCodecErrorV1, type ChatTaskV2, type ReasoningEffortV3, type TaskEnvelopeV2, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { encodeOpenAiChatRequest } from './encode-request.js';
 
@@ -239,5 +239,35 @@ describe('encodeOpenAiChatRequest', () => {
     const before = structuredClone(task);
     expect(encodeOpenAiChatRequest(task, 'm')).toEqual(encodeOpenAiChatRequest(task, 'm'));
     expect(task).toEqual(before);
+  });
+});
+
+describe('encodeOpenAiChatRequest with V3 reasoning efforts', () => {
+  const v3Task = (effort: 'none' | 'minimal' | 'medium' | 'xhigh' | 'max'): TaskEnvelopeV3 => ({
+    kind: 'chat',
+    stream: false,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    reasoning: { effort },
+  });
+  const sent = (task: TaskEnvelopeV3, declared?: readonly ReasoningEffortV3[]) => encodeOpenAiChatRequest(task, 'm', undefined, declared).body.value.reasoning_effort;
+
+  it('maps none, xhigh and max onto the default scale when the target declares no levels', () => {
+    expect(sent(v3Task('none'))).toBe('minimal');
+    expect(sent(v3Task('medium'))).toBe('medium');
+    expect(sent(v3Task('xhigh'))).toBe('high');
+    expect(sent(v3Task('max'))).toBe('high');
+  });
+
+  it('sends a declared level as it is and maps the others to the nearest declared one', () => {
+    const declared = ['none', 'low', 'medium', 'high', 'xhigh'] as const;
+    expect(sent(v3Task('none'), declared)).toBe('none');
+    expect(sent(v3Task('xhigh'), declared)).toBe('xhigh');
+    expect(sent(v3Task('max'), declared)).toBe('xhigh');
+    expect(sent(v3Task('minimal'), declared)).toBe('none');
+  });
+
+  it('refuses a token-count task as a kind it cannot run', () => {
+    const task: TaskEnvelopeV3 = { kind: 'token-count', messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] };
+    expect(() => encodeOpenAiChatRequest(task, 'm')).toThrow(expect.objectContaining({ code: 'unsupported-feature' }));
   });
 });

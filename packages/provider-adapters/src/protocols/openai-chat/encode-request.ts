@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ChatTaskV2, type TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ChatTaskV3, type ReasoningEffortV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { encodeOpenAiChatMessages, type OpenAiChatRequestMessage } from './encode-messages.js';
 import {
   encodeOpenAiChatToolChoice,
@@ -73,7 +73,7 @@ export interface OpenAiChatEncodedRequest {
 /** Default schema name when a JSON-schema response format has none (`name` is required on the wire). */
 const DEFAULT_SCHEMA_NAME = 'response';
 
-function encodeResponseFormat(format: ChatTaskV2['responseFormat']): OpenAiChatRequestResponseFormat | undefined {
+function encodeResponseFormat(format: ChatTaskV3['responseFormat']): OpenAiChatRequestResponseFormat | undefined {
   if (format === undefined || format.type === 'text') return undefined;
   if (format.schema === undefined) return { type: 'json_object' };
   return {
@@ -97,22 +97,24 @@ function encodeResponseFormat(format: ChatTaskV2['responseFormat']): OpenAiChatR
  * `max_completion_tokens` (or `max_tokens` by option); `stopSequences` to `stop` (a server with a lower limit,
  * OpenAI's 4, answers with its own error); reasoning by `mapOpenAiChatReasoningEffort`;
  * `caching.promptCacheKey` to `prompt_cache_key`; streaming sets `stream: true` and
- * `stream_options.include_usage` so the last chunk reports usage. `idempotencyKey` has no Chat Completions
+ * `stream_options.include_usage` so the last chunk reports usage. `reasoningEfforts` are the levels the target
+ * declares (its capability's `reasoningEfforts`). `idempotencyKey` has no Chat Completions
  * carrier and is not sent. `n` is never sent (one choice).
  *
  * @throws {CodecErrorV1} `unsupported-feature` for a task kind other than chat or content the dialect cannot
  * carry; `invalid-request` for an inconsistent tool choice.
  */
 export function encodeOpenAiChatRequest(
-  task: TaskEnvelopeV2,
+  task: TaskEnvelopeV3,
   providerModel: string,
   options?: OpenAiChatProtocolOptionsV1,
+  reasoningEfforts?: readonly ReasoningEffortV3[],
 ): OpenAiChatEncodedRequest {
   if (task.kind !== 'chat') throw new CodecErrorV1('unsupported-feature', `openai-chat cannot run ${task.kind} tasks`, { path: 'kind' });
   const resolved = resolveOpenAiChatProtocolOptions(options);
   const sampling = task.sampling;
   const responseFormat = encodeResponseFormat(task.responseFormat);
-  const effort = mapOpenAiChatReasoningEffort(task.reasoning);
+  const effort = mapOpenAiChatReasoningEffort(task.reasoning, reasoningEfforts);
   const tools = task.tools !== undefined && task.tools.length > 0 ? encodeOpenAiChatTools(task.tools) : undefined;
   const body: OpenAiChatRequestBody = {
     model: providerModel,

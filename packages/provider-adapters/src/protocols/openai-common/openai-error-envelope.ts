@@ -1,4 +1,5 @@
-import type { CodecErrorCodeV1, EgressFailureV3, EgressHttpResponseV1, ProviderFailureCodeV1 } from '@tokenforge/model-protocol';
+import type { CodecErrorCodeV1, EgressFailureV3, EgressHttpResponseV1, ProviderFailureCodeV3 } from '@tokenforge/model-protocol';
+import { forEngineCapabilityRefusals } from '../../codec-kit/index.js';
 
 /** The OpenAI error object a dialect writes. */
 export interface OpenAiErrorObject {
@@ -58,7 +59,7 @@ interface ErrorShape {
  * permissions are the host's, not the client's: they are reported as 502 so the client does not think its own
  * key was refused. Upstream breakage (network, protocol, truncation) is 502, timeouts 504.
  */
-function providerErrors(codes: OpenAiErrorDialectCodes): Readonly<Record<ProviderFailureCodeV1, ErrorShape>> {
+function providerErrors(codes: OpenAiErrorDialectCodes): Readonly<Record<ProviderFailureCodeV3, ErrorShape>> {
   return {
     'rate-limited': { status: 429, type: 'rate_limit_error', code: 'rate_limit_exceeded', message: 'The upstream rate limit was reached.' },
     'quota-exceeded': { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message: 'The upstream quota is exhausted.' },
@@ -81,6 +82,7 @@ function providerErrors(codes: OpenAiErrorDialectCodes): Readonly<Record<Provide
     'provider-error': { status: 502, type: 'server_error', code: codes.upstreamError, message: 'The upstream service failed.' },
     'truncated-stream': { status: 502, type: 'server_error', code: codes.streamTruncated, message: 'The upstream response ended early.' },
     'protocol-violation': { status: 502, type: 'server_error', code: codes.protocolViolation, message: 'The upstream response was malformed.' },
+    'output-schema-mismatch': { status: 502, type: 'server_error', code: 'output_schema_mismatch', message: 'The model output did not match the requested schema.' },
   };
 }
 
@@ -88,12 +90,12 @@ function engineErrors(codes: OpenAiErrorDialectCodes): Readonly<Record<string, E
   return {
     PROTOCOL_ENGINE_INPUT_INVALID: { status: 400, type: 'invalid_request_error', code: 'invalid_request', message: 'The request is invalid.' },
     PROTOCOL_ENGINE_TARGET_TASK_MISMATCH: { status: 400, type: 'invalid_request_error', code: 'unsupported_task', message: 'The model does not serve this kind of request.' },
-    PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED: {
+    ...forEngineCapabilityRefusals<ErrorShape>({
       status: 400,
       type: 'invalid_request_error',
       code: 'unsupported_feature',
       message: 'The request uses a feature the selected model cannot serve.',
-    },
+    }),
     PROTOCOL_ENGINE_TRANSPORT_FAILED: { status: 502, type: 'server_error', code: codes.unreachable, message: 'The upstream service could not be reached.' },
     PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID: { status: 502, type: 'server_error', code: codes.protocolViolation, message: 'The upstream response was malformed.' },
     // 499 (client closed request) is the status gateways use for a cancelled request.

@@ -5,7 +5,7 @@ import {
   type PreparedMediaExecutionInputV2,
   type ProviderAdapterTargetV1,
   type ProviderMultipartPartV1,
-  type TaskEnvelopeV2,
+  type TaskEnvelopeV3,
 } from '@tokenforge/model-protocol';
 import { isGptImageModel } from './model-rules.js';
 
@@ -134,7 +134,7 @@ function encodeEdit(task: ImageEditTaskV2, model: string, preparedMedia: Prepare
  * @throws {CodecErrorV1} `unsupported-feature` or `invalid-request` as above, or for a task of another kind.
  */
 export function encodeOpenAiImagesRequest(
-  task: TaskEnvelopeV2,
+  task: TaskEnvelopeV3,
   target: ProviderAdapterTargetV1,
   preparedMedia?: PreparedMediaExecutionInputV2,
 ): OpenAiImagesEncodedRequest {
@@ -147,6 +147,7 @@ export function encodeOpenAiImagesRequest(
     case 'embedding':
     case 'rerank':
     case 'video-generation':
+    case 'token-count':
       throw new CodecErrorV1('unsupported-feature', `openai-images cannot run ${task.kind} tasks`, { path: 'kind' });
     default: {
       const unknownTask: never = task;

@@ -31,7 +31,10 @@ export const OPENAI_RESPONSES_HTTP_FAMILY = defineHttpFamily<OpenAiResponsesAdap
   transportMetadata: OPENAI_RESPONSES_TRANSPORT_METADATA,
   requestIdHeaders: ['x-request-id'],
   encodeRequest: (input) =>
-    encodeOpenAiResponsesRequest(input.task, input.target.providerModel, { encryptedReasoning: input.target.capability.reasoning === true }),
+    encodeOpenAiResponsesRequest(input.task, input.target.providerModel, {
+      encryptedReasoning: input.target.capability.reasoning === true,
+      ...(input.target.capability.reasoningEfforts === undefined ? {} : { reasoningEfforts: input.target.capability.reasoningEfforts }),
+    }),
   maxBodyBytes: (options) => options?.maxBodyBytes,
   decodeResponse: (body, { input }) => decodeOpenAiResponsesResponse(body, input.reportDiagnostic),
   streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,

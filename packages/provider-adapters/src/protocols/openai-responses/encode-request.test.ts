@@ -1,4 +1,4 @@
-import { isCodecErrorV1, type ChatTaskV2 } from '@tokenforge/model-protocol';
+import { isCodecErrorV1, type ChatTaskV2, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { encodeOpenAiResponsesRequest } from './encode-request.js';
 
@@ -179,5 +179,19 @@ describe('encodeOpenAiResponsesRequest', () => {
       codeOf(() => encodeOpenAiResponsesRequest(task({ tools: [{ name: 'a', inputSchema: {} }], toolChoice: { type: 'tool', toolName: 'b' } }), 'm')),
     ).toBe('invalid-request');
     expect(encodeOpenAiResponsesRequest(task({ toolChoice: { type: 'none' } }), 'm').body.value.tool_choice).toBe('none');
+  });
+});
+
+describe('encodeOpenAiResponsesRequest with V3 reasoning efforts', () => {
+  const task = (effort: 'none' | 'max'): TaskEnvelopeV3 => ({
+    kind: 'chat',
+    stream: false,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    reasoning: { effort },
+  });
+  it('maps onto the declared levels, by default minimal to high', () => {
+    expect(encodeOpenAiResponsesRequest(task('none'), 'm').body.value.reasoning).toEqual({ effort: 'minimal' });
+    expect(encodeOpenAiResponsesRequest(task('max'), 'm').body.value.reasoning).toEqual({ effort: 'high' });
+    expect(encodeOpenAiResponsesRequest(task('none'), 'm', { reasoningEfforts: ['none', 'low', 'high'] }).body.value.reasoning).toEqual({ effort: 'none' });
   });
 });

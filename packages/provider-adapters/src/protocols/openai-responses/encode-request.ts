@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ChatTaskV2, type TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ChatTaskV3, type ReasoningEffortV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { encodeOpenAiResponsesInput, type OpenAiResponsesInputItem } from './encode-input.js';
 import {
   encodeOpenAiResponsesToolChoice,
@@ -58,6 +58,8 @@ export interface OpenAiResponsesEncodeOptionsV1 {
    * from the target capability's `reasoning` flag: OpenAI refuses the include on models without reasoning.
    */
   readonly encryptedReasoning?: boolean;
+  /** The effort levels the target declares (its capability's `reasoningEfforts`); see `mapOpenAiResponsesReasoning`. */
+  readonly reasoningEfforts?: readonly ReasoningEffortV3[];
 }
 
 /** A request ready for the transport, without the abort signal the adapter adds. */
@@ -75,7 +77,7 @@ export interface OpenAiResponsesEncodedRequest {
 /** Default schema name when a JSON-schema format has none (`name` is required on the wire). */
 const DEFAULT_SCHEMA_NAME = 'response';
 
-function encodeTextFormat(format: ChatTaskV2['responseFormat']): OpenAiResponsesRequestTextFormat | undefined {
+function encodeTextFormat(format: ChatTaskV3['responseFormat']): OpenAiResponsesRequestTextFormat | undefined {
   if (format === undefined || format.type === 'text') return undefined;
   if (format.schema === undefined) return { type: 'json_object' };
   return {
@@ -109,7 +111,7 @@ function encodeTextFormat(format: ChatTaskV2['responseFormat']): OpenAiResponses
  * inconsistent tool choice.
  */
 export function encodeOpenAiResponsesRequest(
-  task: TaskEnvelopeV2,
+  task: TaskEnvelopeV3,
   providerModel: string,
   options?: OpenAiResponsesEncodeOptionsV1,
 ): OpenAiResponsesEncodedRequest {
@@ -119,7 +121,7 @@ export function encodeOpenAiResponsesRequest(
   }
   const instructions = task.system === undefined || task.system.length === 0 ? undefined : task.system.map((part) => part.text).join('\n\n');
   const format = encodeTextFormat(task.responseFormat);
-  const reasoning = mapOpenAiResponsesReasoning(task.reasoning);
+  const reasoning = mapOpenAiResponsesReasoning(task.reasoning, options?.reasoningEfforts);
   const tools = task.tools !== undefined && task.tools.length > 0 ? encodeOpenAiResponsesTools(task.tools) : undefined;
   const body: OpenAiResponsesRequestBody = {
     model: providerModel,

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { capabilityOfTarget } from './family-capability-defaults.js';
+import type { GatewayTargetV1 } from './gateway-catalogue-v1.js';
+import { gatewayTargetV1Schema } from './gateway-catalogue-v1.js';
+
+function target(capability?: GatewayTargetV1['capability']): GatewayTargetV1 {
+  return gatewayTargetV1Schema.parse({
+    provider: 'p',
+    family: 'openai-chat/v1',
+    model: 'm',
+    baseUrl: 'https://example.test/v1',
+    credentials: { apiKeyEnv: 'KEY' },
+    ...(capability === undefined ? {} : { capability }),
+  });
+}
+
+const chatDefaults = { protocolFamily: 'openai-chat/v1', executionMode: 'stream-capable', taskKinds: ['chat'], tools: true, imageInput: true, reasoning: true };
+
+describe('capabilityOfTarget', () => {
+  it('stays V2 without an override or with a boolean structuredOutput', () => {
+    expect(capabilityOfTarget(target())).toEqual({ ...chatDefaults, structuredOutput: true });
+    expect(capabilityOfTarget(target({ structuredOutput: false }))).toEqual({ ...chatDefaults, structuredOutput: false });
+  });
+
+  it('reads the facts as V3 when the override names a structured-output mode', () => {
+    expect(capabilityOfTarget(target({ structuredOutput: 'json-object' }))).toEqual({ ...chatDefaults, forcedToolChoice: true, structuredOutput: 'json-object' });
+    expect(capabilityOfTarget(target({ structuredOutput: 'none', tools: false }))).toEqual({ ...chatDefaults, tools: false });
+  });
+
+  it('refuses a structured-output value that is neither a boolean nor a mode', () => {
+    expect(gatewayTargetV1Schema.safeParse({ ...target(), capability: { structuredOutput: 'sometimes' } }).success).toBe(false);
+  });
+});
