@@ -37,13 +37,10 @@ describe('observer.onObservation', () => {
     expect(seen.map((observation) => observation.type)).toEqual([
       'execution-dispatched',
       'transport-bound',
-      'request-sent',
-      'response-received',
       'execution-finished',
     ]);
     expect(seen[0]).toMatchObject({ protocolFamily: 'fake-chat/v1', taskKind: 'chat', streamed: false });
-    expect(seen[3]).toMatchObject({ status: 200 });
-    expect(seen[4]).toMatchObject({ status: 'completed', finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } });
+    expect(seen[2]).toMatchObject({ status: 'completed', finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } });
     for (let index = 1; index < seen.length; index += 1) expect(seen[index]!.atMs).toBeGreaterThanOrEqual(seen[index - 1]!.atMs);
     for (const secret of [SECRET_PROMPT, SECRET_MODEL, SECRET_PROVIDER]) expect(JSON.stringify(seen)).not.toContain(secret);
   });

@@ -46,14 +46,8 @@ export function watchOf(observer: unknown): ExecutionWatch | undefined {
   return {
     diagnostics,
     observe,
-    transport: (transport) => ({
-      send: async (request) => {
-        observe({ type: 'request-sent' });
-        const response = await transport.send(request);
-        observe({ type: 'response-received', status: response.status });
-        return response;
-      },
-    }),
+    // The engine never calls the transport itself (architecture rule): request and head times come from the host's transport.
+    transport: (transport) => transport,
     finished: (terminal, acceptance) => {
       if (terminal.status === 'failed') {
         observe({ type: 'attempt-failed', code: terminal.failure.code, retryable: terminal.failure.retryable, acceptance });
