@@ -1,7 +1,8 @@
 import type { ProtocolFamily } from '../../protocol-family/protocol-family.js';
 import type { TaskEnvelopeV3 } from '../../task/v3/task-envelope-v3.js';
 import type { NormalizedStreamEventV3 } from '../../stream/v3/normalized-stream-event-v3.js';
-import type { AdapterTerminalOutcomeV3, NormalizedProviderFailureV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
+import type { AdapterTerminalOutcomeV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
+import type { NormalizedProviderFailureV1 } from '../../outcome/v1/provider-failure-v1.js';
 import type { CodecErrorCodeV1 } from './codec-error-v1.js';
 import type { EgressFailureV3 } from '../v3/egress-failure-v3.js';
 
@@ -67,9 +68,9 @@ export interface EgressStreamEncoderV1 {
   encodeTerminal(outcome: AdapterTerminalOutcomeV3): Uint8Array;
 }
 
-/** A failure to report in a dialect's own error envelope. */
+/** A failure to report in a dialect's own error envelope (closed V1 shape; `EgressFailureV3` is what egress codecs take). */
 export type EgressFailureV1 =
-  | { readonly source: 'provider'; readonly failure: NormalizedProviderFailureV3 }
+  | { readonly source: 'provider'; readonly failure: NormalizedProviderFailureV1 }
   | { readonly source: 'ingress'; readonly code: CodecErrorCodeV1 }
   | { readonly source: 'engine'; readonly code: string };
 

@@ -26,18 +26,6 @@ export type ProtocolEngineObservationV3 =
       readonly atMs: number;
     }
   | {
-      /** The adapter handed a request to the transport. */
-      readonly type: 'request-sent';
-      readonly atMs: number;
-    }
-  | {
-      /** A response head arrived. */
-      readonly type: 'response-received';
-      readonly atMs: number;
-      /** Its HTTP status. */
-      readonly status: number;
-    }
-  | {
       /** The host received the stream's first event. */
       readonly type: 'stream-started';
       readonly atMs: number;

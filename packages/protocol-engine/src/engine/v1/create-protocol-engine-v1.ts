@@ -97,11 +97,8 @@ async function runSync(
 ): Promise<ProtocolEngineExecutionV1> {
   const { task } = checked;
   const streaming = task.kind === 'chat' && task.stream;
-  let transport = await bindTransport(binding, signal);
-  if (watch !== undefined) {
-    watch.observe({ type: 'transport-bound' });
-    transport = watch.transport(transport);
-  }
+  const transport = await bindTransport(binding, signal);
+  watch?.observe({ type: 'transport-bound' });
   const controller = streaming ? new AbortController() : undefined;
   const unlink = controller === undefined ? undefined : readGuarded(CODES.INPUT_INVALID, () => linkHostSignal(signal, controller));
   let raw: unknown;
@@ -214,11 +211,8 @@ async function startAsyncJob(
   signal: AbortSignal,
   watch: ExecutionWatch | undefined,
 ): Promise<ProtocolEngineExecutionV1> {
-  let transport = await bindTransport(binding, signal);
-  if (watch !== undefined) {
-    watch.observe({ type: 'transport-bound' });
-    transport = watch.transport(transport);
-  }
+  const transport = await bindTransport(binding, signal);
+  watch?.observe({ type: 'transport-bound' });
   let raw: unknown;
   try {
     raw = await adapter.start({

@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcomeV3, ProviderTransport } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV3 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineObservationV3 } from '../../contracts/v3/protocol-engine-observer-v3.js';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError, isProtocolEngineErrorV1 } from '../../error/v1/protocol-engine-error-v1.js';
 import { isRecord } from '../../validation/v1/input-guards.js';
@@ -16,8 +16,6 @@ export interface ExecutionWatch {
   readonly diagnostics: DiagnosticSink | undefined;
   /** Delivers one fact; a throwing observer changes nothing. */
   observe(fact: Fact): void;
-  /** The transport, reporting `request-sent` and `response-received` when the host listens to observations. */
-  transport(transport: ProviderTransport): ProviderTransport;
   /** Reports how an execution ended from its terminal (and the failed attempt first, for a failed terminal). */
   finished(terminal: AdapterTerminalOutcomeV3, acceptance: 'accepted' | 'not-accepted' | 'unknown'): void;
   /** Reports an execution that ended with an engine error. */
@@ -46,8 +44,6 @@ export function watchOf(observer: unknown): ExecutionWatch | undefined {
   return {
     diagnostics,
     observe,
-    // The engine never calls the transport itself (architecture rule): request and head times come from the host's transport.
-    transport: (transport) => transport,
     finished: (terminal, acceptance) => {
       if (terminal.status === 'failed') {
         observe({ type: 'attempt-failed', code: terminal.failure.code, retryable: terminal.failure.retryable, acceptance });
@@ -67,7 +63,6 @@ export function watchOf(observer: unknown): ExecutionWatch | undefined {
 
 const SILENT: Omit<ExecutionWatch, 'diagnostics'> = {
   observe: () => undefined,
-  transport: (transport) => transport,
   finished: () => undefined,
   failed: () => undefined,
 };
