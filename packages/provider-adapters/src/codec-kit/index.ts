@@ -95,3 +95,4 @@ export type {
 export { createWireReaders, isWireCount, isWireRecord } from './wire-readers.js';
 export type { WireReaders, WireReadersOptions, WireRecord } from './wire-readers.js';
 export { isStreamContentTypeAccepted, mediaTypeOf, SSE_OR_JSON_STREAM_MEDIA_TYPES, SSE_STREAM_MEDIA_TYPES } from './stream-content-type.js';
+export { clientCountJsonResponse, tokenCountOfChatTask } from './token-count-of-chat-task.js';
