@@ -72,6 +72,7 @@ export { resolveReasoningEffortV3 } from './reasoning-effort.js';
 export { ENGINE_CAPABILITY_REFUSAL_CODES, forEngineCapabilityRefusals } from './engine-refusal-codes.js';
 
 export { defineHttpFamily } from './define-http-family.js';
+export { tokenCountChatTask, tokenCountTerminal } from './token-count-chat-task.js';
 export type {
   HttpFamilyDecodedV1,
   HttpFamilyDefinitionV1,
