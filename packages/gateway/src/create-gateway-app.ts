@@ -3,6 +3,7 @@ import { createOpenAiEmbeddingsEgressCodec, createOpenAiResponsesEgressCodec } f
 import { Hono, type Context } from 'hono';
 import { clientAuthRefusal, type ErrorShape } from './http/client-auth-refusal.js';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from './http/authenticate-client.js';
+import { ANTHROPIC_COUNT_TOKENS, GEMINI_COUNT_TOKENS, OPENAI_RESPONSES_INPUT_TOKENS } from './dialects/count-tokens-dialects.js';
 import { decodeImageEdit } from './dialects/decode-image-edit.js';
 import { anthropicModelList, geminiModelList, openAiModelList } from './dialects/list-models.js';
 import { serveDirectRequest, type DirectDialect } from './dialects/serve-direct-request.js';
@@ -62,6 +63,9 @@ export function createGatewayApp(runtime: GatewayRuntime): Hono {
   app.post('/v1/rerank', (c) => serveDirectRequest(c, runtime, RERANK));
   app.post('/v2/rerank', (c) => serveDirectRequest(c, runtime, RERANK));
   app.post('/v1beta/models/:target{[^/]+:(?:generateContent|streamGenerateContent)}', (c) => serveDirectRequest(c, runtime, GEMINI));
+  app.post('/v1/messages/count_tokens', (c) => serveDirectRequest(c, runtime, ANTHROPIC_COUNT_TOKENS));
+  app.post('/v1/responses/input_tokens', (c) => serveDirectRequest(c, runtime, OPENAI_RESPONSES_INPUT_TOKENS));
+  app.post('/v1beta/models/:target{[^/]+:countTokens}', (c) => serveDirectRequest(c, runtime, GEMINI_COUNT_TOKENS));
 
   app.get('/v1/models', (c) => {
     // Anthropic's SDK sends `anthropic-version` and `x-api-key`; OpenAI's sends a bearer key.

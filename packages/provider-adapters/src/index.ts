@@ -203,3 +203,8 @@ export type {
   CohereRerankProtocolOptionsV1,
   CohereRerankIngressOptionsV1,
 } from './protocols/cohere-rerank/index.js';
+
+// Client counting endpoints (`count_tokens`, `input_tokens`, `countTokens`): ingress decode and egress encode.
+export { decodeAnthropicClientCountRequest, encodeAnthropicClientCountResponse } from './protocols/anthropic-messages/index.js';
+export { decodeOpenAiResponsesClientCountRequest, encodeOpenAiResponsesClientCountResponse } from './protocols/openai-responses/index.js';
+export { decodeGeminiClientCountRequest, encodeGeminiClientCountResponse } from './protocols/gemini-generate-content/index.js';

@@ -7,3 +7,5 @@ export type { SimulatorCredentials, SimulatorTransportCredentials } from './simu
 export type { SimCallbackDelivery, SimJobPhase } from './jobs/job-store.js';
 export { createSimulatorCertificate } from './simulator-certificate.js';
 export type { SimulatorCertificate } from './simulator-certificate.js';
+export { SIMULATOR_COUNT_BYTES_PER_TOKEN, simulatedInputTokens } from './wire/count-tokens-wire.js';
+export type { CountTokensDialect } from './wire/count-tokens-wire.js';

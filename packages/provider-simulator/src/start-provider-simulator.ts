@@ -17,6 +17,7 @@ import {
 } from './simulator-credentials.js';
 import { anthropicMessagesWire } from './wire/anthropic-messages-wire.js';
 import { serveCohereRerank } from './wire/cohere-rerank-wire.js';
+import { serveCountTokens } from './wire/count-tokens-wire.js';
 import { geminiWire } from './wire/gemini-wire.js';
 import { openAiChatWire } from './wire/openai-chat-wire.js';
 import { serveOpenAiEmbeddings } from './wire/openai-embeddings-wire.js';
@@ -137,6 +138,10 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
           return chatRoute('openai', openAiResponsesWire, chat('openai-responses'), (body) => body.stream === true);
         case 'v1/messages':
           return chatRoute('anthropic', anthropicMessagesWire, chat('anthropic-messages'), (body) => body.stream === true);
+        case 'v1/messages/count_tokens':
+          return { surface: 'anthropic', serve: (exchange, scenario) => serveCountTokens('anthropic-messages', anthropicMessagesWire, exchange, jsonModelScenario(exchange, scenario)) };
+        case 'v1/responses/input_tokens':
+          return { surface: 'openai', serve: (exchange, scenario) => serveCountTokens('openai-responses', openAiResponsesWire, exchange, jsonModelScenario(exchange, scenario)) };
         case 'v1/embeddings':
           return { surface: 'openai', serve: (exchange, scenario) => serveOpenAiEmbeddings(exchange, jsonModelScenario(exchange, scenario)) };
         case 'v1/images/generations':
@@ -155,6 +160,11 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
       if (gemini !== null) {
         const model = decodeURIComponent(gemini[1] as string);
         return chatRoute('gemini', geminiWire, chat('gemini'), () => gemini[2] === 'streamGenerateContent', () => model);
+      }
+      const geminiCount = /^v1beta\/models\/([^/:]+):countTokens$/.exec(path);
+      if (geminiCount !== null) {
+        const model = decodeURIComponent(geminiCount[1] as string);
+        return { surface: 'gemini', serve: (exchange, scenario) => serveCountTokens('gemini', geminiWire, exchange, scenario ?? parseSimulatorScenario(model) ?? DEFAULT_CHAT) };
       }
     }
     if (segments[0] === 'v1' && segments[1] === 'videos') {

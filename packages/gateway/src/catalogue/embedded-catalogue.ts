@@ -17,9 +17,10 @@ interface EmbeddedModel {
 /** One public model per family of the simulator (all nine), plus a chat model that shows fallback. */
 const EMBEDDED_MODELS: readonly EmbeddedModel[] = [
   { name: 'sim-openai-chat', family: 'openai-chat/v1', providerModel: 'gpt-4.1-mini', taskKind: 'chat' },
-  { name: 'sim-openai-responses', family: 'openai-responses/v1', providerModel: 'gpt-5-mini', taskKind: 'chat' },
-  { name: 'sim-anthropic', family: 'anthropic-messages/v1', providerModel: 'claude-sonnet-4-5', taskKind: 'chat' },
-  { name: 'sim-gemini', family: 'gemini-generate-content/v1', providerModel: 'gemini-2.5-flash', taskKind: 'chat' },
+  // The simulator answers the counting endpoint of these three families: their targets declare `token-count`.
+  { name: 'sim-openai-responses', family: 'openai-responses/v1', providerModel: 'gpt-5-mini', taskKind: 'chat', capability: { taskKinds: ['chat', 'token-count'] } },
+  { name: 'sim-anthropic', family: 'anthropic-messages/v1', providerModel: 'claude-sonnet-4-5', taskKind: 'chat', capability: { taskKinds: ['chat', 'token-count'] } },
+  { name: 'sim-gemini', family: 'gemini-generate-content/v1', providerModel: 'gemini-2.5-flash', taskKind: 'chat', capability: { taskKinds: ['chat', 'token-count'] } },
   {
     name: 'sim-embeddings',
     family: 'openai-embeddings/v1',

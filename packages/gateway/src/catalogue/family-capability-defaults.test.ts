@@ -27,6 +27,20 @@ describe('capabilityOfTarget', () => {
     expect(capabilityOfTarget(target({ structuredOutput: 'none', tools: false }))).toEqual({ ...chatDefaults, tools: false });
   });
 
+  it('reads the facts as V3 with the declared task kinds when a target opts into token-count', () => {
+    const counting = capabilityOfTarget(target({ taskKinds: ['chat', 'token-count'] }));
+    expect(counting).toEqual({ ...chatDefaults, taskKinds: ['chat', 'token-count'], forcedToolChoice: true, structuredOutput: 'native-json-schema' });
+    expect(capabilityOfTarget(target({ taskKinds: ['chat', 'token-count'], structuredOutput: 'json-object' }))).toMatchObject({
+      taskKinds: ['chat', 'token-count'],
+      structuredOutput: 'json-object',
+    });
+    expect(capabilityOfTarget(target({ taskKinds: ['chat'] })).taskKinds).toEqual(['chat']);
+  });
+
+  it('refuses a task kind outside the V3 list', () => {
+    expect(gatewayTargetV1Schema.safeParse({ ...target(), capability: { taskKinds: ['count'] } }).success).toBe(false);
+  });
+
   it('refuses a structured-output value that is neither a boolean nor a mode', () => {
     expect(gatewayTargetV1Schema.safeParse({ ...target(), capability: { structuredOutput: 'sometimes' } }).success).toBe(false);
   });

@@ -1,4 +1,4 @@
-import { protocolCapabilityFromV2, type ProtocolCapabilityV2, type ProtocolCapabilityV3, type ProtocolFamily } from '@tokenforge/model-protocol';
+import { protocolCapabilityFromV2, type ProtocolCapabilityV2, type ProtocolCapabilityV3, type ProtocolFamily, type TaskKindV2, type TaskKindV3 } from '@tokenforge/model-protocol';
 import type { GatewayTargetV1 } from './gateway-catalogue-v1.js';
 
 type CapabilityDefaults = Omit<ProtocolCapabilityV2, 'protocolFamily'>;
@@ -23,20 +23,33 @@ export const FAMILY_CAPABILITY_DEFAULTS: Readonly<Record<string, CapabilityDefau
 
 /**
  * The capability of a catalogue target: the family's defaults with the target's overrides on top. It stays V2
- * (which the engine reads as V3 itself) unless the override names a structured-output mode, which only V3 can
- * say: then the V2 facts are read as V3 and the mode replaces the boolean.
+ * (which the engine reads as V3 itself) unless the override says what only V3 can say: a structured-output mode
+ * (the V2 facts are then read as V3 and the mode replaces the boolean) or a `token-count` task kind (the declared
+ * task kinds replace the family's on the V3 reading).
  */
 export function capabilityOfTarget(target: GatewayTargetV1): ProtocolCapabilityV2 | ProtocolCapabilityV3 {
-  const defaults = FAMILY_CAPABILITY_DEFAULTS[target.family] ?? { executionMode: 'sync', taskKinds: target.capability?.taskKinds ?? ['chat'] };
+  const defaults = FAMILY_CAPABILITY_DEFAULTS[target.family] ?? { executionMode: 'sync', taskKinds: v2TaskKinds(target.capability?.taskKinds) ?? ['chat'] };
+  const declaredKinds = target.capability?.taskKinds;
+  const counting = declaredKinds?.includes('token-count') === true;
   const structuredOutput = target.capability?.structuredOutput;
-  const overrides = Object.fromEntries(Object.entries(target.capability ?? {}).filter(([key, value]) => value !== undefined && key !== 'structuredOutput'));
+  const overrides = Object.fromEntries(
+    Object.entries(target.capability ?? {}).filter(([key, value]) => value !== undefined && key !== 'structuredOutput' && !(counting && key === 'taskKinds')),
+  );
   const v2: ProtocolCapabilityV2 = {
     ...defaults,
     ...overrides,
     ...(typeof structuredOutput === 'boolean' ? { structuredOutput } : {}),
     protocolFamily: target.family as ProtocolFamily,
   };
-  if (structuredOutput === undefined || typeof structuredOutput === 'boolean') return v2;
-  const v3 = protocolCapabilityFromV2({ ...v2, structuredOutput: false });
-  return structuredOutput === 'none' ? v3 : { ...v3, structuredOutput };
+  const mode = typeof structuredOutput === 'string' ? structuredOutput : undefined;
+  if (!counting && mode === undefined) return v2;
+  const v3 = protocolCapabilityFromV2(mode === undefined ? v2 : { ...v2, structuredOutput: false });
+  const withMode = mode === undefined || mode === 'none' ? v3 : { ...v3, structuredOutput: mode };
+  return counting && declaredKinds !== undefined ? { ...withMode, taskKinds: [...declaredKinds] } : withMode;
+}
+
+/** The V2 kinds of a declared list (`undefined` when none is left). */
+function v2TaskKinds(kinds: readonly TaskKindV3[] | undefined): TaskKindV2[] | undefined {
+  const left = kinds?.filter((kind): kind is TaskKindV2 => kind !== 'token-count');
+  return left === undefined || left.length === 0 ? undefined : left;
 }

@@ -1,4 +1,4 @@
-import { embeddingSpaceV2Schema, protocolFamilySchema, structuredOutputSupportV3Schema, taskKindV2Schema } from '@tokenforge/model-protocol';
+import { embeddingSpaceV2Schema, protocolFamilySchema, structuredOutputSupportV3Schema, taskKindV2Schema, taskKindV3Schema } from '@tokenforge/model-protocol';
 import { z } from 'zod';
 
 /** An environment variable name: where a secret lives (the catalogue never holds one). */
@@ -25,8 +25,12 @@ export const gatewayTargetCredentialsV1Schema = z.union([
  * model can do. The family and the execution mode come from the family.
  */
 export const gatewayCapabilityOverridesV1Schema = z.strictObject({
-  /** Task kinds the target serves (default: the family's). */
-  taskKinds: z.array(taskKindV2Schema).min(1).optional(),
+  /**
+   * Task kinds the target serves (default: the family's). `token-count` is opt-in per target: list it only when the
+   * provider behind the target answers its family's counting endpoint (anthropic-messages, openai-responses and
+   * gemini-generate-content have one); a target without it refuses counting, never estimates.
+   */
+  taskKinds: z.array(taskKindV3Schema).min(1).optional(),
   /** Function calling. */
   tools: z.boolean().optional(),
   /** Image parts in chat messages. */

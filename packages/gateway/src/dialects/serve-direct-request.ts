@@ -23,6 +23,7 @@ import type { Context } from 'hono';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from '../http/authenticate-client.js';
 import { clientAuthRefusal, type ErrorShape } from '../http/client-auth-refusal.js';
 import { meaningfulHeaders } from '../http/meaningful-headers.js';
+import { TOKEN_COUNT_UNSUPPORTED_ENGINE_CODE } from './token-count-unsupported.js';
 import { readLimitedBody } from '../http/read-limited-body.js';
 import { requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
 import { logRequest, type OperatorLogAttempt, type OperatorLogLine } from '../operations/operator-log.js';
@@ -43,6 +44,8 @@ export interface DirectDialect {
   readonly decode?: (body: Uint8Array, request: Request) => Promise<{ decoded: IngressDecodedRequestV1; preparedMedia?: PreparedMediaExecutionInputV2 }>;
   /** An egress for what this request asked (OpenAI embeddings: the client's `encoding_format`). */
   readonly egressFor?: (decoded: IngressDecodedRequestV1) => EgressCodecV1 | undefined;
+  /** The egress this endpoint answers with, built on the dialect's own (a counting endpoint: its count answer). */
+  readonly wrapEgress?: (egress: EgressCodecV1) => EgressCodecV1;
 }
 
 const GATEWAY_WAIT_MS = 1000;
@@ -84,8 +87,11 @@ function usageFields(usage: UsageV3 | undefined): Record<string, number> | undef
 
 function targetsFor(runtime: GatewayRuntime, task: TaskEnvelopeV3, modelName: string): readonly RuntimeTarget[] | undefined {
   const model = runtime.catalogue.models.get(modelName);
-  if (model === undefined || model.taskKind !== task.kind) return undefined;
-  return model.targets.filter((target) => target.execution === 'sync' && target.capability.taskKinds.includes(task.kind));
+  // A token-count task counts the input of a chat model's request: the chat model's targets that can count serve it.
+  const modelKind = task.kind === 'token-count' ? 'chat' : task.kind;
+  if (model === undefined || model.taskKind !== modelKind) return undefined;
+  // A V2 capability lists V2 kinds only, so it never lists `token-count`: read every list as V3 kinds.
+  return model.targets.filter((target) => target.execution === 'sync' && (target.capability.taskKinds as readonly TaskKindV3[]).includes(task.kind));
 }
 
 type Attempted =
@@ -101,7 +107,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
   const codecs = runtime.suite.codecsFor(dialect.family);
   if (codecs === undefined) throw new Error(`${dialect.family} has no codecs`);
   const { ingress } = codecs;
-  let egress = codecs.egress;
+  let egress = dialect.wrapEgress === undefined ? codecs.egress : dialect.wrapEgress(codecs.egress);
   const request = c.req.raw;
   const url = new URL(request.url);
   const route = `${request.method} ${routeLabel(url.pathname)}`;
@@ -186,6 +192,10 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
     record.model = decoded.modelLabel;
     record.taskKind = decoded.task.kind;
     const targets = targetsFor(runtime, decoded.task, decoded.modelLabel);
+    // A model none of whose targets can count answers the dialect's not-supported refusal, never an estimate or zero.
+    if (targets !== undefined && targets.length === 0 && decoded.task.kind === 'token-count') {
+      return refuse({ source: 'engine', code: TOKEN_COUNT_UNSUPPORTED_ENGINE_CODE }, 'refused:token-count-unsupported');
+    }
     if (targets === undefined || targets.length === 0) return refuse({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-found');
 
     deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs);

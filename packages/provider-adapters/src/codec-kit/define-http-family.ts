@@ -92,6 +92,13 @@ export interface HttpFamilyDefinitionV1<Options extends HttpFamilyOptionsV1> {
   readonly checkOptions?: (options: Options | undefined) => void;
   /** The request to send (pure), or a `CodecErrorV1` for a task the dialect cannot express. */
   readonly encodeRequest: (input: ProviderAdapterExecuteInputV1, options: Options | undefined) => Omit<ProviderTransportRequest, 'signal'>;
+  /**
+   * The counting request of a `token-count` task (pure), or a `CodecErrorV1`. A family without it cannot count:
+   * its `encodeRequest` gets the task and refuses it as every other kind it does not carry.
+   */
+  readonly encodeCountRequest?: (input: ProviderAdapterExecuteInputV1, options: Options | undefined) => Omit<ProviderTransportRequest, 'signal'>;
+  /** The terminal of a parsed 2xx counting body (a `token-count` result); may throw a `ProtocolViolationError`. */
+  readonly decodeCountResponse?: (body: unknown, context: HttpFamilyResponseContextV1<Options>) => HttpFamilyDecodedV1;
   /** Largest sync body in bytes (`undefined`: the kit's default). */
   readonly maxBodyBytes?: (options: Options | undefined) => number | undefined;
   /** The terminal of a parsed 2xx body; may throw a `ProtocolViolationError`. */
@@ -148,9 +155,14 @@ async function execute<Options extends HttpFamilyOptionsV1>(
   options: Options | undefined,
 ): Promise<ProviderAdapterExecutionV1> {
   const stream = definition.decodeStream !== undefined && input.task.kind === 'chat' && input.task.stream;
+  // A token-count task goes to the family's counting endpoint when it declares one (never to its generation path).
+  const count =
+    input.task.kind === 'token-count' && definition.encodeCountRequest !== undefined && definition.decodeCountResponse !== undefined
+      ? { encode: definition.encodeCountRequest, decode: definition.decodeCountResponse }
+      : undefined;
   let request: Omit<ProviderTransportRequest, 'signal'>;
   try {
-    request = definition.encodeRequest(input, options);
+    request = count === undefined ? definition.encodeRequest(input, options) : count.encode(input, options);
   } catch (error) {
     if (!isCodecErrorV1(error)) throw error;
     // Nothing was sent: the task asks for something this dialect cannot express faithfully.
@@ -187,7 +199,7 @@ async function execute<Options extends HttpFamilyOptionsV1>(
   if (outcome.ok) {
     let decoded: HttpFamilyDecodedV1;
     try {
-      decoded = definition.decodeResponse(outcome.value, context);
+      decoded = count === undefined ? definition.decodeResponse(outcome.value, context) : count.decode(outcome.value, context);
     } catch (error) {
       const terminal = terminalForError(error, { signal: input.signal, reportDiagnostic: input.reportDiagnostic });
       if (terminal === undefined) throw error;

@@ -14,6 +14,9 @@ const SYNC = ['encode-request.ts', 'decode-response.ts'];
 const STREAMING = ['decode-stream.ts', 'map-finish-reason.ts'];
 const ASYNC_JOBS = ['encode-create-request.ts', 'encode-job-requests.ts', 'decode-create-response.ts', 'decode-job-snapshot.ts', 'decode-job-list.ts', 'map-job-state.ts', 'convert-timestamps.ts', 'README.md'];
 const DIRECT_HTTP = ['ingress.ts', 'egress.ts'];
+/** Token counting, optional: each pair is all or nothing (the provider's counting endpoint; the client's count route). */
+const COUNTING = ['encode-count-request.ts', 'decode-count-response.ts'];
+const CLIENT_COUNTING = ['decode-client-count-request.ts', 'encode-client-count-response.ts'];
 const EXACT_NAMES = new Set(['protocol-options.ts', 'client-readers.ts', 'test-support', 'README.md']);
 const PREFIXES = ['encode-', 'decode-', 'map-', 'convert-', 'parse-', 'wire-'];
 const TEST_FILE = /\.(?:property\.)?test\.ts$/;
@@ -40,6 +43,8 @@ function requiredFiles(files: readonly string[]): string[] {
     ...(asyncJobs ? ASYNC_JOBS : SYNC),
     ...(files.includes('decode-stream.ts') ? STREAMING : []),
     ...(files.includes('ingress.ts') || files.includes('egress.ts') ? DIRECT_HTTP : []),
+    ...(COUNTING.some((file) => files.includes(file)) ? COUNTING : []),
+    ...(CLIENT_COUNTING.some((file) => files.includes(file)) ? CLIENT_COUNTING : []),
   ];
 }
 
@@ -74,11 +79,14 @@ describe('family folders keep the fixed file set', () => {
     expect(fitsTheSet('openai-chat', 'egress-stream-encoder.ts', requiredFiles([]))).toBe(false);
     expect(fitsTheSet('openai-chat', 'helpers.ts', requiredFiles([]))).toBe(false);
     expect(requiredFiles(['encode-create-request.ts'])).toContain('decode-job-snapshot.ts');
+    expect(requiredFiles(['encode-request.ts', 'encode-count-request.ts'])).toContain('decode-count-response.ts');
+    expect(requiredFiles(['encode-request.ts', 'encode-client-count-response.ts'])).toContain('decode-client-count-request.ts');
+    expect(requiredFiles(['encode-request.ts'])).not.toContain('encode-count-request.ts');
   });
 
   it('the README lists every named file and helper', () => {
     const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
-    const named = [...EVERY_FAMILY, ...SYNC, ...STREAMING, ...ASYNC_JOBS, ...DIRECT_HTTP, ...EXACT_NAMES, ...Object.values(DIALECT_HELPERS).flat()];
+    const named = [...EVERY_FAMILY, ...SYNC, ...STREAMING, ...ASYNC_JOBS, ...DIRECT_HTTP, ...COUNTING, ...CLIENT_COUNTING, ...EXACT_NAMES, ...Object.values(DIALECT_HELPERS).flat()];
     expect(named.filter((name) => !readme.includes(`\`${name}`))).toEqual([]);
   });
 });

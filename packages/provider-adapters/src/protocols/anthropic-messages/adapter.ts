@@ -1,7 +1,9 @@
 import { CodecErrorV1, type ProviderAdapterFactory } from '@tokenforge/model-protocol';
 import { defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
+import { decodeAnthropicCountResponse } from './decode-count-response.js';
 import { decodeAnthropicMessagesResponse } from './decode-response.js';
 import { decodeAnthropicMessagesStream } from './decode-stream.js';
+import { encodeAnthropicCountRequest } from './encode-count-request.js';
 import { encodeAnthropicMessagesRequest } from './encode-request.js';
 import { mapAnthropicError } from './map-error.js';
 import { ANTHROPIC_MESSAGES_PROTOCOL_FAMILY } from './protocol-family.js';
@@ -38,6 +40,11 @@ export const ANTHROPIC_MESSAGES_HTTP_FAMILY = defineHttpFamily<AnthropicMessages
       body: { type: 'json', value: body },
     };
   },
+  encodeCountRequest: ({ task, target }) => {
+    if (task.kind !== 'token-count') throw new CodecErrorV1('invalid-request', 'not a token-count task', { path: 'kind' });
+    return encodeAnthropicCountRequest(task, target.providerModel, target.capability.reasoningEfforts);
+  },
+  decodeCountResponse: (body) => decodeAnthropicCountResponse(body),
   decodeResponse: (body, { headers, status, nowMs }) => decodeAnthropicMessagesResponse({ body, headers, status, nowMs }),
   decodeStream: (body, { input, headers, nowMs }) => decodeAnthropicMessagesStream({ body, headers, nowMs, signal: input.signal, reportDiagnostic: input.reportDiagnostic }),
   // A 5xx (or 529, overloaded) may have been processed before the server failed: the kit answers `unknown`.

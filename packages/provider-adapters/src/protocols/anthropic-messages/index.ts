@@ -12,3 +12,5 @@ export {
   ANTHROPIC_EFFORT_THINKING_BUDGETS,
   ANTHROPIC_MIN_THINKING_BUDGET,
 } from './encode-output-budget.js';
+export { decodeAnthropicClientCountRequest } from './decode-client-count-request.js';
+export { encodeAnthropicClientCountResponse } from './encode-client-count-response.js';

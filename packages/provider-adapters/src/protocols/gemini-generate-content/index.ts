@@ -17,3 +17,5 @@ export { createGeminiGenerateContentEgressCodec, encodeGeminiError, encodeGemini
 export { createGeminiStreamEncoder } from './encode-client-stream.js';
 export { GEMINI_GENERATE_CONTENT_TRANSPORT_METADATA } from './transport-metadata.js';
 export { createGeminiGenerateContentSuiteEntry, createGeminiGenerateContentSuiteEntryV1 } from './suite-entry.js';
+export { decodeGeminiClientCountRequest } from './decode-client-count-request.js';
+export { encodeGeminiClientCountResponse } from './encode-client-count-response.js';

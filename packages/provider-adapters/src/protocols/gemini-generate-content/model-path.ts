@@ -3,6 +3,9 @@ import { CodecErrorV1 } from '@tokenforge/model-protocol';
 /** The two generateContent methods; the method is part of the path (`models/{model}:{method}`). */
 export type GeminiGenerateMethod = 'generateContent' | 'streamGenerateContent';
 
+/** Every model method this family calls: the two generateContent methods and `countTokens`. */
+export type GeminiModelMethod = GeminiGenerateMethod | 'countTokens';
+
 // A model id is one path segment: letters, digits, `.`, `_` and `-`, starting with a letter or digit.
 // No `/`, `:`, `%`, `?`, `#`, whitespace or `..`: any of them could leave the `models/` collection or
 // change the method after the colon.
@@ -20,7 +23,7 @@ export function isSafeGeminiModelId(model: string): boolean {
  * @throws {CodecErrorV1} `invalid-request` when the model id is not a single safe path segment (the message
  * never repeats the id).
  */
-export function buildGeminiModelPath(model: string, method: GeminiGenerateMethod): string {
+export function buildGeminiModelPath(model: string, method: GeminiModelMethod): string {
   if (!isSafeGeminiModelId(model)) {
     throw new CodecErrorV1('invalid-request', 'model name is not a safe path segment', { path: 'providerModel' });
   }

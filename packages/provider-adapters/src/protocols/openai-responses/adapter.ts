@@ -1,7 +1,9 @@
-import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ProviderAdapterFactory } from '@tokenforge/model-protocol';
 import { createAdapterStreamParts, defineHttpFamily, isWireRecord, type HttpFamilyOptionsV1, SSE_OR_JSON_STREAM_MEDIA_TYPES } from '../../codec-kit/index.js';
+import { decodeOpenAiResponsesCountResponse } from './decode-count-response.js';
 import { decodeOpenAiResponsesResponse } from './decode-response.js';
 import { createOpenAiResponsesStreamMachine } from './decode-stream.js';
+import { encodeOpenAiResponsesCountRequest } from './encode-count-request.js';
 import { encodeOpenAiResponsesRequest } from './encode-request.js';
 import { mapOpenAiResponsesHttpError } from './map-error.js';
 import { OPENAI_RESPONSES_PROTOCOL_FAMILY } from './protocol-family.js';
@@ -35,6 +37,11 @@ export const OPENAI_RESPONSES_HTTP_FAMILY = defineHttpFamily<OpenAiResponsesAdap
       encryptedReasoning: input.target.capability.reasoning === true,
       ...(input.target.capability.reasoningEfforts === undefined ? {} : { reasoningEfforts: input.target.capability.reasoningEfforts }),
     }),
+  encodeCountRequest: ({ task, target }) => {
+    if (task.kind !== 'token-count') throw new CodecErrorV1('invalid-request', 'not a token-count task', { path: 'kind' });
+    return encodeOpenAiResponsesCountRequest(task, target.providerModel, target.capability.reasoningEfforts);
+  },
+  decodeCountResponse: (body) => decodeOpenAiResponsesCountResponse(body),
   maxBodyBytes: (options) => options?.maxBodyBytes,
   decodeResponse: (body, { input }) => decodeOpenAiResponsesResponse(body, input.reportDiagnostic),
   streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,

@@ -12,3 +12,5 @@ export type { OpenAiResponsesEncodedRequest, OpenAiResponsesRequestBody, OpenAiR
 export { decodeOpenAiResponsesResponse } from './decode-response.js';
 export { createOpenAiResponsesStreamMachine } from './decode-stream.js';
 export { OPENAI_RESPONSES_HARMLESS_EVENT_TYPES, OPENAI_RESPONSES_MAPPED_EVENT_TYPES } from './stream-event-types.js';
+export { decodeOpenAiResponsesClientCountRequest } from './decode-client-count-request.js';
+export { encodeOpenAiResponsesClientCountResponse } from './encode-client-count-response.js';
