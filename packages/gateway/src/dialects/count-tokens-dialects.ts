@@ -9,9 +9,7 @@ import {
 } from '@tokenforge/provider-adapters';
 import type { ClientKeyPlacement } from '../http/authenticate-client.js';
 import type { ErrorShape } from '../http/client-auth-refusal.js';
-import { meaningfulHeaders } from '../http/meaningful-headers.js';
 import type { DirectDialect } from './serve-direct-request.js';
-
 
 /**
  * The dialect's egress with the counting answer in place of the chat answer: a completed token-count terminal is
@@ -37,10 +35,7 @@ function countDialect(
     family: family as ProtocolFamily,
     keyPlacement,
     errorShape,
-    decode: async (body, request) => {
-      const url = new URL(request.url);
-      return { decoded: decodeCount({ path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: meaningfulHeaders(request.headers) }) };
-    },
+    decodeWire: decodeCount,
     wrapEgress: (base) => countEgress(base, encodeCount),
   };
 }

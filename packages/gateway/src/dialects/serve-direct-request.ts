@@ -18,12 +18,11 @@ import {
   type TaskKindV3,
   type UsageV3,
 } from '@tokenforge/model-protocol';
-import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
+import { isProtocolEngineErrorV1, PROTOCOL_ENGINE_ERROR_CODES_V1, type ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
 import type { Context } from 'hono';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from '../http/authenticate-client.js';
 import { clientAuthRefusal, type ErrorShape } from '../http/client-auth-refusal.js';
 import { meaningfulHeaders } from '../http/meaningful-headers.js';
-import { TOKEN_COUNT_UNSUPPORTED_ENGINE_CODE } from './token-count-unsupported.js';
 import { readLimitedBody } from '../http/read-limited-body.js';
 import { requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
 import { logRequest, type OperatorLogAttempt, type OperatorLogLine } from '../operations/operator-log.js';
@@ -44,6 +43,8 @@ export interface DirectDialect {
   readonly decode?: (body: Uint8Array, request: Request) => Promise<{ decoded: IngressDecodedRequestV1; preparedMedia?: PreparedMediaExecutionInputV2 }>;
   /** An egress for what this request asked (OpenAI embeddings: the client's `encoding_format`). */
   readonly egressFor?: (decoded: IngressDecodedRequestV1) => EgressCodecV1 | undefined;
+  /** The ingress decode of this endpoint's wire request, in place of the dialect's own (a counting endpoint). */
+  readonly decodeWire?: (wire: ClientWireRequestV2) => IngressDecodedRequestV1;
   /** The egress this endpoint answers with, built on the dialect's own (a counting endpoint: its count answer). */
   readonly wrapEgress?: (egress: EgressCodecV1) => EgressCodecV1;
 }
@@ -180,7 +181,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
         preparedMedia = custom.preparedMedia;
       } else {
         const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: meaningfulHeaders(request.headers) };
-        decoded = ingress.decodeRequest(wire);
+        decoded = dialect.decodeWire === undefined ? ingress.decodeRequest(wire) : dialect.decodeWire(wire);
       }
     } catch (error) {
       if (!isCodecErrorV1(error)) throw error;
@@ -192,9 +193,10 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
     record.model = decoded.modelLabel;
     record.taskKind = decoded.task.kind;
     const targets = targetsFor(runtime, decoded.task, decoded.modelLabel);
-    // A model none of whose targets can count answers the dialect's not-supported refusal, never an estimate or zero.
+    // A model none of whose targets can count answers the dialect's not-supported refusal (each dialect's 400 for
+    // the engine's task mismatch), never an estimate or zero.
     if (targets !== undefined && targets.length === 0 && decoded.task.kind === 'token-count') {
-      return refuse({ source: 'engine', code: TOKEN_COUNT_UNSUPPORTED_ENGINE_CODE }, 'refused:token-count-unsupported');
+      return refuse({ source: 'engine', code: PROTOCOL_ENGINE_ERROR_CODES_V1.TARGET_TASK_MISMATCH }, 'refused:token-count-unsupported');
     }
     if (targets === undefined || targets.length === 0) return refuse({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-found');
 

@@ -12,6 +12,7 @@ import {
   type ProviderTransportMetadataV1,
   type ProviderTransportRequest,
   type ProviderTransportResponse,
+  type TokenCountTaskV3,
 } from '@tokenforge/model-protocol';
 import type { ProtocolSuiteCodecsV1, SyncProtocolSuiteEntryV1 } from '../suite/protocol-suite-entry-v1.js';
 import { finishedExecution } from './finished-execution.js';
@@ -96,7 +97,11 @@ export interface HttpFamilyDefinitionV1<Options extends HttpFamilyOptionsV1> {
    * The counting request of a `token-count` task (pure), or a `CodecErrorV1`. A family without it cannot count:
    * its `encodeRequest` gets the task and refuses it as every other kind it does not carry.
    */
-  readonly encodeCountRequest?: (input: ProviderAdapterExecuteInputV1, options: Options | undefined) => Omit<ProviderTransportRequest, 'signal'>;
+  readonly encodeCountRequest?: (
+    task: TokenCountTaskV3,
+    target: ProviderAdapterExecuteInputV1['target'],
+    options: Options | undefined,
+  ) => Omit<ProviderTransportRequest, 'signal'>;
   /** The terminal of a parsed 2xx counting body (a `token-count` result); may throw a `ProtocolViolationError`. */
   readonly decodeCountResponse?: (body: unknown, context: HttpFamilyResponseContextV1<Options>) => HttpFamilyDecodedV1;
   /** Largest sync body in bytes (`undefined`: the kit's default). */
@@ -156,13 +161,12 @@ async function execute<Options extends HttpFamilyOptionsV1>(
 ): Promise<ProviderAdapterExecutionV1> {
   const stream = definition.decodeStream !== undefined && input.task.kind === 'chat' && input.task.stream;
   // A token-count task goes to the family's counting endpoint when it declares one (never to its generation path).
-  const count =
-    input.task.kind === 'token-count' && definition.encodeCountRequest !== undefined && definition.decodeCountResponse !== undefined
-      ? { encode: definition.encodeCountRequest, decode: definition.decodeCountResponse }
-      : undefined;
+  const { encodeCountRequest, decodeCountResponse } = definition;
+  const countTask = input.task.kind === 'token-count' ? input.task : undefined;
+  const counting = countTask !== undefined && encodeCountRequest !== undefined && decodeCountResponse !== undefined;
   let request: Omit<ProviderTransportRequest, 'signal'>;
   try {
-    request = count === undefined ? definition.encodeRequest(input, options) : count.encode(input, options);
+    request = counting ? encodeCountRequest(countTask, input.target, options) : definition.encodeRequest(input, options);
   } catch (error) {
     if (!isCodecErrorV1(error)) throw error;
     // Nothing was sent: the task asks for something this dialect cannot express faithfully.
@@ -199,7 +203,7 @@ async function execute<Options extends HttpFamilyOptionsV1>(
   if (outcome.ok) {
     let decoded: HttpFamilyDecodedV1;
     try {
-      decoded = count === undefined ? definition.decodeResponse(outcome.value, context) : count.decode(outcome.value, context);
+      decoded = counting ? decodeCountResponse(outcome.value, context) : definition.decodeResponse(outcome.value, context);
     } catch (error) {
       const terminal = terminalForError(error, { signal: input.signal, reportDiagnostic: input.reportDiagnostic });
       if (terminal === undefined) throw error;

@@ -72,7 +72,7 @@ export { resolveReasoningEffortV3 } from './reasoning-effort.js';
 export { ENGINE_CAPABILITY_REFUSAL_CODES, forEngineCapabilityRefusals } from './engine-refusal-codes.js';
 
 export { defineHttpFamily } from './define-http-family.js';
-export { tokenCountChatTask, tokenCountTerminal } from './token-count-chat-task.js';
+export { tokenCountChatTask, tokenCountOfChatTask, tokenCountTerminal } from './token-count-chat-task.js';
 export type {
   HttpFamilyDecodedV1,
   HttpFamilyDefinitionV1,
@@ -96,4 +96,4 @@ export type {
 export { createWireReaders, isWireCount, isWireRecord } from './wire-readers.js';
 export type { WireReaders, WireReadersOptions, WireRecord } from './wire-readers.js';
 export { isStreamContentTypeAccepted, mediaTypeOf, SSE_OR_JSON_STREAM_MEDIA_TYPES, SSE_STREAM_MEDIA_TYPES } from './stream-content-type.js';
-export { clientCountJsonResponse, tokenCountOfChatTask } from './token-count-of-chat-task.js';
+export { clientCountJsonResponse } from './client-count-json-response.js';

@@ -40,10 +40,7 @@ export const ANTHROPIC_MESSAGES_HTTP_FAMILY = defineHttpFamily<AnthropicMessages
       body: { type: 'json', value: body },
     };
   },
-  encodeCountRequest: ({ task, target }) => {
-    if (task.kind !== 'token-count') throw new CodecErrorV1('invalid-request', 'not a token-count task', { path: 'kind' });
-    return encodeAnthropicCountRequest(task, target.providerModel, target.capability.reasoningEfforts);
-  },
+  encodeCountRequest: (task, target) => encodeAnthropicCountRequest(task, target.providerModel, target.capability.reasoningEfforts),
   decodeCountResponse: (body) => decodeAnthropicCountResponse(body),
   decodeResponse: (body, { headers, status, nowMs }) => decodeAnthropicMessagesResponse({ body, headers, status, nowMs }),
   decodeStream: (body, { input, headers, nowMs }) => decodeAnthropicMessagesStream({ body, headers, nowMs, signal: input.signal, reportDiagnostic: input.reportDiagnostic }),

@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ProviderAdapterFactory } from '@tokenforge/model-protocol';
+import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
 import { createAdapterStreamParts, defineHttpFamily, type HttpFamilyOptionsV1, SSE_OR_JSON_STREAM_MEDIA_TYPES } from '../../codec-kit/index.js';
 import { decodeGeminiCountResponse } from './decode-count-response.js';
 import { decodeGeminiResponse } from './decode-response.js';
@@ -19,10 +19,7 @@ export const GEMINI_GENERATE_CONTENT_HTTP_FAMILY = defineHttpFamily<GeminiGenera
   // Gemini sends no request id header this family reads; the served model comes from the body.
   requestIdHeaders: [],
   encodeRequest: (input, options) => encodeGeminiRequest(input.task, input.target.providerModel, options, input.target.capability.reasoningEfforts),
-  encodeCountRequest: ({ task, target }, options) => {
-    if (task.kind !== 'token-count') throw new CodecErrorV1('invalid-request', 'not a token-count task', { path: 'kind' });
-    return encodeGeminiCountRequest(task, target.providerModel, options, target.capability.reasoningEfforts);
-  },
+  encodeCountRequest: (task, target, options) => encodeGeminiCountRequest(task, target.providerModel, options, target.capability.reasoningEfforts),
   decodeCountResponse: (body) => decodeGeminiCountResponse(body),
   decodeResponse: (body) => decodeGeminiResponse(body),
   streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,

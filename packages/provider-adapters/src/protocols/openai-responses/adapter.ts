@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ProviderAdapterFactory } from '@tokenforge/model-protocol';
+import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
 import { createAdapterStreamParts, defineHttpFamily, isWireRecord, type HttpFamilyOptionsV1, SSE_OR_JSON_STREAM_MEDIA_TYPES } from '../../codec-kit/index.js';
 import { decodeOpenAiResponsesCountResponse } from './decode-count-response.js';
 import { decodeOpenAiResponsesResponse } from './decode-response.js';
@@ -37,10 +37,7 @@ export const OPENAI_RESPONSES_HTTP_FAMILY = defineHttpFamily<OpenAiResponsesAdap
       encryptedReasoning: input.target.capability.reasoning === true,
       ...(input.target.capability.reasoningEfforts === undefined ? {} : { reasoningEfforts: input.target.capability.reasoningEfforts }),
     }),
-  encodeCountRequest: ({ task, target }) => {
-    if (task.kind !== 'token-count') throw new CodecErrorV1('invalid-request', 'not a token-count task', { path: 'kind' });
-    return encodeOpenAiResponsesCountRequest(task, target.providerModel, target.capability.reasoningEfforts);
-  },
+  encodeCountRequest: (task, target) => encodeOpenAiResponsesCountRequest(task, target.providerModel, target.capability.reasoningEfforts),
   decodeCountResponse: (body) => decodeOpenAiResponsesCountResponse(body),
   maxBodyBytes: (options) => options?.maxBodyBytes,
   decodeResponse: (body, { input }) => decodeOpenAiResponsesResponse(body, input.reportDiagnostic),
