@@ -42,6 +42,9 @@ export {
   readRetryAfterMs,
 } from './codec-kit/retry-after.js';
 
+export { readRateLimitHeaders, sameRateLimitHeaderDialect, writeRateLimitHeaders } from './codec-kit/rate-limit-headers.js';
+export type { RateLimitHeaderDialectV1, RateLimitWindowHeadersV1 } from './codec-kit/rate-limit-headers.js';
+
 export { boundProviderCode, createHttpFailure, mapHttpStatusToFailure } from './codec-kit/http-failure.js';
 export type { CreateHttpFailureInput, HttpStatusFailure } from './codec-kit/http-failure.js';
 

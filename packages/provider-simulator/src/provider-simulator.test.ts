@@ -118,6 +118,23 @@ describe('sync media surfaces', () => {
     expect((await send(simulator, 'POST', '/v1/embeddings', { ...openAi(), 'x-simulator-scenario': 'nonsense' }, { model: 'm', input: 'x' })).status).toBe(400);
   });
 
+  it('sends realistic rate-limit headers: x-ratelimit-* durations on the openai surface, anthropic-ratelimit-* RFC 3339 times, none on gemini', async () => {
+    const first = await send(simulator, 'POST', '/v1/embeddings', openAi(), { model: 'm', input: 'x' });
+    const second = await send(simulator, 'POST', '/v1/embeddings', openAi(), { model: 'm', input: 'x' });
+    expect(first.headers.get('x-ratelimit-limit-requests')).toBe('500');
+    expect(first.headers.get('x-ratelimit-reset-tokens')).toMatch(/^\d+(?:ms|s)$/);
+    expect(Number(second.headers.get('x-ratelimit-remaining-requests'))).toBeLessThan(Number(first.headers.get('x-ratelimit-remaining-requests')));
+    const anthropic = await send(simulator, 'POST', '/v1/messages', { 'x-api-key': simulator.credentials.anthropicApiKey, 'anthropic-version': '2023-06-01' }, {
+      model: 'error.529',
+      max_tokens: 5,
+      messages: [],
+    });
+    expect(anthropic.headers.get('anthropic-ratelimit-input-tokens-limit')).toBe('100000');
+    expect(anthropic.headers.get('anthropic-ratelimit-output-tokens-reset')).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    const gemini = await send(simulator, 'POST', '/v1beta/models/m:generateContent', { 'x-goog-api-key': simulator.credentials.geminiApiKey }, { contents: [] });
+    expect([...gemini.headers.keys()].filter((name) => name.includes('ratelimit'))).toEqual([]);
+  });
+
   it('a 529 from the anthropic surface carries Retry-After and overloaded_error', async () => {
     const answer = await send(simulator, 'POST', '/v1/messages', { 'x-api-key': simulator.credentials.anthropicApiKey, 'anthropic-version': '2023-06-01' }, {
       model: 'error.529',

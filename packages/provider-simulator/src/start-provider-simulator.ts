@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { checkAuth, type SimulatorSurface } from './auth.js';
+import { simulatorRateLimitHeaders } from './rate-limit-headers.js';
 import { DashScopeSurface } from './jobs/dashscope-jobs.js';
 import type { SimCallbackDelivery } from './jobs/job-store.js';
 import { KlingSurface, type SimJobTimings } from './jobs/kling-jobs.js';
@@ -117,6 +118,7 @@ function jsonModelScenario(exchange: SimExchange, headerScenario: SimulatorScena
  */
 export async function startProviderSimulator(options: StartProviderSimulatorOptions = {}): Promise<ProviderSimulator> {
   const now = options.now ?? Date.now;
+  const servedBySurface = new Map<SimulatorSurface, number>();
   const credentials = createSimulatorCredentials(options.credentials);
   const timings: SimJobTimings = { queuedMs: options.jobTimings?.queuedMs ?? 100, runningMs: options.jobTimings?.runningMs ?? 200 };
   const kling = new KlingSurface(now, timings);
@@ -201,6 +203,10 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
     const exchange = new SimExchange(request, response, shutdown);
     const target = route(request);
     if (target === undefined) return exchange.json(404, { error: { message: 'simulator: unknown route', type: 'invalid_request_error' } });
+    // Every answer past routing carries the surface's rate-limit headers, as a real provider's does.
+    const served = servedBySurface.get(target.surface) ?? 0;
+    servedBySurface.set(target.surface, served + 1);
+    for (const [name, value] of Object.entries(simulatorRateLimitHeaders(target.surface, served, now()))) response.setHeader(name, value);
     const refusal = checkAuth(target.surface, incoming.headers, url.searchParams, credentials, now());
     if (refusal !== undefined) return exchange.json(refusal.status, refusal.body);
     const header = headerValue(incoming.headers, SIMULATOR_SCENARIO_HEADER);

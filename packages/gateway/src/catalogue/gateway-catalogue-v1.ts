@@ -77,6 +77,13 @@ export const gatewayTargetV1Schema = z.strictObject({
       bodyIdleMs: milliseconds.optional(),
     })
     .optional(),
+  /**
+   * Pass the provider's rate-limit facts back to the client (default `false`: they describe the operator's
+   * account). When `true`, an answer this target gave to a client of the same rate-limit header dialect (OpenAI's
+   * `x-ratelimit-*`, Anthropic's `anthropic-ratelimit-*`) carries them, rewritten in that dialect's header names.
+   * Never after a fallback from an earlier target, never to a client of another dialect.
+   */
+  passRateLimitHeaders: z.boolean().optional(),
   /** Network reach beyond public addresses (for a provider on this machine or a private network). */
   network: z
     .strictObject({

@@ -14,11 +14,13 @@ import {
   type PreparedMediaExecutionInputV2,
   type ProtocolFamily,
   type ProviderDiagnosticV3,
+  type ProviderRateLimitsV3,
   type TaskEnvelopeV3,
   type TaskKindV3,
   type UsageV3,
 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, PROTOCOL_ENGINE_ERROR_CODES_V1, type ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
+import { sameRateLimitHeaderDialect, writeRateLimitHeaders } from '@tokenforge/provider-adapters';
 import type { Context } from 'hono';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from '../http/authenticate-client.js';
 import { clientAuthRefusal, type ErrorShape } from '../http/client-auth-refusal.js';
@@ -63,6 +65,8 @@ interface RequestRecord {
   readonly attempts: OperatorLogAttempt[];
   firstByteAt?: number;
   providerRequestId?: string;
+  /** The rate-limit facts of the latest attempt's response head (none when it had none, or got no head). */
+  rateLimits?: ProviderRateLimitsV3 | undefined;
   usage?: UsageV3;
   taskKind?: TaskKindV3;
   finishReason?: FinishReasonV1;
@@ -77,13 +81,6 @@ function toResponse(answer: EgressHttpResponseV1, extraHeaders: Readonly<Record<
 function failureHeaders(failure: EgressFailureV3, answer: EgressHttpResponseV1): Record<string, string> {
   if (failure.source !== 'provider' || failure.failure.retryAfterMs === undefined || answer.headers['retry-after'] !== undefined) return {};
   return { 'retry-after': String(Math.ceil(failure.failure.retryAfterMs / 1000)) };
-}
-
-function usageFields(usage: UsageV3 | undefined): Record<string, number> | undefined {
-  if (usage === undefined) return undefined;
-  const fields: Record<string, number> = {};
-  for (const [name, value] of Object.entries(usage)) if (typeof value === 'number') fields[name] = value;
-  return fields;
 }
 
 function targetsFor(runtime: GatewayRuntime, task: TaskEnvelopeV3, modelName: string): readonly RuntimeTarget[] | undefined {
@@ -124,7 +121,8 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
       attempts: record.attempts,
       status,
       outcome,
-      ...(record.usage === undefined ? {} : { usage: usageFields(record.usage) ?? {} }),
+      ...(record.usage === undefined ? {} : { usage: record.usage }),
+      ...(record.rateLimits === undefined ? {} : { rateLimits: record.rateLimits }),
       ...(record.firstByteAt === undefined ? {} : { timeToFirstByteMs: Math.round(record.firstByteAt - record.started) }),
       totalMs: Math.round(performance.now() - record.started),
       ...(record.providerRequestId === undefined ? {} : { providerRequestId: record.providerRequestId }),
@@ -144,11 +142,21 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
       ...(line.timeToFirstByteMs === undefined || record.firstByteAt === undefined ? {} : { timeToFirstChunkMs: record.firstByteAt - record.started }),
     });
   };
-  const refuse = (failure: EgressFailureV3, outcome: string): Response => {
+  const refuse = (failure: EgressFailureV3, outcome: string, passedHeaders: Readonly<Record<string, string>> = {}): Response => {
     const answer = egress.encodeError(failure, context);
     record.firstByteAt ??= performance.now();
     finish(answer.status, outcome);
-    return toResponse(answer, { 'x-request-id': record.requestId, ...failureHeaders(failure, answer) });
+    return toResponse(answer, { ...passedHeaders, 'x-request-id': record.requestId, ...failureHeaders(failure, answer) });
+  };
+  // The rate-limit headers an attempt's answer passes to the client: only when the target opted in, only from the
+  // first target (never after a fallback: the client would read another account's quota as its own), and only to a
+  // client whose dialect writes rate limits the way the target's does.
+  const passedRateLimitHeaders = (target: RuntimeTarget, targetIndex: number): Record<string, string> => {
+    if (!target.passRateLimitHeaders || targetIndex !== 0 || record.rateLimits === undefined) return {};
+    const clientDialect = rateLimitHeadersOf(runtime, dialect.family);
+    const targetDialect = rateLimitHeadersOf(runtime, target.family);
+    if (clientDialect === undefined || targetDialect === undefined || !sameRateLimitHeaderDialect(clientDialect, targetDialect)) return {};
+    return writeRateLimitHeaders(record.rateLimits, clientDialect, runtime.now());
   };
 
   const clientId = matchClientKey(presentedClientKey(dialect.keyPlacement, request.headers, url.searchParams), runtime.catalogue.clientKeys);
@@ -216,6 +224,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
         }, finish);
         if (last.kind === 'answer') {
           if (record.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, record.droppedHostedTools.join(', '));
+          for (const [name, value] of Object.entries(passedRateLimitHeaders(target, index))) last.response.headers.set(name, value);
           if (last.outcome !== 'stream') finish(last.response.status, last.outcome);
           else handedToStream = true;
           return last.response;
@@ -228,14 +237,24 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
           continue;
         }
         if (step.kind === 'next-target') break;
-        return refuse({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`);
+        return refuse({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, passedRateLimitHeaders(target, index));
       }
     }
-    if (last?.kind === 'failure') return refuse({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`);
+    if (last?.kind === 'failure') {
+      const lastTarget = record.target;
+      const passed = lastTarget === undefined ? {} : passedRateLimitHeaders(lastTarget, targets.indexOf(lastTarget));
+      return refuse({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, passed);
+    }
     return refuse({ source: 'provider', failure: { code: 'provider-error', retryable: false } }, 'failed:no-target');
   } finally {
     if (!handedToStream) release();
   }
+}
+
+/** The rate-limit header dialect of a family, as its suite entry declares it (none for async or undeclared families). */
+function rateLimitHeadersOf(runtime: GatewayRuntime, family: ProtocolFamily) {
+  const entry = runtime.suite.entries.find((candidate) => candidate.protocolFamily === family);
+  return entry?.execution === 'sync' ? entry.rateLimitHeaders : undefined;
 }
 
 function failureDetail(failure: NormalizedProviderFailureV3, acceptance: 'accepted' | 'not-accepted' | 'unknown'): Omit<AttemptEnd, 'outcome'> {
@@ -270,6 +289,8 @@ async function attempt(
   const endAttempt = record.telemetry.startAttempt(target, record.model, task.kind);
   // Why a failed attempt failed (host-private): filled by the engine's observer, written with the attempt.
   const diagnostics: ProviderDiagnosticV3[] = [];
+  // A new attempt's facts replace the last one's: an attempt without a response head has none.
+  record.rateLimits = undefined;
   const logAttempt = (outcome: string, detail: Omit<AttemptEnd, 'outcome'> = {}): void => {
     record.attempts.push({
       target: target.ref,
@@ -278,6 +299,7 @@ async function attempt(
       outcome,
       ...(detail.retryAfterMs === undefined ? {} : { retryAfterMs: detail.retryAfterMs }),
       ...(diagnostics.length === 0 ? {} : { diagnostics: [...diagnostics] }),
+      ...(record.rateLimits === undefined ? {} : { rateLimits: record.rateLimits }),
     });
     endAttempt({ outcome, ...detail });
   };
@@ -296,6 +318,7 @@ async function attempt(
     return { kind: 'answer', response: toResponse(answer, { 'x-request-id': record.requestId }), outcome: `engine:${error.code}` };
   }
   if (execution.responseMetadata.providerRequestId !== undefined) record.providerRequestId = execution.responseMetadata.providerRequestId;
+  record.rateLimits = execution.responseMetadata.rateLimits;
   switch (execution.kind) {
     case 'response': {
       const terminal = execution.terminal;

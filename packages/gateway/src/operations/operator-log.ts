@@ -1,4 +1,4 @@
-import type { ProviderDiagnosticV3 } from '@tokenforge/model-protocol';
+import type { ProviderDiagnosticV3, ProviderRateLimitsV3, UsageV3 } from '@tokenforge/model-protocol';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** One attempt at a target. */
@@ -16,6 +16,11 @@ export interface OperatorLogAttempt {
    * expected, and the provider's request id. Never the offending value.
    */
   readonly diagnostics?: readonly ProviderDiagnosticV3[];
+  /**
+   * The rate-limit facts of this attempt's response head (the operator's quota at that provider): windows with
+   * `limit`, `remaining` and `resetMs` (milliseconds from that response head, not a clock time), and `retryAfterMs`.
+   */
+  readonly rateLimits?: ProviderRateLimitsV3;
 }
 
 /**
@@ -32,7 +37,10 @@ export interface OperatorLogLine {
   readonly status: number;
   /** `completed`, `failed:<code>`, `cancelled`, `refused:<code>`, ... */
   readonly outcome: string;
-  readonly usage?: Readonly<Record<string, number>>;
+  /** The normalized usage, details included (cache writes by time to live, tokens by modality, service tier...). */
+  readonly usage?: UsageV3;
+  /** The rate-limit facts of the last provider response head of this request (see {@link OperatorLogAttempt.rateLimits}). */
+  readonly rateLimits?: ProviderRateLimitsV3;
   readonly timeToFirstByteMs?: number;
   readonly totalMs: number;
   readonly providerRequestId?: string;

@@ -17,6 +17,8 @@ export interface RuntimeTarget {
   readonly capability: ProtocolCapabilityV2 | ProtocolCapabilityV3;
   readonly binding: ProtocolEngineTargetBindingV1;
   readonly execution: 'sync' | 'async';
+  /** The catalogue's `passRateLimitHeaders` opt-in: the client of a matching dialect sees this target's rate limits. */
+  readonly passRateLimitHeaders: boolean;
 }
 
 /** A public model with its targets in order. */
@@ -118,6 +120,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         family,
         capability,
         execution: asyncFamilies.has(family) ? 'async' : 'sync',
+        passRateLimitHeaders: target.passRateLimitHeaders === true,
         binding: createProtocolEngineTargetBindingV1({
           target: { provider: target.provider, providerModel: target.model, connectionRef: ref, capability } as ProtocolEngineDispatchTargetV1,
           bindTransport: () => transport,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createFixtureTransportV1, type FixtureResponseV1 } from '../testing/fixture-transport.js';
 import { defineHttpFamily, type HttpFamilyDefinitionV1, type HttpFamilyOptionsV1 } from './define-http-family.js';
 import { ProtocolViolationError } from './protocol-violation-error.js';
+import { rateLimitWindowHeaders } from './rate-limit-headers.js';
 
 const target: ProviderAdapterTargetV1 = {
   providerModel: 'm',
@@ -77,6 +78,41 @@ describe('defineHttpFamily', () => {
       providerRequestId: 'req-b',
       providerModel: 'served',
     });
+  });
+
+  it('reads the family\'s rate-limit headers into the metadata of every answer (sync, stream, refusal); unreadable values are left out', async () => {
+    const limited = family({
+      rateLimitHeaders: {
+        requests: rateLimitWindowHeaders((part) => `x-limit-${part}-requests`),
+        tokens: rateLimitWindowHeaders((part) => `x-limit-${part}-tokens`),
+        reset: 'duration',
+      },
+    });
+    const headers = {
+      'x-limit-limit-requests': '60',
+      'x-limit-remaining-requests': '59',
+      'x-limit-reset-requests': '1s',
+      'x-limit-limit-tokens': 'lots',
+      'x-limit-remaining-tokens': '-1',
+      'x-limit-reset-tokens': '6m0s',
+    };
+    const rateLimits = { requests: { limit: 60, remaining: 59, resetMs: 1000 }, tokens: { resetMs: 360_000 } };
+    const sync = await run([{ headers, body: { type: 'text', text: '{"ok":true}' } }], chat(false), limited);
+    expect(sync.execution.responseMetadata).toEqual({ providerModel: 'served', rateLimits });
+    const streamed = await run([{ headers, body: { type: 'text', text: 'data: {}\n\n' } }], chat(true), limited);
+    expect(streamed.execution.responseMetadata).toEqual({ rateLimits });
+    const refused = await run([{ status: 429, headers: { ...headers, 'retry-after': '2' }, body: { type: 'text', text: '{"error":{}}' } }], chat(false), limited);
+    expect(refused.execution.responseMetadata).toEqual({ rateLimits: { ...rateLimits, retryAfterMs: 2000 } });
+    const unreadable = await run([{ headers: { 'x-limit-limit-requests': '1e3', 'x-limit-reset-requests': 'soon' }, body: { type: 'text', text: '{"ok":true}' } }], chat(false), limited);
+    expect(unreadable.execution.responseMetadata).toEqual({ providerModel: 'served' });
+  });
+
+  it('a family without a rate-limit dialect reports only the retry-after wait, and no rate limits when none was sent', async () => {
+    const headers = { 'x-ratelimit-remaining-requests': '5', 'retry-after-ms': '1500' };
+    const { execution } = await run([{ status: 429, headers, body: { type: 'text', text: '{"error":{}}' } }]);
+    expect(execution.responseMetadata).toEqual({ rateLimits: { retryAfterMs: 1500 } });
+    const plain = await run([{ headers: { 'x-ratelimit-remaining-requests': '5' }, body: { type: 'text', text: '{"ok":true}' } }]);
+    expect(plain.execution.responseMetadata).toEqual({ providerModel: 'served' });
   });
 
   it('a 2xx body the decoder refuses is a protocol violation with acceptance unknown; a 2xx stream goes to the stream decoder', async () => {

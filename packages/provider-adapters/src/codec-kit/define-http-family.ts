@@ -20,6 +20,7 @@ import { readJsonResponse } from './json-response.js';
 import { releaseBody } from './read-body.js';
 import { isStreamContentTypeAccepted, SSE_STREAM_MEDIA_TYPES } from './stream-content-type.js';
 import { diagnosticForError, reportDiagnostic } from './diagnostic-for-error.js';
+import { readRateLimitHeaders, type RateLimitHeaderDialectV1 } from './rate-limit-headers.js';
 import { terminalForError } from './terminal-for-error.js';
 
 /** Options every HTTP family's adapter factory takes. */
@@ -89,6 +90,14 @@ export interface HttpFamilyDefinitionV1<Options extends HttpFamilyOptionsV1> {
    * provider whose ids are never that long, so a longer one is not an id).
    */
   readonly overlongRequestId?: 'truncate' | 'drop';
+  /**
+   * Where the dialect's response head puts the provider's rate-limit facts (header names lower-case). The kit reads
+   * them, with `retry-after-ms` / `retry-after`, from every response head (2xx and refusals alike) into the
+   * metadata's `rateLimits`, resets as milliseconds from the head's arrival. Unreadable values are left out. A
+   * family whose provider documents no such headers leaves it out: its metadata then carries only a
+   * `retry-after` wait, when one was sent.
+   */
+  readonly rateLimitHeaders?: RateLimitHeaderDialectV1;
   /** Refuses malformed options when the factory is created (not on the first request); throws `CodecErrorV1`. */
   readonly checkOptions?: (options: Options | undefined) => void;
   /** The request to send (pure), or a `CodecErrorV1` for a task the dialect cannot express. */
@@ -135,9 +144,13 @@ export interface HttpFamilyV1<Options extends HttpFamilyOptionsV1> {
 
 const PROVIDER_IDENTIFIER_MAX = CONTRACT_BOUNDS_V1.providerIdentifierMaxLength;
 
+/** A dialect with no rate-limit headers: only the `retry-after-ms` / `retry-after` wait is read. */
+const NO_RATE_LIMIT_HEADERS: RateLimitHeaderDialectV1 = Object.freeze({ reset: 'duration' });
+
 function responseMetadataOf(
   definition: HttpFamilyDefinitionV1<never>,
   response: ProviderTransportResponse,
+  nowMs: number,
   providerModel?: string,
 ): ProviderResponseMetadataV3 {
   let requestId: string | undefined;
@@ -148,9 +161,11 @@ function responseMetadataOf(
     else if (definition.overlongRequestId !== 'drop') requestId = value.slice(0, PROVIDER_IDENTIFIER_MAX);
     break;
   }
+  const rateLimits = readRateLimitHeaders(response.headers, definition.rateLimitHeaders ?? NO_RATE_LIMIT_HEADERS, nowMs);
   return {
     ...(requestId === undefined ? {} : { providerRequestId: requestId }),
     ...(providerModel === undefined ? {} : { providerModel }),
+    ...(rateLimits === undefined ? {} : { rateLimits }),
   };
 }
 
@@ -176,7 +191,7 @@ async function execute<Options extends HttpFamilyOptionsV1>(
   }
   const response = await input.transport.send({ ...request, signal: input.signal });
   const nowMs = (options?.now ?? Date.now)();
-  const metadata = (providerModel?: string) => responseMetadataOf(definition as HttpFamilyDefinitionV1<never>, response, providerModel);
+  const metadata = (providerModel?: string) => responseMetadataOf(definition as HttpFamilyDefinitionV1<never>, response, nowMs, providerModel);
   const context: HttpFamilyResponseContextV1<Options> = { input, options, status: response.status, headers: response.headers, nowMs };
   if (stream && definition.decodeStream !== undefined && response.status >= 200 && response.status <= 299) {
     if (!isStreamContentTypeAccepted(response.headers['content-type'], definition.streamMediaTypes ?? SSE_STREAM_MEDIA_TYPES)) {
@@ -241,6 +256,7 @@ export function defineHttpFamily<Options extends HttpFamilyOptionsV1>(definition
         adapterFactory: createAdapterFactory(options),
         directHttp: codecs !== undefined,
         ...(codecs === undefined ? {} : { codecs: Object.freeze({ ingress: codecs.ingress, egress: codecs.egress }) }),
+        ...(frozen.rateLimitHeaders === undefined ? {} : { rateLimitHeaders: frozen.rateLimitHeaders }),
       }),
   });
 }

@@ -34,7 +34,16 @@ export type {
   ToolCallIdentity,
 } from './tool-call-accumulator.js';
 
-export { assertUsageConsistent, mergeUsageSnapshot, reconcileCacheWrite, usageEquals, type CacheWriteReconciliation } from './usage-reconciliation.js';
+export {
+  assertUsageConsistent,
+  dropInconsistentUsageDetails,
+  mergeUsageSnapshot,
+  reconcileCacheWrite,
+  usageEquals,
+  type CacheWriteReconciliation,
+} from './usage-reconciliation.js';
+
+export { presentFigures, readDetailCount, readDetailRecord, readModalityTokenCounts, readServiceTier } from './usage-detail-readers.js';
 
 export {
   DEFAULT_RETRY_AFTER_MS_HEADERS,
@@ -43,6 +52,9 @@ export {
   parseRetryAfterMsHint,
   readRetryAfterMs,
 } from './retry-after.js';
+
+export { parseRateLimitResetMs, rateLimitWindowHeaders, readRateLimitHeaders, sameRateLimitHeaderDialect, writeRateLimitHeaders } from './rate-limit-headers.js';
+export type { RateLimitHeaderDialectV1, RateLimitWindowHeadersV1 } from './rate-limit-headers.js';
 
 export { boundProviderCode, createHttpFailure, mapHttpStatusToFailure } from './http-failure.js';
 export type { CreateHttpFailureInput, HttpStatusFailure } from './http-failure.js';

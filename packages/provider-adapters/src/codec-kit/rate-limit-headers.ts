@@ -98,3 +98,56 @@ export function readRateLimitHeaders(headers: Readonly<Record<string, string>>, 
 export function rateLimitWindowHeaders(name: (part: 'limit' | 'remaining' | 'reset') => string): RateLimitWindowHeadersV1 {
   return { limit: name('limit'), remaining: name('remaining'), reset: name('reset') };
 }
+
+/** A reset as OpenAI writes it: a Go-style duration (`20ms`, `1s`, `6m0s`, `1h2m3.5s`). */
+function formatDuration(milliseconds: number): string {
+  if (milliseconds < 1000) return `${milliseconds}ms`;
+  const hours = Math.floor(milliseconds / 3_600_000);
+  const minutes = Math.floor((milliseconds % 3_600_000) / 60_000);
+  const seconds = (milliseconds % 60_000) / 1000;
+  const secondsText = `${Number.isInteger(seconds) ? seconds : seconds.toFixed(3).replace(/0+$/, '')}s`;
+  if (hours > 0) return `${hours}h${minutes}m${secondsText}`;
+  if (minutes > 0) return `${minutes}m${secondsText}`;
+  return secondsText;
+}
+
+function formatReset(resetMs: number, form: 'duration' | 'timestamp', nowMs: number): string {
+  if (form === 'duration') return formatDuration(resetMs);
+  // RFC 3339 at whole seconds, rounded up so a client never retries before the window resets.
+  return new Date(Math.ceil((nowMs + resetMs) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * The headers that carry `rateLimits` in `dialect` (the reverse of {@link readRateLimitHeaders}): each window's
+ * limit, remaining and reset under the dialect's names, resets written in its form from `nowMs`, and the wait as
+ * `retry-after` (whole seconds, rounded up). A window the dialect has no names for, or a figure not reported, writes
+ * nothing.
+ */
+export function writeRateLimitHeaders(rateLimits: ProviderRateLimitsV3, dialect: RateLimitHeaderDialectV1, nowMs: number): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const dimension of ['requests', 'tokens', 'inputTokens', 'outputTokens'] as const) {
+    const names = dialect[dimension];
+    const window = rateLimits[dimension];
+    if (names === undefined || window === undefined) continue;
+    if (window.limit !== undefined) headers[names.limit] = String(window.limit);
+    if (window.remaining !== undefined) headers[names.remaining] = String(window.remaining);
+    if (window.resetMs !== undefined) headers[names.reset] = formatReset(window.resetMs, dialect.reset, nowMs);
+  }
+  if (rateLimits.retryAfterMs !== undefined) headers['retry-after'] = String(Math.ceil(rateLimits.retryAfterMs / 1000));
+  return headers;
+}
+
+/** Whether two dialects put rate-limit facts under the same names in the same form. */
+export function sameRateLimitHeaderDialect(left: RateLimitHeaderDialectV1, right: RateLimitHeaderDialectV1): boolean {
+  if (left.reset !== right.reset) return false;
+  for (const dimension of ['requests', 'tokens', 'inputTokens', 'outputTokens'] as const) {
+    const a = left[dimension];
+    const b = right[dimension];
+    if (a === undefined || b === undefined) {
+      if (a !== b) return false;
+      continue;
+    }
+    if (a.limit !== b.limit || a.remaining !== b.remaining || a.reset !== b.reset) return false;
+  }
+  return true;
+}

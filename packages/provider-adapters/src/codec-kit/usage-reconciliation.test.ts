@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isProtocolViolationError } from './protocol-violation-error.js';
-import { assertUsageConsistent, mergeUsageSnapshot, usageEquals } from './usage-reconciliation.js';
+import { assertUsageConsistent, dropInconsistentUsageDetails, mergeUsageSnapshot, usageEquals } from './usage-reconciliation.js';
 
 function reasonOf(run: () => unknown): string {
   try {
@@ -55,5 +55,34 @@ describe('assertUsageConsistent', () => {
     expect(reasonOf(() => assertUsageConsistent({ inputTokens: 3, cacheReadInputTokens: 4 }))).toBe('usage-inconsistent');
     expect(reasonOf(() => assertUsageConsistent({ outputTokens: 1, reasoningOutputTokens: 2 }))).toBe('usage-inconsistent');
     expect(reasonOf(() => assertUsageConsistent({ inputTokens: 5, outputTokens: 5, totalTokens: 9 }))).toBe('usage-inconsistent');
+  });
+});
+
+describe('usage details (V3)', () => {
+  it('merges the detail objects figure by figure, later wins, and fails when a detail figure decreases', () => {
+    const earlier = { inputTokens: 10, cacheWriteInputTokens: 4, cacheWriteInputTokensByTtl: { fiveMinutes: 4 }, serviceTier: 'standard' };
+    const later = { inputTokens: 12, cacheWriteInputTokensByTtl: { oneHour: 0 }, serverToolRequests: { webSearch: 1 }, serviceTier: 'priority' };
+    expect(mergeUsageSnapshot(earlier, later)).toEqual({
+      inputTokens: 12,
+      cacheWriteInputTokens: 4,
+      cacheWriteInputTokensByTtl: { fiveMinutes: 4, oneHour: 0 },
+      serverToolRequests: { webSearch: 1 },
+      serviceTier: 'priority',
+    });
+    expect(reasonOf(() => mergeUsageSnapshot({ serverToolRequests: { webSearch: 2 } }, { serverToolRequests: { webSearch: 1 } }))).toBe('usage-decreased');
+  });
+
+  it('compares details figure by figure and checks them by the V3 rules', () => {
+    expect(usageEquals({ inputTokensByModality: { text: 1 } }, { inputTokensByModality: { text: 1 } })).toBe(true);
+    expect(usageEquals({ inputTokensByModality: { text: 1 } }, { inputTokensByModality: { text: 1, image: 2 } })).toBe(false);
+    expect(usageEquals({ serviceTier: 'flex' }, { serviceTier: 'default' })).toBe(false);
+    expect(reasonOf(() => assertUsageConsistent({ cacheWriteInputTokens: 1, cacheWriteInputTokensByTtl: { oneHour: 2 } }))).toBe('usage-inconsistent');
+  });
+
+  it('drops only the detail splits larger than their total', () => {
+    const usage = { inputTokens: 5, outputTokens: 3, inputTokensByModality: { text: 4, image: 2 }, outputTokensByModality: { text: 3 }, cacheWriteInputTokens: 2, cacheWriteInputTokensByTtl: { fiveMinutes: 2 } };
+    expect(dropInconsistentUsageDetails(usage)).toEqual({ inputTokens: 5, outputTokens: 3, outputTokensByModality: { text: 3 }, cacheWriteInputTokens: 2, cacheWriteInputTokensByTtl: { fiveMinutes: 2 } });
+    const fine = { inputTokens: 5, inputTokensByModality: { text: 5 } };
+    expect(dropInconsistentUsageDetails(fine)).toBe(fine);
   });
 });

@@ -1,13 +1,13 @@
 import type {
-  AdapterTerminalOutcome,
-  NormalizedStreamEventV1,
+  AdapterTerminalOutcomeV3,
+  NormalizedStreamEventV3,
   PreparedMediaExecutionInputV2,
   ProtocolFamily,
   ProviderAcceptanceFacts,
   ProviderAsyncJobListInputV2,
   ProviderAsyncJobSnapshotV2,
   ProviderDispatchTargetV2,
-  ProviderResponseMetadata,
+  ProviderResponseMetadataV3,
   ProviderTransportRequest,
   TaskEnvelopeV2,
 } from '@tokenforge/model-protocol';
@@ -59,17 +59,17 @@ export type ConformanceExecutionExpectationV1 =
   | {
       readonly kind: 'response';
       readonly acceptance: ProviderAcceptanceFacts['state'];
-      readonly responseMetadata?: ProviderResponseMetadata;
-      readonly terminal: AdapterTerminalOutcome;
+      readonly responseMetadata?: ProviderResponseMetadataV3;
+      readonly terminal: AdapterTerminalOutcomeV3;
     }
   | {
       readonly kind: 'stream';
       readonly acceptance: ProviderAcceptanceFacts['state'];
-      readonly responseMetadata?: ProviderResponseMetadata;
+      readonly responseMetadata?: ProviderResponseMetadataV3;
       /** Every normalized event, in order (with `abortAfterEvents`, the events received before the abort). */
-      readonly events: readonly NormalizedStreamEventV1[];
+      readonly events: readonly NormalizedStreamEventV3[];
       /** The settled terminal after the events were drained (`cancelled` after an abort). */
-      readonly terminal: AdapterTerminalOutcome;
+      readonly terminal: AdapterTerminalOutcomeV3;
       /**
        * Abort the stream through `execution.abort` after this many events, to prove the abort path: the terminal
        * must settle and the transport body must be released. Absent: the events are drained.
@@ -78,13 +78,13 @@ export type ConformanceExecutionExpectationV1 =
     }
   | {
       readonly kind: 'accepted-job';
-      readonly responseMetadata?: ProviderResponseMetadata;
+      readonly responseMetadata?: ProviderResponseMetadataV3;
       readonly providerJobId: string;
     }
   | {
       readonly kind: 'rejected';
       readonly acceptance: 'not-accepted' | 'unknown';
-      readonly responseMetadata?: ProviderResponseMetadata;
+      readonly responseMetadata?: ProviderResponseMetadataV3;
       readonly failureCode: string;
       readonly retryable: boolean;
     }

@@ -6,6 +6,7 @@ import type {
   ProviderAsyncJobAdapterFactory,
   ProviderTransportMetadataV1,
 } from '@tokenforge/model-protocol';
+import type { RateLimitHeaderDialectV1 } from '../codec-kit/rate-limit-headers.js';
 
 /** The ingress and egress codecs of a family that takes part in direct HTTP. */
 export interface ProtocolSuiteCodecsV1 {
@@ -31,6 +32,11 @@ export interface SyncProtocolSuiteEntryV1 extends ProtocolSuiteEntryBaseV1 {
   readonly directHttp: boolean;
   /** Present exactly when `directHttp` is true. */
   readonly codecs?: ProtocolSuiteCodecsV1;
+  /**
+   * Where the family's response heads put the provider's rate-limit facts, when its provider documents such
+   * headers. A host that passes rate limits back to clients writes them in the client dialect's names from this.
+   */
+  readonly rateLimitHeaders?: RateLimitHeaderDialectV1;
 }
 
 /** An async job family. Async families do not take part in direct HTTP. */

@@ -219,3 +219,48 @@ describe('anthropic-messages adapter: HTTP errors', () => {
     expect(slow.bodyStates()[0]).not.toBe('reading');
   });
 });
+
+// Anthropic's rate-limit headers (platform docs, "Rate limits" / response headers): RFC 3339 resets, read
+// relative to the response head (the adapter's clock says 2026-01-01T00:00:00Z).
+const ANTHROPIC_RATE_LIMIT_HEADERS = {
+  'anthropic-ratelimit-requests-limit': '50',
+  'anthropic-ratelimit-requests-remaining': '49',
+  'anthropic-ratelimit-requests-reset': '2026-01-01T00:00:01Z',
+  'anthropic-ratelimit-tokens-limit': '90000',
+  'anthropic-ratelimit-tokens-remaining': '89000',
+  'anthropic-ratelimit-tokens-reset': '2026-01-01T00:00:06Z',
+  'anthropic-ratelimit-input-tokens-limit': '80000',
+  'anthropic-ratelimit-input-tokens-remaining': '79500',
+  'anthropic-ratelimit-input-tokens-reset': '2026-01-01T00:00:00.500Z',
+  'anthropic-ratelimit-output-tokens-limit': '10000',
+  'anthropic-ratelimit-output-tokens-remaining': '9500',
+  'anthropic-ratelimit-output-tokens-reset': '2026-01-01T00:00:06Z',
+};
+const ANTHROPIC_RATE_LIMITS = {
+  requests: { limit: 50, remaining: 49, resetMs: 1000 },
+  tokens: { limit: 90000, remaining: 89000, resetMs: 6000 },
+  inputTokens: { limit: 80000, remaining: 79500, resetMs: 500 },
+  outputTokens: { limit: 10000, remaining: 9500, resetMs: 6000 },
+};
+
+describe('anthropic-messages adapter: rate-limit facts', () => {
+  it('reads anthropic-ratelimit-* into the metadata of a sync answer, a stream and a 429 (retry-after); a malformed reset is left out', async () => {
+    const sync = await execute(chatTask(), transportWith({ headers: { ...ANTHROPIC_RATE_LIMIT_HEADERS, 'request-id': 'req_1' }, body: { type: 'json', value: JSON.parse(fixtureText('vercel-ai__anthropic-text.json')) } }));
+    expect(sync.responseMetadata).toMatchObject({ providerRequestId: 'req_1', rateLimits: ANTHROPIC_RATE_LIMITS });
+    const stream = await execute(
+      chatTask({ stream: true }),
+      transportWith({ headers: ANTHROPIC_RATE_LIMIT_HEADERS, body: { type: 'chunks', text: fixtureText('vercel-ai__anthropic-tool-no-args.chunks.txt'), framing: 'typed-sse' } }),
+    );
+    expect(stream.responseMetadata).toEqual({ rateLimits: ANTHROPIC_RATE_LIMITS });
+    await drain(stream);
+    const limited = await execute(
+      chatTask(),
+      transportWith({
+        status: 429,
+        headers: { ...ANTHROPIC_RATE_LIMIT_HEADERS, 'anthropic-ratelimit-requests-remaining': '0', 'anthropic-ratelimit-requests-reset': 'tomorrow', 'retry-after': '12' },
+        body: { type: 'json', value: { type: 'error', error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' } } },
+      }),
+    );
+    expect(limited.responseMetadata).toEqual({ rateLimits: { ...ANTHROPIC_RATE_LIMITS, requests: { limit: 50, remaining: 0 }, retryAfterMs: 12_000 } });
+  });
+});

@@ -9,6 +9,7 @@ import { mapAnthropicError } from './map-error.js';
 import { ANTHROPIC_MESSAGES_PROTOCOL_FAMILY } from './protocol-family.js';
 import { ANTHROPIC_MESSAGES_TRANSPORT_METADATA } from './transport-metadata.js';
 import { readAnthropicErrorEnvelope } from './wire-readers.js';
+import { ANTHROPIC_RATE_LIMIT_HEADERS } from './map-rate-limits.js';
 
 /** The request path, below the connection's base URL (for example `https://api.anthropic.com`). */
 export const ANTHROPIC_MESSAGES_PATH = '/v1/messages';
@@ -24,6 +25,7 @@ export const ANTHROPIC_MESSAGES_HTTP_FAMILY = defineHttpFamily<AnthropicMessages
   protocolFamily: ANTHROPIC_MESSAGES_PROTOCOL_FAMILY,
   transportMetadata: ANTHROPIC_MESSAGES_TRANSPORT_METADATA,
   requestIdHeaders: ['request-id'],
+  rateLimitHeaders: ANTHROPIC_RATE_LIMIT_HEADERS,
   // Anthropic's request ids are short: a longer value is not one of them.
   overlongRequestId: 'drop',
   encodeRequest: ({ task, target }, options) => {

@@ -1,4 +1,4 @@
-import type { ChatTaskV2, NormalizedStreamEventV1, ProviderDispatchTargetV2 } from '@tokenforge/model-protocol';
+import type { ChatTaskV2, NormalizedStreamEventV3, ProviderDispatchTargetV2 } from '@tokenforge/model-protocol';
 import type { ConformanceCaseV1, ConformanceExpectedRequestV1 } from '../../conformance/conformance-case-v1.js';
 import {
   ANTHROPIC_ERROR_OVERLOADED_CHUNKS,
@@ -43,9 +43,10 @@ function request(stream: boolean, body: Record<string, unknown>): ConformanceExp
 }
 
 const recordedText = "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?";
-const zeroCache = { cacheReadInputTokens: 0, cacheWriteInputTokens: 0 };
+// The recorded usage objects carry zero cache figures, a zero split by time to live and the standard service tier.
+const zeroCache = { cacheReadInputTokens: 0, cacheWriteInputTokens: 0, cacheWriteInputTokensByTtl: { fiveMinutes: 0, oneHour: 0 }, serviceTier: 'standard' };
 
-const textStreamEvents: NormalizedStreamEventV1[] = [
+const textStreamEvents: NormalizedStreamEventV3[] = [
   { type: 'usage', usage: { inputTokens: 12, outputTokens: 1, ...zeroCache } },
   { type: 'text-start', index: 0 },
   { type: 'text-delta', index: 0, delta: 'Hello' },
@@ -249,6 +250,7 @@ export const anthropicMessagesConformanceCases: readonly ConformanceCaseV1[] = [
     expect: {
       kind: 'stream',
       acceptance: 'accepted',
+      responseMetadata: { rateLimits: { retryAfterMs: 2000 } },
       events: [
         { type: 'usage', usage: { inputTokens: 12, outputTokens: 1 } },
         { type: 'text-start', index: 0 },
@@ -370,7 +372,7 @@ export const anthropicMessagesConformanceCases: readonly ConformanceCaseV1[] = [
     expect: {
       kind: 'response',
       acceptance: 'not-accepted',
-      responseMetadata: { providerRequestId: 'req_conformance_429' },
+      responseMetadata: { providerRequestId: 'req_conformance_429', rateLimits: { retryAfterMs: 30_000 } },
       terminal: { status: 'failed', failure: { code: 'rate-limited', retryable: true, retryAfterMs: 30_000, providerCode: 'rate_limit_error' } },
     },
     requests: [request(false, { max_tokens: 4096, messages: greetingWire })],

@@ -1,4 +1,5 @@
-import type { UsageV1 } from '@tokenforge/model-protocol';
+import type { UsageV3 } from '@tokenforge/model-protocol';
+import { presentFigures } from '../../codec-kit/usage-detail-readers.js';
 
 /** The usage figures an Anthropic body or stream event reports, already checked to be safe integers or null. */
 export interface AnthropicWireUsage {
@@ -12,6 +13,16 @@ export interface AnthropicWireUsage {
   readonly cache_read_input_tokens?: number | null;
   /** Output tokens spent on thinking (part of `output_tokens`), when the provider breaks them out. */
   readonly thinking_tokens?: number | null;
+  /** `cache_creation.ephemeral_5m_input_tokens`: cache writes with the five-minute time to live. */
+  readonly cache_creation_5m?: number;
+  /** `cache_creation.ephemeral_1h_input_tokens`: cache writes with the one-hour time to live. */
+  readonly cache_creation_1h?: number;
+  /** `server_tool_use.web_search_requests`. */
+  readonly web_search_requests?: number;
+  /** `server_tool_use.web_fetch_requests`. */
+  readonly web_fetch_requests?: number;
+  /** `service_tier` (`standard`, `priority`, `batch`), when it is a readable name. */
+  readonly service_tier?: string;
 }
 
 /**
@@ -24,9 +35,13 @@ export interface AnthropicWireUsage {
  * thinking; `reasoningOutputTokens` is `output_tokens_details.thinking_tokens` when sent. Anthropic reports no
  * total, so `totalTokens` stays absent. A figure that is null or absent stays absent, never zero; when
  * `input_tokens` itself is absent, `inputTokens` is absent too (cache figures alone are not a total).
+ *
+ * Details: `cache_creation.ephemeral_5m_input_tokens` / `ephemeral_1h_input_tokens` are
+ * `cacheWriteInputTokensByTtl.fiveMinutes` / `oneHour`; `server_tool_use.web_search_requests` /
+ * `web_fetch_requests` are `serverToolRequests.webSearch` / `webFetch`; `service_tier` is `serviceTier`.
  */
-export function convertAnthropicUsage(wire: AnthropicWireUsage): UsageV1 {
-  const usage: UsageV1 = {};
+export function convertAnthropicUsage(wire: AnthropicWireUsage): UsageV3 {
+  const usage: { -readonly [K in keyof UsageV3]: UsageV3[K] } = {};
   const input = present(wire.input_tokens);
   const cacheWrite = present(wire.cache_creation_input_tokens);
   const cacheRead = present(wire.cache_read_input_tokens);
@@ -37,6 +52,11 @@ export function convertAnthropicUsage(wire: AnthropicWireUsage): UsageV1 {
   if (cacheWrite !== undefined) usage.cacheWriteInputTokens = cacheWrite;
   const thinking = present(wire.thinking_tokens);
   if (thinking !== undefined) usage.reasoningOutputTokens = thinking;
+  const byTtl = presentFigures({ fiveMinutes: wire.cache_creation_5m, oneHour: wire.cache_creation_1h });
+  if (byTtl !== undefined) usage.cacheWriteInputTokensByTtl = byTtl;
+  const serverTools = presentFigures({ webSearch: wire.web_search_requests, webFetch: wire.web_fetch_requests });
+  if (serverTools !== undefined) usage.serverToolRequests = serverTools;
+  if (wire.service_tier !== undefined) usage.serviceTier = wire.service_tier;
   return usage;
 }
 

@@ -175,3 +175,34 @@ describe('decodeAnthropicMessagesResponse: malformed bodies', () => {
     expect(decode(body).terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'x' }] } });
   });
 });
+
+describe('decodeAnthropicMessagesResponse: usage details', () => {
+  const message = (usage: unknown) => ({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn', usage });
+
+  it('reads cache_creation, server_tool_use and service_tier; a malformed detail is left out, never a violation', () => {
+    const decoded = decode(
+      message({
+        input_tokens: 10,
+        cache_creation_input_tokens: 6,
+        cache_read_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 2, ephemeral_1h_input_tokens: 4 },
+        output_tokens: 3,
+        server_tool_use: { web_search_requests: 1, web_fetch_requests: 'two' },
+        service_tier: 'standard',
+      }),
+    );
+    expect(decoded.terminal).toMatchObject({
+      usage: { inputTokens: 16, cacheWriteInputTokens: 6, cacheWriteInputTokensByTtl: { fiveMinutes: 2, oneHour: 4 }, serverToolRequests: { webSearch: 1 }, serviceTier: 'standard' },
+    });
+    const odd = decode(message({ input_tokens: 1, output_tokens: 1, cache_creation: [], server_tool_use: null, service_tier: 'not a tier!' }));
+    expect(odd.terminal).toMatchObject({ usage: { inputTokens: 1, outputTokens: 1 } });
+    expect(Object.keys((odd.terminal as { usage: object }).usage)).toEqual(['inputTokens', 'outputTokens']);
+  });
+
+  it('drops a time-to-live split larger than the cache writes it splits instead of failing the answer', () => {
+    const decoded = decode(message({ input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 2, cache_creation: { ephemeral_5m_input_tokens: 5, ephemeral_1h_input_tokens: 0 } }));
+    expect(decoded.terminal).toMatchObject({ status: 'completed', usage: { inputTokens: 3, cacheWriteInputTokens: 2, outputTokens: 1 } });
+    expect((decoded.terminal as { usage: object }).usage).not.toHaveProperty('cacheWriteInputTokensByTtl');
+  });
+});
+

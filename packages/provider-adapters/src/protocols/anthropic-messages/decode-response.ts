@@ -1,5 +1,5 @@
-import type { AdapterTerminalOutcome, ChatOutputPartV1 } from '@tokenforge/model-protocol';
-import { assertUsageConsistent } from '../../codec-kit/index.js';
+import type { AdapterTerminalOutcomeV3, ChatOutputPartV1 } from '@tokenforge/model-protocol';
+import { assertUsageConsistent, dropInconsistentUsageDetails } from '../../codec-kit/index.js';
 import { convertAnthropicUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
@@ -20,7 +20,7 @@ export interface DecodeAnthropicMessagesResponseInput {
 /** A decoded whole response. */
 export interface DecodedAnthropicMessagesResponse {
   /** The terminal outcome. */
-  readonly terminal: AdapterTerminalOutcome;
+  readonly terminal: AdapterTerminalOutcomeV3;
   /** The model the provider reported serving. */
   readonly providerModel?: string;
 }
@@ -49,7 +49,7 @@ export function decodeAnthropicMessagesResponse(input: DecodeAnthropicMessagesRe
     const part = toOutputPart(block);
     if (part !== undefined) content.push(part);
   }
-  const usage = assertUsageConsistent(convertAnthropicUsage(message.usage));
+  const usage = assertUsageConsistent(dropInconsistentUsageDetails(convertAnthropicUsage(message.usage)));
   return {
     terminal: {
       status: 'completed',

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  adapterTerminalOutcomeSchema,
-  normalizedStreamEventV1Schema,
+  adapterTerminalOutcomeV3Schema,
+  normalizedStreamEventV3Schema,
+  usageV3Schema,
   type AdapterStreamPartV1,
   type AdapterTerminalOutcomeV3,
   type NormalizedStreamEventV3,
@@ -81,13 +82,13 @@ async function run(
 
 /** What the engine checks: valid events, growing usage, and deltas that add up to the terminal's content. */
 function expectConsistent(events: readonly NormalizedStreamEventV3[], terminal: AdapterTerminalOutcomeV3): void {
-  for (const event of events) expect(normalizedStreamEventV1Schema.safeParse(event).success).toBe(true);
-  expect(adapterTerminalOutcomeSchema.safeParse(terminal).success).toBe(true);
+  for (const event of events) expect(normalizedStreamEventV3Schema.safeParse(event).success).toBe(true);
+  expect(adapterTerminalOutcomeV3Schema.safeParse(terminal).success).toBe(true);
   const usages = events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));
   for (let index = 1; index < usages.length; index += 1) {
     for (const [field, value] of Object.entries(usages[index] ?? {})) {
-      const before = (usages[index - 1] as Record<string, number | undefined>)[field];
-      if (before !== undefined) expect(value).toBeGreaterThanOrEqual(before);
+      const before = (usages[index - 1] as Record<string, unknown>)[field];
+      if (typeof before === 'number') expect(value).toBeGreaterThanOrEqual(before);
     }
   }
   if (terminal.status !== 'completed' || terminal.result.kind !== 'chat') return;
@@ -500,7 +501,7 @@ describe('decodeAnthropicMessagesStream: properties', () => {
         const text = lines(...events);
         const bytes = garbage ? encoder.encode(`data: ${text.replaceAll('\n', '\n\ndata: ')}\n\n: comment\n\ndata: {oops\n\n`) : sseBytesSafe(text);
         const { events: decoded, terminal, released } = await run([bytes]);
-        expect(adapterTerminalOutcomeSchema.safeParse(terminal).success).toBe(true);
+        expect(adapterTerminalOutcomeV3Schema.safeParse(terminal).success).toBe(true);
         expect(released).toBe(true);
         expectConsistent(decoded, terminal);
       }),
@@ -517,3 +518,44 @@ function sseBytesSafe(text: string): Uint8Array {
     .map((line) => `data: ${line}\n\n`);
   return encoder.encode(frames.join(''));
 }
+
+describe('decodeAnthropicMessagesStream: usage details', () => {
+  it('takes details from message_start and lets the cumulative message_delta revise them (later wins)', async () => {
+    const text = lines(
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-x',
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: 10, cache_creation_input_tokens: 4, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 4, ephemeral_1h_input_tokens: 0 }, output_tokens: 1, service_tier: 'standard' },
+        },
+      },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hi' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9, server_tool_use: { web_search_requests: 3 } } },
+      { type: 'message_stop' },
+    );
+    const { events, terminal } = await run([sseBytes(text)]);
+    const usages = events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));
+    expect(usages).toEqual([
+      { inputTokens: 14, outputTokens: 1, cacheReadInputTokens: 0, cacheWriteInputTokens: 4, cacheWriteInputTokensByTtl: { fiveMinutes: 4, oneHour: 0 }, serviceTier: 'standard' },
+      {
+        inputTokens: 14,
+        outputTokens: 9,
+        cacheReadInputTokens: 0,
+        cacheWriteInputTokens: 4,
+        cacheWriteInputTokensByTtl: { fiveMinutes: 4, oneHour: 0 },
+        serverToolRequests: { webSearch: 3 },
+        serviceTier: 'standard',
+      },
+    ]);
+    expect(terminal).toMatchObject({ status: 'completed', usage: usages.at(-1) });
+    for (const usage of usages) expect(usageV3Schema.safeParse(usage).success).toBe(true);
+  });
+});
+

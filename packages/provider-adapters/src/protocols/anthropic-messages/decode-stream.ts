@@ -1,10 +1,10 @@
 import type {
   AdapterStreamPartV1,
-  AdapterTerminalOutcome,
+  AdapterTerminalOutcomeV3,
   ChatOutputPartV1,
-  NormalizedStreamEventV1,
+  NormalizedStreamEventV3,
   ProviderDiagnosticV3,
-  UsageV1,
+  UsageV3,
 } from '@tokenforge/model-protocol';
 import { reportDiagnostic } from '../../codec-kit/diagnostic-for-error.js';
 import {
@@ -12,6 +12,7 @@ import {
   assertUsageConsistent,
   createAdapterStreamParts,
   createToolCallAccumulator,
+  dropInconsistentUsageDetails,
   mergeUsageSnapshot,
   parseSafeJson,
   usageEquals,
@@ -74,7 +75,7 @@ function invalid(rule: string): ProtocolViolationError {
 export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesStreamMachineOptions): AdapterStreamMachine<SseItem> {
   let messageId: string | undefined;
   let rawUsage: AnthropicWireUsage = {};
-  let usage: UsageV1 | undefined;
+  let usage: UsageV3 | undefined;
   let stopReason: string | null = null;
   let invalidToolArguments = false;
   const open = new Map<number, OpenBlock>();
@@ -83,15 +84,15 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
   const tools = createToolCallAccumulator();
   const plainDeltaFastPath = options.plainDeltaFastPath !== false;
 
-  function updateUsage(wire: AnthropicWireUsage, events: NormalizedStreamEventV1[]): void {
+  function updateUsage(wire: AnthropicWireUsage, events: NormalizedStreamEventV3[]): void {
     rawUsage = { ...rawUsage, ...definedEntries(wire) };
-    const next = assertUsageConsistent(mergeUsageSnapshot(usage, convertAnthropicUsage(rawUsage)));
+    const next = assertUsageConsistent(mergeUsageSnapshot(usage, dropInconsistentUsageDetails(convertAnthropicUsage(rawUsage))));
     if (usage !== undefined && usageEquals(usage, next)) return;
     usage = next;
     events.push({ type: 'usage', usage: next });
   }
 
-  function startBlock(index: number, block: AnthropicWireContentBlock, events: NormalizedStreamEventV1[]): void {
+  function startBlock(index: number, block: AnthropicWireContentBlock, events: NormalizedStreamEventV3[]): void {
     if (open.has(index) || closed.has(index)) throw invalid(`block ${index} started twice`);
     switch (block.type) {
       case 'text':
@@ -130,7 +131,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     }
   }
 
-  function appendToolText(index: number, fragment: string, events: NormalizedStreamEventV1[]): void {
+  function appendToolText(index: number, fragment: string, events: NormalizedStreamEventV3[]): void {
     if (fragment.length === 0) return;
     tools.append(index, fragment);
     const block = open.get(index);
@@ -138,7 +139,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     events.push({ type: 'tool-call-delta', index, delta: fragment });
   }
 
-  function applyDelta(index: number, delta: AnthropicWireDelta, events: NormalizedStreamEventV1[]): void {
+  function applyDelta(index: number, delta: AnthropicWireDelta, events: NormalizedStreamEventV3[]): void {
     const block = open.get(index);
     if (block === undefined) throw invalid(closed.has(index) ? `delta for closed block ${index}` : `delta for unopened block ${index}`);
     if (delta.type === 'harmless') return;
@@ -175,7 +176,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     }
   }
 
-  function stopBlock(index: number, events: NormalizedStreamEventV1[]): void {
+  function stopBlock(index: number, events: NormalizedStreamEventV3[]): void {
     const block = open.get(index);
     if (block === undefined) throw invalid(closed.has(index) ? `block ${index} stopped twice` : `stop for unopened block ${index}`);
     open.delete(index);
@@ -214,7 +215,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     }
   }
 
-  function finish(): AdapterTerminalOutcome {
+  function finish(): AdapterTerminalOutcomeV3 {
     if (open.size > 0) throw invalid('message_stop with a content block still open');
     const finishReason = mapAnthropicStopReason(stopReason);
     const withUsage = usage === undefined ? {} : { usage };
@@ -253,7 +254,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
       return { events: [{ type: 'text-delta', index: index as number, delta: fields.text }] };
     }
     if (block.kind === 'tool' && fields.type === 'input_json_delta' && typeof fields.partial_json === 'string') {
-      const events: NormalizedStreamEventV1[] = [];
+      const events: NormalizedStreamEventV3[] = [];
       appendToolText(index as number, fields.partial_json, events);
       return events.length === 0 ? undefined : { events };
     }
@@ -269,7 +270,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
         if (step !== false) return step;
       }
       const event = readAnthropicStreamEvent(value, frame.event);
-      const events: NormalizedStreamEventV1[] = [];
+      const events: NormalizedStreamEventV3[] = [];
       if (messageId === undefined && event.type !== 'message_start' && event.type !== 'harmless' && event.type !== 'error') {
         throw invalid(`${event.type} before message_start`);
       }
@@ -338,8 +339,8 @@ export function decodeAnthropicMessagesStream(input: DecodeAnthropicMessagesStre
 }
 
 function definedEntries(wire: AnthropicWireUsage): AnthropicWireUsage {
-  const result: Record<string, number> = {};
-  for (const [key, value] of Object.entries(wire)) if (typeof value === 'number') result[key] = value;
+  const result: Record<string, number | string> = {};
+  for (const [key, value] of Object.entries(wire)) if (typeof value === 'number' || typeof value === 'string') result[key] = value;
   return result;
 }
 

@@ -1,4 +1,4 @@
-import type { ChatOutputPartV1, EgressContextV1, FinishReasonV1, UsageV1 } from '@tokenforge/model-protocol';
+import type { ChatOutputPartV1, EgressContextV1, FinishReasonV1, UsageV3 } from '@tokenforge/model-protocol';
 import { parseSafeJson } from '../../codec-kit/index.js';
 import { encodeAnthropicStopReason } from './encode-client-finish-reason.js';
 import { encodeAnthropicWireUsage, type AnthropicEgressUsage } from './encode-client-usage.js';
@@ -68,7 +68,7 @@ export function encodeAnthropicEgressBlock(part: ChatOutputPartV1): AnthropicEgr
 export function encodeAnthropicEgressMessage(
   content: readonly ChatOutputPartV1[],
   finishReason: FinishReasonV1 | undefined,
-  usage: UsageV1 | undefined,
+  usage: UsageV3 | undefined,
   context: EgressContextV1,
 ): AnthropicEgressMessage {
   const blocks: AnthropicEgressContentBlock[] = [];

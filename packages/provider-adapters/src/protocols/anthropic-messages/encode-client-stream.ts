@@ -4,7 +4,7 @@ import {
   type EgressContextV1,
   type EgressStreamEncoderV1,
   type NormalizedStreamEventV1,
-  type UsageV1,
+  type UsageV3,
 } from '@tokenforge/model-protocol';
 import { formatSseEvent } from '../../codec-kit/index.js';
 import { ANTHROPIC_CANCELLED_ERROR, mapAnthropicEgressError } from './encode-client-error.js';
@@ -44,7 +44,7 @@ export function createAnthropicMessagesStreamEncoder(context: EgressContextV1): 
   let started = false;
   let finished = false;
   let nextWireIndex = 0;
-  let usage: UsageV1 | undefined;
+  let usage: UsageV3 | undefined;
   const blocks = new Map<number, WireBlock>();
   const open = new Set<number>();
 

@@ -86,3 +86,52 @@ describe('cache_control mapping', () => {
     expect(decodeAnthropicCacheControl({ type: 'ephemeral' })).toEqual({ type: 'ephemeral' });
   });
 });
+
+describe('Anthropic usage details', () => {
+  // The usage object of the Messages API reference (fact sheet §3.6): cache writes by time to live, hosted-tool
+  // requests and the service tier.
+  const wire = {
+    input_tokens: 20,
+    cache_creation_input_tokens: 300,
+    cache_read_input_tokens: 1000,
+    cache_creation_5m: 100,
+    cache_creation_1h: 200,
+    output_tokens: 85,
+    web_search_requests: 2,
+    web_fetch_requests: 1,
+    service_tier: 'priority',
+  };
+
+  it('decodes cache_creation by time to live, server_tool_use and service_tier; absent details stay absent', () => {
+    expect(convertAnthropicUsage(wire)).toEqual({
+      inputTokens: 1320,
+      cacheWriteInputTokens: 300,
+      cacheReadInputTokens: 1000,
+      cacheWriteInputTokensByTtl: { fiveMinutes: 100, oneHour: 200 },
+      outputTokens: 85,
+      serverToolRequests: { webSearch: 2, webFetch: 1 },
+      serviceTier: 'priority',
+    });
+    expect(convertAnthropicUsage({ input_tokens: 1, output_tokens: 1, web_fetch_requests: 0 })).toEqual({ inputTokens: 1, outputTokens: 1, serverToolRequests: { webFetch: 0 } });
+  });
+
+  it('writes the details back where Anthropic has a place for them, and a foreign service tier nowhere', () => {
+    expect(encodeAnthropicWireUsage(convertAnthropicUsage(wire))).toEqual({
+      input_tokens: 20,
+      output_tokens: 85,
+      cache_creation_input_tokens: 300,
+      cache_read_input_tokens: 1000,
+      cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 },
+      server_tool_use: { web_search_requests: 2, web_fetch_requests: 1 },
+      service_tier: 'priority',
+    });
+    expect(encodeAnthropicWireUsage({ inputTokens: 5, outputTokens: 4, reasoningOutputTokens: 3, serviceTier: 'flex', serverToolRequests: { codeExecution: 1 } })).toEqual({
+      input_tokens: 5,
+      output_tokens: 4,
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+      output_tokens_details: { thinking_tokens: 3 },
+    });
+  });
+});
+

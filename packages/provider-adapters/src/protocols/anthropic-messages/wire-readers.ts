@@ -1,6 +1,7 @@
 import { CONTRACT_BOUNDS_V1 as BOUNDS } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { createWireReaders, isWireRecord as isRecord, type WireRecord as JsonRecord } from '../../codec-kit/wire-readers.js';
+import { readDetailCount, readDetailRecord, readServiceTier } from '../../codec-kit/usage-detail-readers.js';
 import type { AnthropicWireUsage } from './convert-usage.js';
 
 /*
@@ -137,12 +138,20 @@ function readUsage(value: JsonRecord, path: string, requireInput: boolean, requi
   if (details !== undefined && details !== null && !isRecord(details)) {
     throw violation(`${path}.output_tokens_details`, 'must be an object');
   }
+  const cacheCreation = readDetailRecord(value.cache_creation);
+  const serverToolUse = readDetailRecord(value.server_tool_use);
   return compact<AnthropicWireUsage>({
     input_tokens: requireInput ? wire.requiredCount(value.input_tokens, path, 'input_tokens') : wire.optionalCount(value.input_tokens, path, 'input_tokens'),
     output_tokens: requireOutput ? wire.requiredCount(value.output_tokens, path, 'output_tokens') : wire.optionalCount(value.output_tokens, path, 'output_tokens'),
     cache_creation_input_tokens: wire.optionalCount(value.cache_creation_input_tokens, path, 'cache_creation_input_tokens'),
     cache_read_input_tokens: wire.optionalCount(value.cache_read_input_tokens, path, 'cache_read_input_tokens'),
     thinking_tokens: isRecord(details) ? wire.optionalCount(details.thinking_tokens, `${path}.output_tokens_details`, 'thinking_tokens') : undefined,
+    // The billing details only add information: a malformed one is left out, never a violation.
+    cache_creation_5m: readDetailCount(cacheCreation?.ephemeral_5m_input_tokens),
+    cache_creation_1h: readDetailCount(cacheCreation?.ephemeral_1h_input_tokens),
+    web_search_requests: readDetailCount(serverToolUse?.web_search_requests),
+    web_fetch_requests: readDetailCount(serverToolUse?.web_fetch_requests),
+    service_tier: readServiceTier(value.service_tier),
   });
 }
 

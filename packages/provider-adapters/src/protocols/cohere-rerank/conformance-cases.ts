@@ -124,7 +124,12 @@ export const cohereRerankConformanceCases: readonly ConformanceCaseV1[] = [
     responses: [
       { label: 'constructed: Cohere {message} envelope', source: 'constructed', status: 429, headers: { 'retry-after': '3' }, body: { type: 'json', value: { id: 'x', message: 'too many requests' } } },
     ],
-    expect: { kind: 'response', acceptance: 'not-accepted', terminal: { status: 'failed', failure: { code: 'rate-limited', retryable: true, retryAfterMs: 3000 } } },
+    expect: {
+      kind: 'response',
+      acceptance: 'not-accepted',
+      responseMetadata: { rateLimits: { retryAfterMs: 3000 } },
+      terminal: { status: 'failed', failure: { code: 'rate-limited', retryable: true, retryAfterMs: 3000 } },
+    },
     requests: [request(sixDocuments.slice(0, 2))],
   },
 ];

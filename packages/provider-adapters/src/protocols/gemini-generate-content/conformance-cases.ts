@@ -64,7 +64,7 @@ const vertexSignature =
 
 const vertexCallOne = 'gemini-fc-61660bc6-0';
 const vertexCallTwo = 'gemini-fc-61660bc6-1';
-const vertexUsage = { inputTokens: 26, outputTokens: 155, reasoningOutputTokens: 132, totalTokens: 181 };
+const vertexUsage = { inputTokens: 26, outputTokens: 155, reasoningOutputTokens: 132, totalTokens: 181, inputTokensByModality: { text: 26 }, outputTokensByModality: { text: 23 } };
 
 /**
  * Conformance cases of `gemini-generate-content/v1`: recorded traffic first (the Gemini 3 function call with its
@@ -98,7 +98,7 @@ export const geminiGenerateContentConformanceCases: readonly ConformanceCaseV1[]
           ],
         },
         finishReason: { unified: 'tool-calls', raw: 'STOP' },
-        usage: { inputTokens: 29, outputTokens: 1816, reasoningOutputTokens: 1801, totalTokens: 1845 },
+        usage: { inputTokens: 29, outputTokens: 1816, reasoningOutputTokens: 1801, totalTokens: 1845, inputTokensByModality: { text: 29 } },
       },
     },
     requests: [

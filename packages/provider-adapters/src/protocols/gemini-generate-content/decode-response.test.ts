@@ -162,3 +162,49 @@ describe('decodeGeminiResponse', () => {
     expect(isProtocolViolationError(thrown)).toBe(true);
   });
 });
+
+describe('decodeGeminiResponse: usage details', () => {
+  it('reads the prompt and candidate tokens by modality (unknown modality ignored), thoughts and the service tier', () => {
+    const decoded = decodeGeminiResponse(
+      chunk([{ text: 'ok' }], {
+        usageMetadata: {
+          promptTokenCount: 300,
+          cachedContentTokenCount: 100,
+          candidatesTokenCount: 20,
+          thoughtsTokenCount: 30,
+          toolUsePromptTokenCount: 7,
+          totalTokenCount: 357,
+          promptTokensDetails: [{ modality: 'TEXT', tokenCount: 40 }, { modality: 'IMAGE', tokenCount: 258 }, { modality: 'HOLOGRAM', tokenCount: 2 }],
+          candidatesTokensDetails: [{ modality: 'TEXT', tokenCount: 20 }],
+          cacheTokensDetails: [{ modality: 'TEXT', tokenCount: 100 }],
+          toolUsePromptTokensDetails: [{ modality: 'TEXT', tokenCount: 7 }],
+          serviceTier: 'standard',
+        },
+      }, { finishReason: 'STOP' }),
+    );
+    expect(decoded.terminal).toMatchObject({
+      status: 'completed',
+      usage: {
+        inputTokens: 300,
+        cacheReadInputTokens: 100,
+        outputTokens: 50,
+        reasoningOutputTokens: 30,
+        totalTokens: 357,
+        inputTokensByModality: { text: 40, image: 258 },
+        outputTokensByModality: { text: 20 },
+        serviceTier: 'standard',
+      },
+    });
+  });
+
+  it('leaves out malformed details and drops a split larger than its total, never failing the answer', () => {
+    const decoded = decodeGeminiResponse(
+      chunk([{ text: 'ok' }], {
+        usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 9 }], candidatesTokensDetails: 'TEXT', serviceTier: '' },
+      }, { finishReason: 'STOP' }),
+    );
+    expect(decoded.terminal).toMatchObject({ status: 'completed' });
+    expect((decoded.terminal as { usage: object }).usage).toEqual({ inputTokens: 5, outputTokens: 2, totalTokens: 7 });
+  });
+});
+

@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcome } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV3 } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { GeminiResponseAssembler } from './response-assembler.js';
 import { readGeminiResponse } from './wire-readers.js';
@@ -6,7 +6,7 @@ import { readGeminiResponse } from './wire-readers.js';
 /** A decoded whole response. */
 export interface GeminiDecodedResponse {
   /** The terminal outcome. */
-  readonly terminal: AdapterTerminalOutcome;
+  readonly terminal: AdapterTerminalOutcomeV3;
   /** `modelVersion`, the model the provider says it served, when reported. */
   readonly providerModel: string | undefined;
 }

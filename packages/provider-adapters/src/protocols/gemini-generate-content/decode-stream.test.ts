@@ -213,3 +213,24 @@ describe('createGeminiStreamMachine', () => {
     expect(isCodecErrorV1(error) || isProtocolViolationError(error)).toBe(true);
   });
 });
+
+describe('Gemini stream: usage details', () => {
+  it('keeps the latest details of the cumulative usageMetadata (later wins; a count-less chunk erases nothing)', () => {
+    const { events, terminal } = runMachine(
+      dataItems([
+        chunk([{ text: 'a' }], { usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 1, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 4 }, { modality: 'AUDIO', tokenCount: 6 }] } }),
+        chunk([{ text: 'b' }], { usageMetadata: { trafficType: 'ON_DEMAND' } }),
+        chunk([{ text: 'c' }], { usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 3, candidatesTokensDetails: [{ modality: 'TEXT', tokenCount: 3 }], serviceTier: 'flex' } }, { finishReason: 'STOP' }),
+      ]),
+    );
+    const usage = { inputTokens: 10, outputTokens: 3, inputTokensByModality: { text: 4, audio: 6 }, outputTokensByModality: { text: 3 }, serviceTier: 'flex' };
+    expect(events.filter((event) => event.type === 'usage')).toEqual([{ type: 'usage', usage }]);
+    expect(terminal).toMatchObject({ status: 'completed', usage });
+  });
+
+  it('reads the recorded modality details (vercel-ai__google-stream-tool-call-arguments.chunks.txt)', () => {
+    const { terminal } = runMachine(dataItems(fixtureChunkLines('vercel-ai__google-stream-tool-call-arguments.chunks.txt')));
+    expect(terminal).toMatchObject({ usage: { inputTokensByModality: { text: 26 }, outputTokensByModality: { text: 23 } } });
+  });
+});
+

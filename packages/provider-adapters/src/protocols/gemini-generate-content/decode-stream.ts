@@ -1,4 +1,4 @@
-import type { NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
+import type { NormalizedStreamEventV3 } from '@tokenforge/model-protocol';
 import type { AdapterStreamMachine, AdapterStreamStep } from '../../codec-kit/adapter-stream.js';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { parseSafeJson } from '../../codec-kit/safe-json.js';
@@ -61,7 +61,7 @@ export function createGeminiStreamMachine(): AdapterStreamMachine<SseItem> {
   };
 }
 
-function withTerminal(events: NormalizedStreamEventV1[], assembler: GeminiResponseAssembler): AdapterStreamStep {
+function withTerminal(events: NormalizedStreamEventV3[], assembler: GeminiResponseAssembler): AdapterStreamStep {
   const terminal = assembler.finish();
   return terminal === undefined ? { events } : { events, terminal };
 }

@@ -257,3 +257,25 @@ describe('createGeminiStreamEncoder', () => {
     expect(JSON.parse(last)).toMatchObject({ error: { code: 500, status: 'INTERNAL' } });
   });
 });
+
+describe('Gemini egress: usage details', () => {
+  it('writes promptTokensDetails and candidatesTokensDetails from the tokens by modality', () => {
+    const outcome = {
+      status: 'completed',
+      result: { kind: 'chat', content: [{ type: 'text', text: 'ok' }] },
+      finishReason: { unified: 'stop' },
+      usage: { inputTokens: 30, outputTokens: 8, reasoningOutputTokens: 3, inputTokensByModality: { text: 10, audio: 20 }, outputTokensByModality: { text: 5 }, serviceTier: 'flex' },
+    } as AdapterTerminalOutcome;
+    expect(json(encodeGeminiResponse(outcome, context).body)).toMatchObject({
+      usageMetadata: {
+        promptTokenCount: 30,
+        candidatesTokenCount: 5,
+        thoughtsTokenCount: 3,
+        totalTokenCount: 38,
+        promptTokensDetails: [{ modality: 'TEXT', tokenCount: 10 }, { modality: 'AUDIO', tokenCount: 20 }],
+        candidatesTokensDetails: [{ modality: 'TEXT', tokenCount: 5 }],
+      },
+    });
+  });
+});
+

@@ -1,5 +1,5 @@
 import type {
-  AdapterTerminalOutcome,
+  AdapterTerminalOutcomeV3,
   EgressCodecV1,
   EgressContextV1,
   EgressFailureV3,
@@ -36,7 +36,7 @@ const MALFORMED_OUTPUT: EgressFailureV3 = { source: 'provider', failure: { code:
  * with no candidate. A failed terminal is the Google error response; cancelled is 499 `CANCELLED`; a tool
  * call whose arguments are not a JSON object cannot be expressed and is a 500 `INTERNAL` error response.
  */
-export function encodeGeminiResponse(outcome: AdapterTerminalOutcome, context: EgressContextV1): EgressHttpResponseV1 {
+export function encodeGeminiResponse(outcome: AdapterTerminalOutcomeV3, context: EgressContextV1): EgressHttpResponseV1 {
   switch (outcome.status) {
     case 'failed':
       return encodeGeminiError({ source: 'provider', failure: outcome.failure });

@@ -1,4 +1,4 @@
-import type { ChatOutputPartV1, EgressContextV1, UsageV1 } from '@tokenforge/model-protocol';
+import type { ChatOutputPartV1, EgressContextV1, UsageV3 } from '@tokenforge/model-protocol';
 import { assertNever } from './assert-never.js';
 import { toGeminiUsageMetadata } from './convert-usage.js';
 import { parseToolArgumentsObject } from './parse-tool-arguments.js';
@@ -53,7 +53,7 @@ export function toGeminiParts(content: readonly ChatOutputPartV1[]): WirePart[] 
  * A `GenerateContentResponse` envelope: the given fields, `usageMetadata` by the reverse Gemini arithmetic (when
  * usage is given and has figures), `modelVersion` from the context's model label and the context's `responseId`.
  */
-export function responseEnvelope(context: EgressContextV1, fields: Record<string, unknown>, usage: UsageV1 | undefined): Record<string, unknown> {
+export function responseEnvelope(context: EgressContextV1, fields: Record<string, unknown>, usage: UsageV3 | undefined): Record<string, unknown> {
   const usageMetadata = usage === undefined ? undefined : toGeminiUsageMetadata(usage);
   return {
     ...fields,

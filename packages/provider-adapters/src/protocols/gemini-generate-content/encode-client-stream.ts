@@ -1,10 +1,10 @@
 import type {
-  AdapterTerminalOutcome,
+  AdapterTerminalOutcomeV3,
   EgressContextV1,
   EgressFailureV3,
   EgressStreamEncoderV1,
   NormalizedStreamEventV1,
-  UsageV1,
+  UsageV3,
 } from '@tokenforge/model-protocol';
 import { encodeSseEvent } from '../../codec-kit/sse-encoder.js';
 import { assertNever } from './assert-never.js';
@@ -33,7 +33,7 @@ const MALFORMED_OUTPUT: EgressFailureV3 = { source: 'provider', failure: { code:
  */
 export function createGeminiStreamEncoder(context: EgressContextV1): EgressStreamEncoderV1 {
   const calls = new Map<number, { toolCallId: string; toolName: string }>();
-  let usage: UsageV1 | undefined;
+  let usage: UsageV3 | undefined;
   let failedCall = false;
 
   const chunk = (parts: WirePart[]): Uint8Array =>
@@ -84,7 +84,7 @@ export function createGeminiStreamEncoder(context: EgressContextV1): EgressStrea
           return assertNever(event, 'stream event');
       }
     },
-    encodeTerminal(outcome: AdapterTerminalOutcome): Uint8Array {
+    encodeTerminal(outcome: AdapterTerminalOutcomeV3): Uint8Array {
       switch (outcome.status) {
         case 'failed':
           return bareError({ source: 'provider', failure: outcome.failure });

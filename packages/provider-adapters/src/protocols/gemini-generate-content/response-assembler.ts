@@ -1,9 +1,9 @@
 import type {
-  AdapterTerminalOutcome,
+  AdapterTerminalOutcomeV3,
   ChatOutputPartV1,
   FinishReasonV1,
-  NormalizedStreamEventV1,
-  UsageV1,
+  NormalizedStreamEventV3,
+  UsageV3,
 } from '@tokenforge/model-protocol';
 import { createToolCallAccumulator, type ToolCallAccumulator } from '../../codec-kit/tool-call-accumulator.js';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
@@ -69,15 +69,15 @@ export class GeminiResponseAssembler {
   private rawFinishReason: string | undefined;
   private endable = false;
   private ended = false;
-  private failure: AdapterTerminalOutcome | undefined;
+  private failure: AdapterTerminalOutcomeV3 | undefined;
   private usageWire: GeminiUsageWire | undefined;
-  private events: NormalizedStreamEventV1[] = [];
+  private events: NormalizedStreamEventV3[] = [];
 
   /** The model version the provider reported first, if any. */
   modelVersion: string | undefined;
 
   /** Maps one response; returns the events it adds. */
-  push(response: GeminiResponseWire): NormalizedStreamEventV1[] {
+  push(response: GeminiResponseWire): NormalizedStreamEventV3[] {
     this.events = [];
     if (this.failure !== undefined || this.ended) throw new ProtocolViolationError('event-after-terminal', 'chunk after the end of the response');
     if (response.usage !== undefined) this.usageWire = mergeGeminiUsageWire(this.usageWire, response.usage);
@@ -126,7 +126,7 @@ export class GeminiResponseAssembler {
    * Ends the response (the end of the body, or the end of a whole-body decode): closes open blocks and reports
    * the final usage. Returns the events this adds; call {@link finish} for the terminal afterwards.
    */
-  end(): NormalizedStreamEventV1[] {
+  end(): NormalizedStreamEventV3[] {
     this.events = [];
     if (this.failure !== undefined || this.ended || !this.endable) return this.events;
     this.ended = true;
@@ -141,7 +141,7 @@ export class GeminiResponseAssembler {
    * failed terminal of an error object, or `undefined` when the response never finished (the caller reports
    * it as truncated).
    */
-  finish(): AdapterTerminalOutcome | undefined {
+  finish(): AdapterTerminalOutcomeV3 | undefined {
     if (this.failure !== undefined) return this.failure;
     if (!this.endable) return undefined;
     if (!this.ended) this.end();
@@ -180,15 +180,15 @@ export class GeminiResponseAssembler {
    * The last figures reported so far, for a failed terminal (they are the final ones when the stream stops
    * here). Figures that contradict each other are left out rather than failing an already failed stream.
    */
-  usageSoFar(): UsageV1 | undefined {
+  usageSoFar(): UsageV3 | undefined {
     return this.finalUsageOrUndefined();
   }
 
-  private finalUsage(): UsageV1 | undefined {
+  private finalUsage(): UsageV3 | undefined {
     return this.usageWire === undefined ? undefined : convertGeminiUsage(this.usageWire);
   }
 
-  private finalUsageOrUndefined(): UsageV1 | undefined {
+  private finalUsageOrUndefined(): UsageV3 | undefined {
     try {
       return this.finalUsage();
     } catch {

@@ -1,5 +1,6 @@
-import { CONTRACT_BOUNDS_V1 as BOUNDS } from '@tokenforge/model-protocol';
+import { CONTRACT_BOUNDS_V1 as BOUNDS, type TokensByModalityV3 } from '@tokenforge/model-protocol';
 import { createWireReaders, isWireRecord } from '../../codec-kit/wire-readers.js';
+import { readModalityTokenCounts, readServiceTier } from '../../codec-kit/usage-detail-readers.js';
 
 /**
  * Tolerant readers of what a Gemini generateContent endpoint sends. They read only the fields this family
@@ -94,7 +95,18 @@ export interface GeminiUsageWire {
   readonly toolUsePromptTokenCount?: number;
   /** Prompt + candidates + tool-use prompt + thoughts. */
   readonly totalTokenCount?: number;
+  /** `promptTokensDetails` by modality (unknown modalities and unreadable entries left out). */
+  readonly promptTokensByModality?: TokensByModalityV3;
+  /** `candidatesTokensDetails` by modality. */
+  readonly candidatesTokensByModality?: TokensByModalityV3;
+  /** `cacheTokensDetails` by modality (read, but the normalized usage has no place for it). */
+  readonly cacheTokensByModality?: TokensByModalityV3;
+  /** `serviceTier` (Gemini API), when it is a readable name. */
+  readonly serviceTier?: string;
 }
+
+/** The details {@link GeminiUsageWire} reads beside its counts; a later chunk's detail replaces an earlier one. */
+export const GEMINI_USAGE_DETAIL_FIELDS = ['promptTokensByModality', 'candidatesTokensByModality', 'cacheTokensByModality', 'serviceTier'] as const satisfies readonly (keyof GeminiUsageWire)[];
 
 /** The counts {@link GeminiUsageWire} reads, in a fixed order. */
 export const GEMINI_USAGE_COUNT_FIELDS = [
@@ -276,6 +288,15 @@ export function readGeminiUsage(value: unknown): GeminiUsageWire {
     const count = wire.optionalCount(value[field], 'usageMetadata', field);
     if (count !== undefined) usage[field] = count;
   }
+  // The details only add information: a malformed list or tier is left out, never a violation.
+  const prompt = readModalityTokenCounts(value.promptTokensDetails);
+  if (prompt !== undefined) usage.promptTokensByModality = prompt;
+  const candidates = readModalityTokenCounts(value.candidatesTokensDetails);
+  if (candidates !== undefined) usage.candidatesTokensByModality = candidates;
+  const cache = readModalityTokenCounts(value.cacheTokensDetails);
+  if (cache !== undefined) usage.cacheTokensByModality = cache;
+  const serviceTier = readServiceTier(value.serviceTier);
+  if (serviceTier !== undefined) usage.serviceTier = serviceTier;
   return usage;
 }
 

@@ -1,5 +1,6 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
 import { createAdapterStreamParts, defineHttpFamily, type HttpFamilyOptionsV1, SSE_OR_JSON_STREAM_MEDIA_TYPES } from '../../codec-kit/index.js';
+import { OPENAI_RATE_LIMIT_HEADERS } from '../openai-common/map-rate-limits.js';
 import { createOpenAiChatStreamMachine } from './decode-stream.js';
 import { decodeOpenAiChatResponse } from './decode-response.js';
 import { encodeOpenAiChatRequest } from './encode-request.js';
@@ -23,6 +24,7 @@ export const OPENAI_CHAT_HTTP_FAMILY = defineHttpFamily<OpenAiChatAdapterOptions
   transportMetadata: OPENAI_CHAT_TRANSPORT_METADATA,
   // OpenAI and most compatible servers.
   requestIdHeaders: ['x-request-id'],
+  rateLimitHeaders: OPENAI_RATE_LIMIT_HEADERS,
   encodeRequest: (input, options) => encodeOpenAiChatRequest(input.task, input.target.providerModel, options, input.target.capability.reasoningEfforts),
   maxBodyBytes: (options) => options?.maxBodyBytes,
   decodeResponse: (body, { input }) => decodeOpenAiChatResponse(body, input.reportDiagnostic),

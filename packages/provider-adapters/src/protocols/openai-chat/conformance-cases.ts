@@ -43,7 +43,15 @@ function request(stream: boolean, extra: Record<string, unknown> = {}): Conforma
 const deepSeekMessage = (parseSafeJson(DEEPSEEK_REASONING_JSON) as { choices: { message: { content: string; reasoning_content: string } }[] })
   .choices[0]?.message ?? { content: '', reasoning_content: '' };
 
-const azureUsage = { inputTokens: 15, outputTokens: 78, totalTokens: 93, cacheReadInputTokens: 0, reasoningOutputTokens: 64 };
+const azureUsage = {
+  inputTokens: 15,
+  outputTokens: 78,
+  totalTokens: 93,
+  cacheReadInputTokens: 0,
+  reasoningOutputTokens: 64,
+  inputTokensByModality: { audio: 0 },
+  outputTokensByModality: { audio: 0 },
+};
 const qwenUsage = { inputTokens: 295, outputTokens: 22, totalTokens: 317, cacheReadInputTokens: 0 };
 const qwenCall = { toolCallId: 'call_eee11723464a4b9eb8cee71d', toolName: 'weather' };
 
@@ -276,7 +284,7 @@ export const openAiChatConformanceCases: readonly ConformanceCaseV1[] = [
     expect: {
       kind: 'response',
       acceptance: 'not-accepted',
-      responseMetadata: { providerRequestId: 'req-limited' },
+      responseMetadata: { providerRequestId: 'req-limited', rateLimits: { retryAfterMs: 1200 } },
       terminal: { status: 'failed', failure: { code: 'rate-limited', retryable: true, retryAfterMs: 1200, providerCode: 'rate_limit_exceeded' } },
     },
     requests: [request(false)],

@@ -92,3 +92,21 @@ describe('convertOpenAiChatUsage: tolerated provider arithmetic', () => {
     expect(() => convertOpenAiChatUsage({ prompt_tokens: 10, cached_tokens: 11, cache_write_tokens: 1 })).toThrow(/inconsistent/);
   });
 });
+
+describe('convertOpenAiChatUsage: details', () => {
+  it('maps the modality details and the service tier; absent stays absent', () => {
+    expect(
+      convertOpenAiChatUsage({ prompt_tokens: 50, completion_tokens: 20, prompt_audio_tokens: 30, prompt_text_tokens: 20, completion_audio_tokens: 15, service_tier: 'priority' }),
+    ).toEqual({ inputTokens: 50, outputTokens: 20, inputTokensByModality: { text: 20, audio: 30 }, outputTokensByModality: { audio: 15 }, serviceTier: 'priority' });
+    expect(convertOpenAiChatUsage({ prompt_tokens: 5, completion_tokens: 1 })).toEqual({ inputTokens: 5, outputTokens: 1 });
+  });
+
+  it('drops a modality split larger than its total instead of refusing the usage', () => {
+    expect(convertOpenAiChatUsage({ prompt_tokens: 5, completion_tokens: 1, prompt_audio_tokens: 9, completion_audio_tokens: 1 })).toEqual({
+      inputTokens: 5,
+      outputTokens: 1,
+      outputTokensByModality: { audio: 1 },
+    });
+  });
+});
+

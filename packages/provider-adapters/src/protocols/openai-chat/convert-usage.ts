@@ -1,10 +1,11 @@
-import { describeUsageInconsistency, type UsageV1 } from '@tokenforge/model-protocol';
+import { describeUsageV3Inconsistency, type UsageV3 } from '@tokenforge/model-protocol';
+import { presentFigures } from '../../codec-kit/usage-detail-readers.js';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
-import { reconcileCacheWrite, type CacheWriteReconciliation } from '../../codec-kit/usage-reconciliation.js';
+import { dropInconsistentUsageDetails, reconcileCacheWrite, type CacheWriteReconciliation } from '../../codec-kit/usage-reconciliation.js';
 import type { OpenAiChatWireUsage } from './wire-readers.js';
 
 /**
- * Converts a Chat Completions `usage` object to {@link UsageV1}.
+ * Converts a Chat Completions `usage` object to {@link UsageV3}.
  *
  * Arithmetic (OpenAI's definition, §1.6 of the fact sheet):
  * - `inputTokens` = `prompt_tokens`, which already includes cached tokens;
@@ -13,7 +14,10 @@ import type { OpenAiChatWireUsage } from './wire-readers.js';
  * - `cacheWriteInputTokens` = `prompt_tokens_details.cache_write_tokens` (a part of `prompt_tokens`);
  * - `outputTokens` = `completion_tokens`, which already includes reasoning tokens;
  * - `reasoningOutputTokens` = `completion_tokens_details.reasoning_tokens` (a part of `completion_tokens`);
- * - `totalTokens` = `total_tokens` as reported.
+ * - `totalTokens` = `total_tokens` as reported;
+ * - details: `prompt_tokens_details.{text,image,audio}_tokens` = `inputTokensByModality`,
+ *   `completion_tokens_details.{text,audio}_tokens` = `outputTokensByModality`, the envelope's `service_tier` =
+ *   `serviceTier`. A modality split larger than its total is dropped (it only adds information).
  *
  * Known deviation: some compatible hosts (xAI) leave reasoning out of `completion_tokens` and report
  * `total_tokens = prompt + completion + reasoning`. That is recognized from the numbers alone, never from a host
@@ -30,7 +34,7 @@ import type { OpenAiChatWireUsage } from './wire-readers.js';
  *
  * @throws {ProtocolViolationError} `usage-inconsistent` when the figures contradict each other after conversion.
  */
-export function convertOpenAiChatUsage(usage: OpenAiChatWireUsage, reconciliation?: CacheWriteReconciliation): UsageV1 | undefined {
+export function convertOpenAiChatUsage(usage: OpenAiChatWireUsage, reconciliation?: CacheWriteReconciliation): UsageV3 | undefined {
   const input = usage.prompt_tokens;
   const completion = usage.completion_tokens;
   const reasoning = usage.reasoning_tokens;
@@ -42,7 +46,7 @@ export function convertOpenAiChatUsage(usage: OpenAiChatWireUsage, reconciliatio
       (input !== undefined && total !== undefined && total !== input + completion && total === input + completion + reasoning);
     if (reasoningExcluded) output = completion + reasoning;
   }
-  const result: { -readonly [K in keyof UsageV1]: UsageV1[K] } = {};
+  const result: { -readonly [K in keyof UsageV3]: UsageV3[K] } = {};
   if (input !== undefined) result.inputTokens = input;
   if (output !== undefined) result.outputTokens = output;
   if (total !== undefined) result.totalTokens = total;
@@ -50,9 +54,14 @@ export function convertOpenAiChatUsage(usage: OpenAiChatWireUsage, reconciliatio
   if (cacheRead !== undefined) result.cacheReadInputTokens = cacheRead;
   if (usage.cache_write_tokens !== undefined) result.cacheWriteInputTokens = usage.cache_write_tokens;
   if (reasoning !== undefined) result.reasoningOutputTokens = reasoning;
+  const inputByModality = presentFigures({ text: usage.prompt_text_tokens, image: usage.prompt_image_tokens, audio: usage.prompt_audio_tokens });
+  if (inputByModality !== undefined) result.inputTokensByModality = inputByModality;
+  const outputByModality = presentFigures({ text: usage.completion_text_tokens, audio: usage.completion_audio_tokens });
+  if (outputByModality !== undefined) result.outputTokensByModality = outputByModality;
+  if (usage.service_tier !== undefined) result.serviceTier = usage.service_tier;
   if (Object.keys(result).length === 0) return undefined;
-  const reconciled = reconcileCacheWrite(result, reconciliation);
-  const problem = describeUsageInconsistency(reconciled);
+  const reconciled = dropInconsistentUsageDetails(reconcileCacheWrite(result, reconciliation));
+  const problem = describeUsageV3Inconsistency(reconciled);
   if (problem !== undefined) {
     throw new ProtocolViolationError('usage-inconsistent', `openai-chat usage is inconsistent: ${problem}`);
   }

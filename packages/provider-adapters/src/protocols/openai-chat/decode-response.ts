@@ -1,5 +1,5 @@
 import { diagnosticForError, reportDiagnostic, type DiagnosticReport } from '../../codec-kit/diagnostic-for-error.js';
-import { CONTRACT_BOUNDS_V1 as BOUNDS, type AdapterTerminalOutcome, type ChatOutputPartV1, type NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
+import { CONTRACT_BOUNDS_V1 as BOUNDS, type AdapterTerminalOutcomeV3, type ChatOutputPartV1, type NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { convertOpenAiChatUsage } from './convert-usage.js';
 import { deriveOpenAiChatToolCallId } from './derive-tool-call-id.js';
@@ -10,7 +10,7 @@ import { readOpenAiChatCompletion, type OpenAiChatWireMessage } from './wire-rea
 /** What a sync body decodes to. */
 export interface OpenAiChatDecodedResponse {
   /** The terminal outcome (a protocol violation is a failed terminal, never a throw). */
-  readonly terminal: AdapterTerminalOutcome;
+  readonly terminal: AdapterTerminalOutcomeV3;
   /** The `model` the server reported, when non-empty (for response metadata). */
   readonly providerModel?: string;
 }

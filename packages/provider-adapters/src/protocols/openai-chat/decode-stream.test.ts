@@ -25,7 +25,17 @@ describe('openai-chat stream (recorded)', () => {
     const text = contentOf('vercel-ai__openai-text.chunks.txt', 'content');
     expect(events[0]).toEqual({ type: 'text-start', index: 0 });
     expect(events.at(-2)).toEqual({ type: 'text-end', index: 0 });
-    const usage = { inputTokens: 16, outputTokens: 300, totalTokens: 316, cacheReadInputTokens: 0, reasoningOutputTokens: 0 };
+    // The recorded usage chunk carries audio_tokens (0) in both details and the envelope's service_tier.
+    const usage = {
+      inputTokens: 16,
+      outputTokens: 300,
+      totalTokens: 316,
+      cacheReadInputTokens: 0,
+      reasoningOutputTokens: 0,
+      inputTokensByModality: { audio: 0 },
+      outputTokensByModality: { audio: 0 },
+      serviceTier: 'default',
+    };
     expect(events.at(-1)).toEqual({ type: 'usage', usage });
     expect(accumulate(events).get(0)).toBe(text);
     expect(terminal).toEqual({
@@ -436,3 +446,24 @@ describe('openai-chat stream: tolerance of real traffic', () => {
     expect(terminal).toMatchObject({ status: 'completed', usage: { inputTokens: 50, outputTokens: 2 } });
   });
 });
+
+describe('openai-chat stream: usage details', () => {
+  it('reads the prompt and completion details and the service tier of the usage chunk; a later usage chunk revises them', async () => {
+    const envelope = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', service_tier: 'flex' };
+    const { events, terminal } = await runStream(
+      sse([
+        { ...envelope, choices: [{ index: 0, delta: { role: 'assistant', content: 'hi' }, finish_reason: null }] },
+        { ...envelope, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+        { ...envelope, choices: [], usage: { prompt_tokens: 30, completion_tokens: 8, total_tokens: 38, prompt_tokens_details: { cached_tokens: 10, audio_tokens: 20, text_tokens: 'x' }, completion_tokens_details: { reasoning_tokens: 2, audio_tokens: 5 } } },
+        { ...envelope, service_tier: 'default', choices: [], usage: { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39, prompt_tokens_details: { cached_tokens: 10, audio_tokens: 20 }, completion_tokens_details: { reasoning_tokens: 2, audio_tokens: 6 } } },
+      ]),
+    );
+    const usages = events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));
+    expect(usages).toEqual([
+      { inputTokens: 30, outputTokens: 8, totalTokens: 38, cacheReadInputTokens: 10, reasoningOutputTokens: 2, inputTokensByModality: { audio: 20 }, outputTokensByModality: { audio: 5 }, serviceTier: 'flex' },
+      { inputTokens: 30, outputTokens: 9, totalTokens: 39, cacheReadInputTokens: 10, reasoningOutputTokens: 2, inputTokensByModality: { audio: 20 }, outputTokensByModality: { audio: 6 }, serviceTier: 'default' },
+    ]);
+    expect(terminal).toMatchObject({ status: 'completed', usage: usages[1] });
+  });
+});
+

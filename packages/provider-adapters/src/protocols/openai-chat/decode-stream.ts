@@ -1,9 +1,9 @@
 import {
   CONTRACT_BOUNDS_V1 as BOUNDS,
-  type AdapterTerminalOutcome,
+  type AdapterTerminalOutcomeV3,
   type ChatOutputPartV1,
-  type NormalizedStreamEventV1,
-  type UsageV1,
+  type NormalizedStreamEventV3,
+  type UsageV3,
 } from '@tokenforge/model-protocol';
 import {
   createToolCallAccumulator,
@@ -120,15 +120,15 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
   let openText: TextBlock | undefined;
   let finishRaw: string | undefined;
   let finished = false;
-  let usage: UsageV1 | undefined;
+  let usage: UsageV3 | undefined;
 
-  function closeText(events: NormalizedStreamEventV1[]): void {
+  function closeText(events: NormalizedStreamEventV3[]): void {
     if (openText === undefined) return;
     events.push({ type: TEXT_EVENT_TYPES[openText.kind].end, index: openText.index });
     openText = undefined;
   }
 
-  function appendText(kind: TextKind, fragment: string | undefined, events: NormalizedStreamEventV1[]): void {
+  function appendText(kind: TextKind, fragment: string | undefined, events: NormalizedStreamEventV3[]): void {
     if (fragment === undefined || fragment.length === 0) return;
     if (finished) throw violation('sent content after the finish reason');
     if (openText !== undefined && openText.kind !== kind) closeText(events);
@@ -150,7 +150,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     return latestToolKey;
   }
 
-  function startTool(call: ToolCallState, events: NormalizedStreamEventV1[]): void {
+  function startTool(call: ToolCallState, events: NormalizedStreamEventV3[]): void {
     const name = call.name as string;
     const toolCallId = call.wireId ?? deriveOpenAiChatToolCallId(call.blockIndex);
     if (name.length > BOUNDS.toolNameMaxLength || toolCallId.length > BOUNDS.toolCallIdMaxLength) throw violation('tool call name or id is too long');
@@ -162,7 +162,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     }
   }
 
-  function appendTool(fragment: OpenAiChatWireToolCall, events: NormalizedStreamEventV1[]): void {
+  function appendTool(fragment: OpenAiChatWireToolCall, events: NormalizedStreamEventV3[]): void {
     if (finished) throw violation('sent a tool call after the finish reason');
     const key = toolKeyOf(fragment);
     const id = fragment.id !== undefined && fragment.id.length > 0 ? fragment.id : undefined;
@@ -204,7 +204,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     else call.pending.push(fragmentText);
   }
 
-  function applyDelta(delta: OpenAiChatWireMessage, events: NormalizedStreamEventV1[]): void {
+  function applyDelta(delta: OpenAiChatWireMessage, events: NormalizedStreamEventV3[]): void {
     if (delta.role !== undefined && delta.role !== 'assistant' && delta.role !== '') {
       throw violation('delta.role must be "assistant"');
     }
@@ -217,7 +217,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     }
   }
 
-  function finish(raw: string, events: NormalizedStreamEventV1[]): void {
+  function finish(raw: string, events: NormalizedStreamEventV3[]): void {
     finishRaw = raw;
     if (finished) return;
     finished = true;
@@ -308,7 +308,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
       if (step !== undefined) return step;
     }
     const chunk = readOpenAiChatChunk(value);
-    const events: NormalizedStreamEventV1[] = [];
+    const events: NormalizedStreamEventV3[] = [];
     const chunkUsage = chunk.usage === undefined ? undefined : convertOpenAiChatUsage(chunk.usage, cacheWrite);
     if (chunk.error !== undefined) {
       if (chunkUsage !== undefined) usage = mergeUsageSnapshot(usage, chunkUsage);
@@ -375,8 +375,8 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
 }
 
 function failedTerminal(
-  failure: Extract<AdapterTerminalOutcome, { status: 'failed' }>['failure'],
-  usage: UsageV1 | undefined,
-): AdapterTerminalOutcome {
+  failure: Extract<AdapterTerminalOutcomeV3, { status: 'failed' }>['failure'],
+  usage: UsageV3 | undefined,
+): AdapterTerminalOutcomeV3 {
   return { status: 'failed', failure, ...(usage === undefined ? {} : { usage }) };
 }

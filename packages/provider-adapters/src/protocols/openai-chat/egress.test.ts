@@ -225,3 +225,43 @@ describe('openai-chat egress: streams', () => {
     expect(decoder.decode(cancelled)).not.toContain('[DONE]');
   });
 });
+
+describe('openai-chat egress: usage details', () => {
+  const detailed = {
+    status: 'completed',
+    result: { kind: 'chat', content: [{ type: 'text', text: 'ok' }] },
+    finishReason: { unified: 'stop' },
+    usage: {
+      inputTokens: 100,
+      outputTokens: 40,
+      cacheReadInputTokens: 60,
+      cacheWriteInputTokensByTtl: { oneHour: 0 },
+      reasoningOutputTokens: 12,
+      inputTokensByModality: { text: 70, audio: 30, video: 0 },
+      outputTokensByModality: { audio: 10 },
+      serverToolRequests: { webSearch: 1 },
+      serviceTier: 'flex',
+    },
+  } as AdapterTerminalOutcome;
+  const usage = {
+    prompt_tokens: 100,
+    completion_tokens: 40,
+    total_tokens: 140,
+    prompt_tokens_details: { cached_tokens: 60, text_tokens: 70, audio_tokens: 30 },
+    completion_tokens_details: { reasoning_tokens: 12, audio_tokens: 10 },
+  };
+
+  it('writes prompt and completion details and the service tier, whole and streamed', () => {
+    expect(json(codec.encodeResponse(detailed, context).body)).toMatchObject({ usage, service_tier: 'flex' });
+    const stream = codec.createStreamEncoder?.(context);
+    if (stream === undefined) throw new Error('expected a stream encoder');
+    const last = dataLines(decoder.decode(stream.encodeTerminal(detailed))).filter((line) => line !== '[DONE]').at(-1) as string;
+    expect(JSON.parse(last)).toMatchObject({ choices: [], usage, service_tier: 'flex' });
+  });
+
+  it('writes no service tier OpenAI clients would not know', () => {
+    const foreign = { ...detailed, usage: { inputTokens: 1, outputTokens: 1, serviceTier: 'batch' } } as unknown as AdapterTerminalOutcome;
+    expect(json(codec.encodeResponse(foreign, context).body)).not.toHaveProperty('service_tier');
+  });
+});
+

@@ -1,7 +1,7 @@
 import type { AdapterTerminalOutcome, ChatOutputPartV1, EgressContextV1, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
 import { EGRESS_CANCELLED_FAILURE, EGRESS_INTERNAL_FAILURE, egressCreatedSeconds } from './encode-client-common.js';
 import { encodeOpenAiChatError } from './encode-client-error.js';
-import { encodeOpenAiChatEgressUsage } from './encode-client-usage.js';
+import { encodeOpenAiChatEgressUsage, encodeOpenAiServiceTier } from './encode-client-usage.js';
 import { mapOpenAiChatEgressFinishReason } from './encode-client-finish-reason.js';
 
 const encoder = new TextEncoder();
@@ -93,6 +93,7 @@ export function encodeOpenAiChatResponse(outcome: AdapterTerminalOutcome, contex
       },
     ],
     ...(usage === undefined ? {} : { usage }),
+    ...encodeOpenAiServiceTier(outcome.usage),
   };
   return { status: 200, headers: { 'content-type': 'application/json' }, body: encoder.encode(JSON.stringify(body)) };
 }

@@ -4,12 +4,12 @@ import type {
   EgressFailureV3,
   EgressStreamEncoderV1,
   NormalizedStreamEventV1,
-  UsageV1,
+  UsageV3,
 } from '@tokenforge/model-protocol';
 import { encodeSseDone, encodeSseEvent } from '../../codec-kit/index.js';
 import { EGRESS_CANCELLED_FAILURE, EGRESS_INTERNAL_FAILURE, egressCreatedSeconds } from './encode-client-common.js';
 import { describeOpenAiChatEgressError } from './encode-client-error.js';
-import { encodeOpenAiChatEgressUsage } from './encode-client-usage.js';
+import { encodeOpenAiChatEgressUsage, encodeOpenAiServiceTier } from './encode-client-usage.js';
 import { mapOpenAiChatEgressFinishReason } from './encode-client-finish-reason.js';
 
 const EMPTY = new Uint8Array(0);
@@ -42,7 +42,7 @@ export function createOpenAiChatStreamEncoder(context: EgressContextV1): EgressS
   const created = egressCreatedSeconds(context);
   const toolIndexes = new Map<number, number>();
   let roleSent = false;
-  let lastUsage: UsageV1 | undefined;
+  let lastUsage: UsageV3 | undefined;
   let ended = false;
 
   function frame(payload: Record<string, unknown>): Uint8Array {
@@ -117,7 +117,7 @@ export function createOpenAiChatStreamEncoder(context: EgressContextV1): EgressS
       }
       const parts = [deltaFrame({}, mapOpenAiChatEgressFinishReason(outcome.finishReason))];
       const usage = encodeOpenAiChatEgressUsage(outcome.usage ?? lastUsage);
-      if (usage !== undefined) parts.push(frame({ choices: [], usage }));
+      if (usage !== undefined) parts.push(frame({ choices: [], usage, ...encodeOpenAiServiceTier(outcome.usage ?? lastUsage) }));
       parts.push(encodeSseDone());
       return joinBytes(parts);
     },

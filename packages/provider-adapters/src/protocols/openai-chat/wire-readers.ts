@@ -1,4 +1,5 @@
 import { createWireReaders, isWireRecord as isRecord, type WireRecord as JsonRecord } from '../../codec-kit/wire-readers.js';
+import { readDetailCount, readServiceTier } from '../../codec-kit/usage-detail-readers.js';
 
 /*
  * Tolerant readers of what an OpenAI Chat Completions server sends. They read only the fields this family uses,
@@ -24,6 +25,15 @@ export interface OpenAiChatWireUsage {
   readonly reasoning_tokens?: number;
   /** DeepSeek's top-level cache-hit count (used only when `prompt_tokens_details.cached_tokens` is absent). */
   readonly prompt_cache_hit_tokens?: number;
+  /** `prompt_tokens_details.{text,image,audio}_tokens`: the prompt by modality (details; malformed ones left out). */
+  readonly prompt_text_tokens?: number;
+  readonly prompt_image_tokens?: number;
+  readonly prompt_audio_tokens?: number;
+  /** `completion_tokens_details.{text,audio}_tokens`: the completion by modality. */
+  readonly completion_text_tokens?: number;
+  readonly completion_audio_tokens?: number;
+  /** The envelope's `service_tier` beside this usage (`default`, `flex`, `priority`, ...), when readable. */
+  readonly service_tier?: string;
 }
 
 /** One `tool_calls[]` element (whole, in a message, or a fragment, in a delta). */
@@ -88,7 +98,7 @@ const { violation, optionalString, optionalCount, optionalRecord } = OPENAI_CHAT
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-function readUsage(value: JsonRecord, path: string): OpenAiChatWireUsage {
+function readUsage(value: JsonRecord, path: string, serviceTier: string | undefined): OpenAiChatWireUsage {
   const usage: Mutable<OpenAiChatWireUsage> = {};
   const promptTokens = optionalCount(value.prompt_tokens, path, 'prompt_tokens');
   if (promptTokens !== undefined) usage.prompt_tokens = promptTokens;
@@ -105,12 +115,24 @@ function readUsage(value: JsonRecord, path: string): OpenAiChatWireUsage {
     if (cached !== undefined) usage.cached_tokens = cached;
     const cacheWrite = optionalCount(promptDetails.cache_write_tokens, detailsPath, 'cache_write_tokens');
     if (cacheWrite !== undefined) usage.cache_write_tokens = cacheWrite;
+    // The modality split only adds information: a malformed figure is left out, never a violation.
+    const text = readDetailCount(promptDetails.text_tokens);
+    if (text !== undefined) usage.prompt_text_tokens = text;
+    const image = readDetailCount(promptDetails.image_tokens);
+    if (image !== undefined) usage.prompt_image_tokens = image;
+    const audio = readDetailCount(promptDetails.audio_tokens);
+    if (audio !== undefined) usage.prompt_audio_tokens = audio;
   }
   const completionDetails = optionalRecord(value.completion_tokens_details, path, 'completion_tokens_details');
   if (completionDetails !== undefined) {
     const reasoning = optionalCount(completionDetails.reasoning_tokens, `${path}.completion_tokens_details`, 'reasoning_tokens');
     if (reasoning !== undefined) usage.reasoning_tokens = reasoning;
+    const text = readDetailCount(completionDetails.text_tokens);
+    if (text !== undefined) usage.completion_text_tokens = text;
+    const audio = readDetailCount(completionDetails.audio_tokens);
+    if (audio !== undefined) usage.completion_audio_tokens = audio;
   }
+  if (serviceTier !== undefined) usage.service_tier = serviceTier;
   return usage;
 }
 
@@ -280,7 +302,7 @@ function readCompletion(value: unknown, stream: boolean): OpenAiChatWireCompleti
   return {
     choices,
     model,
-    usage: usageValue === undefined ? undefined : readUsage(usageValue, 'usage'),
+    usage: usageValue === undefined ? undefined : readUsage(usageValue, 'usage', readServiceTier(value.service_tier)),
     error,
   };
 }

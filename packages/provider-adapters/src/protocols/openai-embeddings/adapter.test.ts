@@ -112,3 +112,17 @@ describe('openai-embeddings adapter', () => {
     expect(isProviderTransportFailureV1(rejection)).toBe(true);
   });
 });
+
+describe('openai-embeddings adapter: rate-limit facts', () => {
+  it('reads x-ratelimit-* into the response metadata', async () => {
+    const { execution } = await execute([{ headers: {
+  'x-ratelimit-limit-requests': '60',
+  'x-ratelimit-remaining-requests': '59',
+  'x-ratelimit-reset-requests': '1s',
+  'x-ratelimit-limit-tokens': '150000',
+  'x-ratelimit-remaining-tokens': '149984',
+  'x-ratelimit-reset-tokens': '6m0s',
+}, body: { type: 'text', text: OPENAI_EMBEDDING_JSON } }]);
+    expect(execution.responseMetadata).toMatchObject({ rateLimits: { requests: { limit: 60, remaining: 59, resetMs: 1000 }, tokens: { limit: 150000, remaining: 149984, resetMs: 360_000 } } });
+  });
+});

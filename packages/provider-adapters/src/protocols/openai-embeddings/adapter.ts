@@ -1,5 +1,6 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
 import { defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
+import { OPENAI_RATE_LIMIT_HEADERS } from '../openai-common/map-rate-limits.js';
 import { decodeOpenAiEmbeddingsResponse } from './decode-response.js';
 import { encodeOpenAiEmbeddingsRequest } from './encode-request.js';
 import { mapOpenAiEmbeddingsHttpError } from './map-error.js';
@@ -27,6 +28,7 @@ export const OPENAI_EMBEDDINGS_HTTP_FAMILY = defineHttpFamily<OpenAiEmbeddingsAd
   protocolFamily: OPENAI_EMBEDDINGS_PROTOCOL_FAMILY,
   transportMetadata: OPENAI_EMBEDDINGS_TRANSPORT_METADATA,
   requestIdHeaders: ['x-request-id'],
+  rateLimitHeaders: OPENAI_RATE_LIMIT_HEADERS,
   encodeRequest: (input, options) => encodeOpenAiEmbeddingsRequest(input.task, input.target, options),
   maxBodyBytes: (options) => options?.maxBodyBytes ?? DEFAULT_OPENAI_EMBEDDINGS_MAX_BODY_BYTES,
   decodeResponse: (body, { input }) => {

@@ -136,6 +136,7 @@ export const openAiEmbeddingsConformanceCases: readonly ConformanceCaseV1[] = [
     expect: {
       kind: 'response',
       acceptance: 'not-accepted',
+      responseMetadata: { rateLimits: { retryAfterMs: 7000 } },
       terminal: { status: 'failed', failure: { code: 'rate-limited', retryable: true, retryAfterMs: 7000, providerCode: 'rate_limit_exceeded' } },
     },
     requests: [request(['one'])],

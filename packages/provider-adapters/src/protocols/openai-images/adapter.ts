@@ -1,5 +1,6 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
 import { defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/index.js';
+import { OPENAI_RATE_LIMIT_HEADERS } from '../openai-common/map-rate-limits.js';
 import { decodeOpenAiImagesResponse } from './decode-response.js';
 import { encodeOpenAiImagesRequest } from './encode-request.js';
 import { mapOpenAiImagesHttpError } from './map-error.js';
@@ -23,6 +24,7 @@ export const OPENAI_IMAGES_HTTP_FAMILY = defineHttpFamily<OpenAiImagesAdapterOpt
   protocolFamily: OPENAI_IMAGES_PROTOCOL_FAMILY,
   transportMetadata: OPENAI_IMAGES_TRANSPORT_METADATA,
   requestIdHeaders: ['x-request-id'],
+  rateLimitHeaders: OPENAI_RATE_LIMIT_HEADERS,
   encodeRequest: (input) => encodeOpenAiImagesRequest(input.task, input.target, input.preparedMedia),
   maxBodyBytes: (options) => options?.maxBodyBytes ?? DEFAULT_OPENAI_IMAGES_MAX_BODY_BYTES,
   decodeResponse: (body, { input }) => {

@@ -1,5 +1,6 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
 import { createAdapterStreamParts, defineHttpFamily, isWireRecord, type HttpFamilyOptionsV1, SSE_OR_JSON_STREAM_MEDIA_TYPES } from '../../codec-kit/index.js';
+import { OPENAI_RATE_LIMIT_HEADERS } from '../openai-common/map-rate-limits.js';
 import { decodeOpenAiResponsesCountResponse } from './decode-count-response.js';
 import { decodeOpenAiResponsesResponse } from './decode-response.js';
 import { createOpenAiResponsesStreamMachine } from './decode-stream.js';
@@ -32,6 +33,7 @@ export const OPENAI_RESPONSES_HTTP_FAMILY = defineHttpFamily<OpenAiResponsesAdap
   protocolFamily: OPENAI_RESPONSES_PROTOCOL_FAMILY,
   transportMetadata: OPENAI_RESPONSES_TRANSPORT_METADATA,
   requestIdHeaders: ['x-request-id'],
+  rateLimitHeaders: OPENAI_RATE_LIMIT_HEADERS,
   encodeRequest: (input) =>
     encodeOpenAiResponsesRequest(input.task, input.target.providerModel, {
       encryptedReasoning: input.target.capability.reasoning === true,

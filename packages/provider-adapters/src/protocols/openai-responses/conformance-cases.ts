@@ -65,8 +65,8 @@ const reasoningText = reasoningDone?.summary?.[0]?.text ?? '';
 const summaryDeltas = step1.filter((event) => event.type === 'response.reasoning_summary_text.delta').map((event) => event.delta ?? '');
 const argumentDeltas = step1.filter((event) => event.type === 'response.function_call_arguments.delta').map((event) => event.delta ?? '');
 const step1Call = { toolCallId: 'call_AB6AaRZ1FYZB2RwS6A5vbdqn', toolName: 'calculator' };
-const step1Usage = { inputTokens: 134, cacheReadInputTokens: 0, outputTokens: 28, reasoningOutputTokens: 0, totalTokens: 162 };
-const step4Usage = { inputTokens: 299, cacheReadInputTokens: 0, outputTokens: 12, reasoningOutputTokens: 0, totalTokens: 311 };
+const step1Usage = { inputTokens: 134, cacheReadInputTokens: 0, outputTokens: 28, reasoningOutputTokens: 0, totalTokens: 162, serviceTier: 'default' };
+const step4Usage = { inputTokens: 299, cacheReadInputTokens: 0, outputTokens: 12, reasoningOutputTokens: 0, totalTokens: 311, serviceTier: 'default' };
 const step4Deltas = ['The', ' final', ' result', ' is', ' **', '570', '**', '.'];
 
 const phase = parseSafeJson(OPENAI_PHASE_JSON) as { output: { content: { text: string }[] }[] };
@@ -111,7 +111,7 @@ export const openAiResponsesConformanceCases: readonly ConformanceCaseV1[] = [
           ],
         },
         finishReason: { unified: 'stop', raw: 'completed' },
-        usage: { inputTokens: 7243, cacheReadInputTokens: 3072, outputTokens: 423, reasoningOutputTokens: 58, totalTokens: 7666 },
+        usage: { inputTokens: 7243, cacheReadInputTokens: 3072, outputTokens: 423, reasoningOutputTokens: 58, totalTokens: 7666, serviceTier: 'default' },
       },
     },
     requests: [request(false)],
@@ -235,7 +235,7 @@ export const openAiResponsesConformanceCases: readonly ConformanceCaseV1[] = [
     expect: {
       kind: 'response',
       acceptance: 'not-accepted',
-      responseMetadata: { providerRequestId: 'req-quota' },
+      responseMetadata: { providerRequestId: 'req-quota', rateLimits: { retryAfterMs: 2000 } },
       terminal: { status: 'failed', failure: { code: 'quota-exceeded', retryable: false, retryAfterMs: 2000, providerCode: 'insufficient_quota' } },
     },
     requests: [request(false)],

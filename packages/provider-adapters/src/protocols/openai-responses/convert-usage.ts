@@ -1,10 +1,10 @@
-import { describeUsageInconsistency, type UsageV1 } from '@tokenforge/model-protocol';
+import { describeUsageV3Inconsistency, type UsageV3 } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { reconcileCacheWrite } from '../../codec-kit/usage-reconciliation.js';
 import type { OpenAiResponsesWireUsage } from './wire-readers.js';
 
 /**
- * Converts a Responses `usage` object to {@link UsageV1}.
+ * Converts a Responses `usage` object to {@link UsageV3}.
  *
  * Arithmetic (§2.7 of the fact sheet; it is already the contract's):
  * - `inputTokens` = `input_tokens`, which includes cached input;
@@ -12,7 +12,8 @@ import type { OpenAiResponsesWireUsage } from './wire-readers.js';
  * - `cacheWriteInputTokens` = `input_tokens_details.cache_write_tokens` (a part of `input_tokens`; newer servers only);
  * - `outputTokens` = `output_tokens`, which includes reasoning;
  * - `reasoningOutputTokens` = `output_tokens_details.reasoning_tokens` (a part of `output_tokens`);
- * - `totalTokens` = `total_tokens` as reported.
+ * - `totalTokens` = `total_tokens` as reported;
+ * - `serviceTier` = the Response's `service_tier` (read beside the usage).
  *
  * Tolerated arithmetic: when `cached_tokens` and `cache_write_tokens` overlap so that together they exceed
  * `input_tokens` (compatible servers), the cache-write figure is dropped and the others kept. Responses reports
@@ -24,17 +25,18 @@ import type { OpenAiResponsesWireUsage } from './wire-readers.js';
  *
  * @throws {ProtocolViolationError} `usage-inconsistent` when the figures contradict each other.
  */
-export function convertOpenAiResponsesUsage(usage: OpenAiResponsesWireUsage): UsageV1 | undefined {
-  const result: { -readonly [K in keyof UsageV1]: UsageV1[K] } = {};
+export function convertOpenAiResponsesUsage(usage: OpenAiResponsesWireUsage): UsageV3 | undefined {
+  const result: { -readonly [K in keyof UsageV3]: UsageV3[K] } = {};
   if (usage.input_tokens !== undefined) result.inputTokens = usage.input_tokens;
   if (usage.output_tokens !== undefined) result.outputTokens = usage.output_tokens;
   if (usage.total_tokens !== undefined) result.totalTokens = usage.total_tokens;
   if (usage.cached_tokens !== undefined) result.cacheReadInputTokens = usage.cached_tokens;
   if (usage.cache_write_tokens !== undefined) result.cacheWriteInputTokens = usage.cache_write_tokens;
   if (usage.reasoning_tokens !== undefined) result.reasoningOutputTokens = usage.reasoning_tokens;
+  if (usage.service_tier !== undefined) result.serviceTier = usage.service_tier;
   if (Object.keys(result).length === 0) return undefined;
   const reconciled = reconcileCacheWrite(result);
-  const problem = describeUsageInconsistency(reconciled);
+  const problem = describeUsageV3Inconsistency(reconciled);
   if (problem !== undefined) {
     throw new ProtocolViolationError('usage-inconsistent', `openai-responses usage is inconsistent: ${problem}`);
   }

@@ -117,3 +117,14 @@ describe('decodeOpenAiResponsesResponse: tolerated usage arithmetic', () => {
   });
 });
 
+describe('decodeOpenAiResponsesResponse: usage details', () => {
+  it('reads input_tokens_details, output_tokens_details.reasoning_tokens and the Response service_tier; a malformed tier is left out', () => {
+    const usage = { input_tokens: 50, input_tokens_details: { cached_tokens: 20, cache_write_tokens: 10 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 12 }, total_tokens: 80 };
+    expect(decodeOpenAiResponsesResponse(body({ service_tier: 'flex', usage })).terminal).toMatchObject({
+      usage: { inputTokens: 50, cacheReadInputTokens: 20, cacheWriteInputTokens: 10, outputTokens: 30, reasoningOutputTokens: 12, totalTokens: 80, serviceTier: 'flex' },
+    });
+    const odd = decodeOpenAiResponsesResponse(body({ service_tier: 42, usage })).terminal as { usage: object };
+    expect(odd.usage).not.toHaveProperty('serviceTier');
+  });
+});
+

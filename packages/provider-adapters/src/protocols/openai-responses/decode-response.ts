@@ -1,5 +1,5 @@
 import { diagnosticForError, reportDiagnostic, type DiagnosticReport } from '../../codec-kit/diagnostic-for-error.js';
-import type { AdapterTerminalOutcome, ChatOutputPartV1, NormalizedProviderFailureV1, UsageV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV3, ChatOutputPartV1, NormalizedProviderFailureV1, UsageV3 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { convertOpenAiResponsesUsage } from './convert-usage.js';
 import { mapOpenAiResponsesFailure } from './map-error.js';
@@ -10,7 +10,7 @@ import { readOpenAiResponsesResponse, type OpenAiResponsesWireOutputItem, type O
 /** What a sync body decodes to. */
 export interface OpenAiResponsesDecodedResponse {
   /** The terminal outcome (a protocol violation is a failed terminal, never a throw). */
-  readonly terminal: AdapterTerminalOutcome;
+  readonly terminal: AdapterTerminalOutcomeV3;
   /** The `model` the server reported, when non-empty (for response metadata). */
   readonly providerModel?: string;
 }
@@ -57,8 +57,8 @@ export function openAiResponsesTerminal(
   response: OpenAiResponsesWireResponse,
   eventStatus: 'completed' | 'incomplete' | 'failed' | undefined,
   content: readonly ChatOutputPartV1[],
-  usage: UsageV1 | undefined,
-): AdapterTerminalOutcome {
+  usage: UsageV3 | undefined,
+): AdapterTerminalOutcomeV3 {
   const status = eventStatus ?? response.status ?? (response.error === undefined ? 'completed' : 'failed');
   if (eventStatus !== undefined && response.status !== undefined && response.status !== eventStatus) {
     throw new ProtocolViolationError('invalid-event', 'openai-responses terminal event and response status disagree');

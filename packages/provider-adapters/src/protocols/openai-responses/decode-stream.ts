@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcome, ChatOutputPartV1, NormalizedProviderFailureV1, NormalizedStreamEventV1, UsageV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV3, ChatOutputPartV1, NormalizedProviderFailureV1, NormalizedStreamEventV3, UsageV3 } from '@tokenforge/model-protocol';
 import {
   createToolCallAccumulator,
   parseSafeJson,
@@ -104,7 +104,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
   const blocks: Block[] = [];
   const items = new Map<string, ItemState>();
   let lastSequence: number | undefined;
-  let usage: UsageV1 | undefined;
+  let usage: UsageV3 | undefined;
 
   function keyOf(itemId: string | undefined, outputIndex: number | undefined): string {
     if (itemId !== undefined && itemId.length > 0) return `id:${itemId}`;
@@ -119,14 +119,14 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     return item;
   }
 
-  function startText(kind: 'text' | 'refusal', events: NormalizedStreamEventV1[]): TextBlock {
+  function startText(kind: 'text' | 'refusal', events: NormalizedStreamEventV3[]): TextBlock {
     const block: TextBlock = { kind, index: blocks.length, fragments: [], open: true };
     blocks.push(block);
     events.push({ type: TEXT_EVENTS[kind].start, index: block.index });
     return block;
   }
 
-  function finishText(block: TextBlock, text: string | undefined, events: NormalizedStreamEventV1[]): void {
+  function finishText(block: TextBlock, text: string | undefined, events: NormalizedStreamEventV3[]): void {
     if (!block.open) {
       if (text !== undefined && text !== block.finalText) throw violation('done text differs from the streamed text');
       return;
@@ -146,7 +146,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     events.push({ type: TEXT_EVENTS[block.kind].end, index: block.index });
   }
 
-  function messagePart(item: ItemState, partIndex: number, kind: 'text' | 'refusal', events: NormalizedStreamEventV1[]): TextBlock {
+  function messagePart(item: ItemState, partIndex: number, kind: 'text' | 'refusal', events: NormalizedStreamEventV3[]): TextBlock {
     if (item.kind !== 'message') throw violation('text event refers to an item that is not a message');
     let block = item.parts.get(partIndex);
     if (block === undefined) {
@@ -158,7 +158,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     return block;
   }
 
-  function segmentOf(block: ReasoningBlock, key: string, events: NormalizedStreamEventV1[]): Segment {
+  function segmentOf(block: ReasoningBlock, key: string, events: NormalizedStreamEventV3[]): Segment {
     let segment = block.segments.get(key);
     if (segment === undefined) {
       if (!block.open) throw violation('reasoning text arrived after its block ended');
@@ -172,7 +172,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     return segment;
   }
 
-  function reasoningAppend(block: ReasoningBlock, segment: Segment, delta: string, events: NormalizedStreamEventV1[]): void {
+  function reasoningAppend(block: ReasoningBlock, segment: Segment, delta: string, events: NormalizedStreamEventV3[]): void {
     if (segment.finalText !== undefined) throw violation('reasoning text arrived after its part was done');
     if (delta.length === 0) return;
     segment.fragments.push(delta);
@@ -180,13 +180,13 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     events.push({ type: 'reasoning-delta', index: block.index, delta });
   }
 
-  function endReasoning(block: ReasoningBlock, events: NormalizedStreamEventV1[]): void {
+  function endReasoning(block: ReasoningBlock, events: NormalizedStreamEventV3[]): void {
     if (!block.open) return;
     block.open = false;
     events.push(block.signature === undefined ? { type: 'reasoning-end', index: block.index } : { type: 'reasoning-end', index: block.index, signature: block.signature });
   }
 
-  function finishArguments(block: ToolBlock, argumentsText: string | undefined, events: NormalizedStreamEventV1[]): void {
+  function finishArguments(block: ToolBlock, argumentsText: string | undefined, events: NormalizedStreamEventV3[]): void {
     if (!block.open) {
       if (argumentsText !== undefined && argumentsText !== block.argumentsText) throw violation('done arguments differ from the streamed arguments');
       return;
@@ -203,7 +203,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     events.push({ type: 'tool-call-end', index: block.index, argumentsText: closed.argumentsText });
   }
 
-  function addItem(key: string, item: OpenAiResponsesWireOutputItem, events: NormalizedStreamEventV1[]): ItemState {
+  function addItem(key: string, item: OpenAiResponsesWireOutputItem, events: NormalizedStreamEventV3[]): ItemState {
     if (items.has(key)) throw violation('output item was added twice');
     let state: ItemState;
     switch (item.type) {
@@ -243,7 +243,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     return state;
   }
 
-  function doneItem(key: string, item: OpenAiResponsesWireOutputItem, events: NormalizedStreamEventV1[]): void {
+  function doneItem(key: string, item: OpenAiResponsesWireOutputItem, events: NormalizedStreamEventV3[]): void {
     const state = items.get(key) ?? addItem(key, item, events);
     if (state.done) throw violation('output item was done twice');
     switch (state.kind) {
@@ -286,7 +286,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     state.done = true;
   }
 
-  function onText(event: Extract<OpenAiResponsesWireStreamEvent, { kind: 'part-added' | 'text-delta' | 'text-done' }>, events: NormalizedStreamEventV1[]): void {
+  function onText(event: Extract<OpenAiResponsesWireStreamEvent, { kind: 'part-added' | 'text-delta' | 'text-done' }>, events: NormalizedStreamEventV3[]): void {
     const item = itemFor(event.itemId);
     const textKind = textKindOf(event.channel);
     if (textKind !== undefined) {
@@ -315,7 +315,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     }
   }
 
-  function closeAll(events: NormalizedStreamEventV1[]): void {
+  function closeAll(events: NormalizedStreamEventV3[]): void {
     for (const block of blocks) {
       if (!block.open) continue;
       if (block.kind === 'reasoning') endReasoning(block, events);
@@ -324,7 +324,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     }
   }
 
-  function streamTerminalOutput(output: readonly OpenAiResponsesWireOutputItem[], events: NormalizedStreamEventV1[]): void {
+  function streamTerminalOutput(output: readonly OpenAiResponsesWireOutputItem[], events: NormalizedStreamEventV3[]): void {
     output.forEach((item, position) => doneItem(keyOf(item.id, position), item, events));
   }
 
@@ -347,7 +347,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
   }
 
   function failed(failure: NormalizedProviderFailureV1): AdapterStreamStep {
-    const outcome: AdapterTerminalOutcome = usage === undefined ? { status: 'failed', failure } : { status: 'failed', failure, usage };
+    const outcome: AdapterTerminalOutcomeV3 = usage === undefined ? { status: 'failed', failure } : { status: 'failed', failure, usage };
     return { terminal: outcome };
   }
 
@@ -356,7 +356,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
       if (lastSequence !== undefined && event.sequenceNumber <= lastSequence) return undefined;
       lastSequence = event.sequenceNumber;
     }
-    const events: NormalizedStreamEventV1[] = [];
+    const events: NormalizedStreamEventV3[] = [];
     switch (event.kind) {
       case 'lifecycle':
       case 'harmless':

@@ -233,3 +233,24 @@ describe('openai-responses egress: freeform tools', () => {
     expect((parseSafeJsonBytes(raw.body) as { output: { input: string }[] }).output[0]?.input).toBe('plain');
   });
 });
+
+describe('openai-responses egress: usage details', () => {
+  it('writes input and output details and an OpenAI service tier on the Response, none of another dialect', () => {
+    const outcome = (serviceTier: string): AdapterTerminalOutcome =>
+      ({
+        status: 'completed',
+        result: { kind: 'chat', content: [{ type: 'text', text: 'ok' }] },
+        finishReason: { unified: 'stop' },
+        usage: { inputTokens: 10, cacheReadInputTokens: 4, cacheWriteInputTokens: 2, outputTokens: 6, reasoningOutputTokens: 3, serviceTier },
+      }) as AdapterTerminalOutcome;
+    const written = parseSafeJsonBytes(codec.encodeResponse(outcome('priority'), context).body) as Record<string, unknown>;
+    expect(written).toMatchObject({
+      service_tier: 'priority',
+      usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 4, cache_write_tokens: 2 }, output_tokens: 6, output_tokens_details: { reasoning_tokens: 3 }, total_tokens: 16 },
+    });
+    expect(parseSafeJsonBytes(codec.encodeResponse(outcome('standard'), context).body)).not.toHaveProperty('service_tier');
+    const completedEvent = events(codec.createStreamEncoder?.(context)?.encodeTerminal(outcome('flex')) ?? new Uint8Array()).find((event) => event.event === 'response.completed');
+    expect(completedEvent?.data).toMatchObject({ response: { service_tier: 'flex', usage: { input_tokens: 10 } } });
+  });
+});
+

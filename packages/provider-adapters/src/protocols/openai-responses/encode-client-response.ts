@@ -1,5 +1,5 @@
-import type { ChatOutputPartV1, EgressContextV1, FinishReasonV1, UsageV1 } from '@tokenforge/model-protocol';
-import { encodeOpenAiResponsesEgressUsage } from './encode-client-usage.js';
+import type { ChatOutputPartV1, EgressContextV1, FinishReasonV1, UsageV3 } from '@tokenforge/model-protocol';
+import { encodeOpenAiResponsesEgressUsage, encodeOpenAiResponsesServiceTier } from './encode-client-usage.js';
 import { OPENAI_RESPONSES_FREEFORM_INPUT_PROPERTY } from './decode-client-tools.js';
 
 /** An output item as this family writes it for clients. */
@@ -147,7 +147,7 @@ export function openAiResponsesEgressOutput(
 export interface OpenAiResponsesEgressObjectInput {
   readonly status: 'in_progress' | 'completed' | 'incomplete' | 'failed';
   readonly output: readonly OpenAiResponsesEgressItem[];
-  readonly usage?: UsageV1 | undefined;
+  readonly usage?: UsageV3 | undefined;
   readonly error?: { readonly code: string; readonly message: string } | undefined;
   readonly incompleteDetails?: OpenAiResponsesEgressStatus['incompleteDetails'];
 }
@@ -182,6 +182,7 @@ export function openAiResponsesEgressObject(input: OpenAiResponsesEgressObjectIn
     top_p: null,
     truncation: 'disabled',
     usage: encodeOpenAiResponsesEgressUsage(input.usage),
+    ...encodeOpenAiResponsesServiceTier(input.usage),
     metadata: {},
   };
 }

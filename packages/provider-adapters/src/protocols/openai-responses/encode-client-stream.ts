@@ -4,7 +4,7 @@ import type {
   EgressFailureV3,
   EgressStreamEncoderV1,
   NormalizedStreamEventV1,
-  UsageV1,
+  UsageV3,
 } from '@tokenforge/model-protocol';
 import { formatSseEvent } from '../../codec-kit/index.js';
 import {
@@ -67,7 +67,7 @@ export function createOpenAiResponsesStreamEncoder(context: EgressContextV1, opt
   let sequence = 0;
   let started = false;
   let ended = false;
-  let lastUsage: UsageV1 | undefined;
+  let lastUsage: UsageV3 | undefined;
 
   function frame(type: string, payload: Record<string, unknown>): string {
     const text = formatSseEvent({ event: type, data: JSON.stringify({ type, sequence_number: sequence, ...payload }) });

@@ -1,4 +1,5 @@
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
+import { readServiceTier } from '../../codec-kit/usage-detail-readers.js';
 import { CONTRACT_BOUNDS_V1 as BOUNDS } from '@tokenforge/model-protocol';
 import { createWireReaders, isWireRecord, type WireRecord } from '../../codec-kit/wire-readers.js';
 
@@ -24,6 +25,8 @@ export interface OpenAiResponsesWireUsage {
   readonly output_tokens?: number;
   readonly reasoning_tokens?: number;
   readonly total_tokens?: number;
+  /** The Response's `service_tier` (`default`, `flex`, `priority`, ...), when readable (a malformed one is left out). */
+  readonly service_tier?: string;
 }
 
 /** An error object: `response.error` (`{code, message}`), an `error` event (flat or nested) or an HTTP error body. */
@@ -256,6 +259,9 @@ export function readOpenAiResponsesResponse(value: unknown, path: string): OpenA
     if (reason !== undefined) response.incompleteReason = reason;
   }
   const usage = wire.optionalRecord(value.usage, path, 'usage');
-  if (usage !== undefined) response.usage = readOpenAiResponsesUsage(usage, `${path}.usage`);
+  if (usage !== undefined) {
+    const serviceTier = readServiceTier(value.service_tier);
+    response.usage = { ...readOpenAiResponsesUsage(usage, `${path}.usage`), ...(serviceTier === undefined ? {} : { service_tier: serviceTier }) };
+  }
   return response;
 }
