@@ -1,4 +1,4 @@
-import type { ChatTaskV3, HostedToolV3, ProtocolCapabilityV2, ProtocolCapabilityV3, TaskEnvelopeV3, TokenCountTaskV3 } from '@tokenforge/model-protocol';
+import type { HostedToolV3, ProtocolCapabilityV2, ProtocolCapabilityV3, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 
 /** A task fitted to one target, and what was left out for it. */
 export interface FittedTask {
@@ -30,7 +30,7 @@ export function fitTaskToTarget(
   const facts = capability as FitFacts;
   const dropped: string[] = [];
   let changed = false;
-  const fitted: Partial<ChatTaskV3 & TokenCountTaskV3> & { kind: 'chat' | 'token-count' } = { ...task };
+  const fitted: Record<string, unknown> = { ...task };
   if (task.hostedTools !== undefined) {
     const served = facts.hostedTools ?? [];
     const kept: HostedToolV3[] = [];
@@ -61,5 +61,5 @@ export function fitTaskToTarget(
     else fitted.reasoning = rest;
     changed = true;
   }
-  return { task: changed ? (fitted as TaskEnvelopeV3) : task, droppedHostedTools: [...new Set(dropped)] };
+  return { task: changed ? (fitted as unknown as TaskEnvelopeV3) : task, droppedHostedTools: [...new Set(dropped)] };
 }
