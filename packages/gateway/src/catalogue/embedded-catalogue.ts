@@ -16,11 +16,31 @@ interface EmbeddedModel {
 
 /** One public model per family of the simulator (all nine), plus a chat model that shows fallback. */
 const EMBEDDED_MODELS: readonly EmbeddedModel[] = [
-  { name: 'sim-openai-chat', family: 'openai-chat/v1', providerModel: 'gpt-4.1-mini', taskKind: 'chat' },
-  // The simulator answers the counting endpoint of these three families: their targets declare `token-count`.
-  { name: 'sim-openai-responses', family: 'openai-responses/v1', providerModel: 'gpt-5-mini', taskKind: 'chat', capability: { taskKinds: ['chat', 'token-count'] } },
-  { name: 'sim-anthropic', family: 'anthropic-messages/v1', providerModel: 'claude-sonnet-4-5', taskKind: 'chat', capability: { taskKinds: ['chat', 'token-count'] } },
-  { name: 'sim-gemini', family: 'gemini-generate-content/v1', providerModel: 'gemini-2.5-flash', taskKind: 'chat', capability: { taskKinds: ['chat', 'token-count'] } },
+  // The simulated providers take the agent-era switches their real counterparts have: the parallel-tool-calls
+  // switch (OpenAI chat, Responses, Anthropic), hosted web search (Responses, Anthropic, Gemini) and context
+  // management (Anthropic). The simulator answers the counting endpoint of three families: they declare `token-count`.
+  { name: 'sim-openai-chat', family: 'openai-chat/v1', providerModel: 'gpt-4.1-mini', taskKind: 'chat', capability: { parallelToolCalls: true } },
+  {
+    name: 'sim-openai-responses',
+    family: 'openai-responses/v1',
+    providerModel: 'gpt-5-mini',
+    taskKind: 'chat',
+    capability: { taskKinds: ['chat', 'token-count'], parallelToolCalls: true, hostedTools: ['web-search'] },
+  },
+  {
+    name: 'sim-anthropic',
+    family: 'anthropic-messages/v1',
+    providerModel: 'claude-sonnet-4-5',
+    taskKind: 'chat',
+    capability: { taskKinds: ['chat', 'token-count'], parallelToolCalls: true, hostedTools: ['web-search'], contextManagement: true },
+  },
+  {
+    name: 'sim-gemini',
+    family: 'gemini-generate-content/v1',
+    providerModel: 'gemini-2.5-flash',
+    taskKind: 'chat',
+    capability: { taskKinds: ['chat', 'token-count'], hostedTools: ['web-search'] },
+  },
   {
     name: 'sim-embeddings',
     family: 'openai-embeddings/v1',

@@ -31,6 +31,7 @@ import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
 import type { AttemptEnd, RequestTelemetry } from '../telemetry/gateway-telemetry.js';
+import { fitTaskToTarget } from './fit-task-to-target.js';
 
 /** One client dialect endpoint: whose codecs decode and encode, and where its clients put their key. */
 export interface DirectDialect {
@@ -189,7 +190,9 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
     }
     context = { ...context, modelLabel: decoded.modelLabel };
     egress = dialect.egressFor?.(decoded) ?? egress;
-    record.droppedHostedTools = droppedHostedTools(decoded);
+    const ingressDropped = droppedHostedTools(decoded);
+    const hostedNames = hostedToolNames(decoded);
+    record.droppedHostedTools = ingressDropped;
     record.model = decoded.modelLabel;
     record.taskKind = decoded.task.kind;
     const targets = targetsFor(runtime, decoded.task, decoded.modelLabel);
@@ -211,7 +214,10 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
         if (signal.aborted) return refuse({ source: 'provider', failure: { code: 'timeout', retryable: true } }, 'cancelled');
         budget.attemptsLeft -= 1;
         record.target = target;
-        last = await attempt(runtime, egress, decoded.task, preparedMedia, target, context, signal, record, () => {
+        // Hints the target does not declare are left out for it (hosted tools it does not run are named).
+        const fitted = fitTaskToTarget(decoded.task, target.capability, hostedNames);
+        record.droppedHostedTools = mergeNames(ingressDropped, fitted.droppedHostedTools);
+        last = await attempt(runtime, egress, fitted.task, preparedMedia, target, context, signal, record, () => {
           release();
         }, finish);
         if (last.kind === 'answer') {
@@ -249,6 +255,17 @@ export const DROPPED_TOOLS_HEADER = 'x-tokenforge-dropped-tools';
 function droppedHostedTools(decoded: IngressDecodedRequestV1): readonly string[] | undefined {
   if (!('droppedHostedTools' in decoded) || !Array.isArray(decoded.droppedHostedTools) || decoded.droppedHostedTools.length === 0) return undefined;
   return [...new Set(decoded.droppedHostedTools.filter((entry): entry is string => typeof entry === 'string'))];
+}
+
+/** The client's names of the task's hosted tools, parallel to `task.hostedTools` (a decoded request may carry `hostedToolNames`). */
+function hostedToolNames(decoded: IngressDecodedRequestV1): readonly string[] | undefined {
+  if (!('hostedToolNames' in decoded) || !Array.isArray(decoded.hostedToolNames)) return undefined;
+  return decoded.hostedToolNames.map((entry) => (typeof entry === 'string' ? entry : 'hosted-tool'));
+}
+
+function mergeNames(first: readonly string[] | undefined, second: readonly string[]): readonly string[] | undefined {
+  if (second.length === 0) return first;
+  return [...new Set([...(first ?? []), ...second])];
 }
 
 function routeLabel(path: string): string {

@@ -97,3 +97,4 @@ export { createWireReaders, isWireCount, isWireRecord } from './wire-readers.js'
 export type { WireReaders, WireReadersOptions, WireRecord } from './wire-readers.js';
 export { isStreamContentTypeAccepted, mediaTypeOf, SSE_OR_JSON_STREAM_MEDIA_TYPES, SSE_STREAM_MEDIA_TYPES } from './stream-content-type.js';
 export { clientCountJsonResponse } from './client-count-json-response.js';
+export { acceptEndUserId, readDomainList } from './agent-fields.js';
