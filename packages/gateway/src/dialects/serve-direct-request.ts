@@ -29,6 +29,7 @@ import { logRequest, type OperatorLogAttempt, type OperatorLogLine } from '../op
 import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
+import { STRUCTURED_OUTPUT_HEADER, structuredOutputStrategyOf } from './structured-output-header.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
 import type { AttemptEnd, RequestTelemetry } from '../telemetry/gateway-telemetry.js';
 import { fitTaskToTarget } from './fit-task-to-target.js';
@@ -145,11 +146,17 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
       ...(line.timeToFirstByteMs === undefined || record.firstByteAt === undefined ? {} : { timeToFirstChunkMs: record.firstByteAt - record.started }),
     });
   };
+  // How the JSON-schema request of the last attempt was carried (its header also goes with a refusal).
+  let structuredOutput: string | undefined;
   const refuse = (failure: EgressFailureV3, outcome: string): Response => {
     const answer = egress.encodeError(failure, context);
     record.firstByteAt ??= performance.now();
     finish(answer.status, outcome);
-    return toResponse(answer, { 'x-request-id': record.requestId, ...failureHeaders(failure, answer) });
+    return toResponse(answer, {
+      'x-request-id': record.requestId,
+      ...failureHeaders(failure, answer),
+      ...(structuredOutput === undefined ? {} : { [STRUCTURED_OUTPUT_HEADER]: structuredOutput }),
+    });
   };
 
   const clientId = matchClientKey(presentedClientKey(dialect.keyPlacement, request.headers, url.searchParams), runtime.catalogue.clientKeys);
@@ -217,11 +224,13 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
         // Hints the target does not declare are left out for it (hosted tools it does not run are named).
         const fitted = fitTaskToTarget(decoded.task, target.capability, hostedNames);
         record.droppedHostedTools = mergeNames(ingressDropped, fitted.droppedHostedTools);
+        structuredOutput = structuredOutputStrategyOf(fitted.task, target.capability);
         last = await attempt(runtime, egress, fitted.task, preparedMedia, target, context, signal, record, () => {
           release();
         }, finish);
         if (last.kind === 'answer') {
           if (record.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, record.droppedHostedTools.join(', '));
+          if (structuredOutput !== undefined) last.response.headers.set(STRUCTURED_OUTPUT_HEADER, structuredOutput);
           if (last.outcome !== 'stream') finish(last.response.status, last.outcome);
           else handedToStream = true;
           return last.response;

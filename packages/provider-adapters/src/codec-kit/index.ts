@@ -71,6 +71,14 @@ export { resolveReasoningEffortV3 } from './reasoning-effort.js';
 
 export { ENGINE_CAPABILITY_REFUSAL_CODES, forEngineCapabilityRefusals } from './engine-refusal-codes.js';
 
+export {
+  applyStructuredOutputStrategy,
+  structuredOutputInstruction,
+  structuredOutputParts,
+  structuredOutputTerminal,
+} from './structured-output-emulation.js';
+export type { StructuredOutputEmulationV1 } from './structured-output-emulation.js';
+
 export { defineHttpFamily } from './define-http-family.js';
 export { tokenCountChatTask, tokenCountOfChatTask, tokenCountTerminal } from './token-count-chat-task.js';
 export type {
