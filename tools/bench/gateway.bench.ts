@@ -6,7 +6,8 @@
  * - floor: the client calls the upstream directly (one floor per upstream dialect);
  * - ours: OpenAI chat in, openai-chat out; Anthropic in, openai-chat out; OpenAI chat in, anthropic out;
  * - Portkey's gateway (OpenAI chat in, custom host = the upstream) and claude-code-router (Anthropic in, OpenAI
- *   chat out), installed on demand from tools/bench/gateway-peers.
+ *   chat out), installed on demand from tools/bench/gateway-peers;
+ * - a reference: a bare `node:http` + undici proxy (no checks, no translation), the least a Node gateway adds here.
  *
  * Every path first gets the same fixed-count warm-up (sync and stream), and each cell a short fixed-count one at
  * its concurrency. Paths run in alternating order each round. Per path: added p50/p99 over the floor, requests per second, CPU time
@@ -147,6 +148,19 @@ async function main(): Promise<void> {
     { id: 'ours-anthropic-to-openai', label: 'TokenForge: Anthropic in, openai-chat out', role: 'ours', floor: 'floor-openai', process: 'tokenforge', url: `${oursUrl}/v1/messages`, headers: anthropicHeaders(BENCH_CLIENT_KEY), body: (s) => ANTHROPIC_BODY('bench-openai', s), pid: ours.pid },
     { id: 'ours-openai-to-anthropic', label: 'TokenForge: OpenAI chat in, anthropic out', role: 'ours', floor: 'floor-anthropic', process: 'tokenforge', url: `${oursUrl}/v1/chat/completions`, headers: openAiHeaders(BENCH_CLIENT_KEY), body: (s) => OPENAI_BODY('bench-anthropic', s), pid: ours.pid },
   ];
+  const bare = startChild(0, ['--import', 'tsx', join(HERE, 'gateway/bare-proxy-process.ts'), String(upstreamPort)]);
+  const { url: bareUrl } = await firstJsonLine<{ url: string }>(bare, 'the bare proxy');
+  paths.push({
+    id: 'bare-node-proxy',
+    label: 'reference: bare node:http + undici proxy, OpenAI chat in and out (no checks)',
+    role: 'peer',
+    floor: 'floor-openai',
+    process: 'bare-node-proxy',
+    url: `${bareUrl}/v1/chat/completions`,
+    headers: openAiHeaders('unused'),
+    body: (s) => OPENAI_BODY('bench-model', s),
+    pid: bare.pid,
+  });
   const peerVersions: Record<string, string> = {};
   const peerProblems: Record<string, string> = {};
   let peersFolder: string | undefined;

@@ -73,18 +73,18 @@ describe.each(CHAT_MODELS)('a Responses client offering a hosted tool, served by
       fetch(`${gateway.url}/v1/responses`, {
         method: 'POST',
         headers: { authorization: `Bearer ${gateway.clientKey ?? ''}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model, input: 'Say hello.', tools: [{ type: 'web_search' }, { type: 'function', name: 'f', parameters: { type: 'object' } }], stream }),
+        body: JSON.stringify({ model, input: 'Say hello.', tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }, { type: 'function', name: 'f', parameters: { type: 'object' } }], stream }),
       });
     const whole = await post(false);
     expect(whole.status).toBe(200);
-    expect(whole.headers.get('x-tokenforge-dropped-tools')).toBe('web_search');
+    expect(whole.headers.get('x-tokenforge-dropped-tools')).toBe('file_search');
     const body = (await whole.json()) as { output: unknown[] };
     expect(body.output.length).toBeGreaterThan(0);
     const streamed = await post(true);
     expect(streamed.status).toBe(200);
-    expect(streamed.headers.get('x-tokenforge-dropped-tools')).toBe('web_search');
+    expect(streamed.headers.get('x-tokenforge-dropped-tools')).toBe('file_search');
     expect(await streamed.text()).toContain('response.completed');
-    expect(log.requests().some((line) => line.model === model && JSON.stringify(line.droppedHostedTools) === '["web_search"]')).toBe(true);
+    expect(log.requests().some((line) => line.model === model && JSON.stringify(line.droppedHostedTools) === '["file_search"]')).toBe(true);
   });
 });
 
@@ -93,10 +93,10 @@ describe.each(CHAT_MODELS)('an Anthropic client offering a server tool, served b
     const answer = await fetch(`${gateway.url}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': gateway.clientKey ?? '', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
-      body: JSON.stringify({ model, max_tokens: 64, messages: [{ role: 'user', content: 'Say hello.' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }] }),
+      body: JSON.stringify({ model, max_tokens: 64, messages: [{ role: 'user', content: 'Say hello.' }], tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }),
     });
     expect(answer.status).toBe(200);
-    expect(answer.headers.get('x-tokenforge-dropped-tools')).toBe('web_search_20250305');
+    expect(answer.headers.get('x-tokenforge-dropped-tools')).toBe('code_execution_20250825');
     expect(((await answer.json()) as { content: unknown[] }).content.length).toBeGreaterThan(0);
   });
 });

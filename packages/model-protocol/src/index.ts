@@ -259,3 +259,10 @@ export type { NormalizedStreamEventV3 } from './stream/v3/normalized-stream-even
 export type { EgressFailureV3 } from './codec/v3/egress-failure-v3.js';
 export { JSON_OUTPUT_SCHEMA_KEYWORDS_V3, validateJsonOutputTextV3, validateJsonOutputV3 } from './output-schema/v3/validate-json-output-v3.js';
 export type { JsonOutputVerdictV3 } from './output-schema/v3/validate-json-output-v3.js';
+export { STRUCTURED_OUTPUT_STRATEGIES_V3, STRUCTURED_OUTPUT_TOOL_NAME_V3, planStructuredOutputV3 } from './output-schema/v3/plan-structured-output-v3.js';
+export type {
+  StructuredOutputPlanV3,
+  StructuredOutputRefusalV3,
+  StructuredOutputStrategyV3,
+  StructuredOutputTaskV3,
+} from './output-schema/v3/plan-structured-output-v3.js';

@@ -17,6 +17,13 @@ export type SimulatorScenario =
    * first declared tool); once the conversation ends with that tool's result, the answer is text. See `scripted/`.
    */
   | { readonly kind: 'scripted'; readonly tool: string | undefined }
+  /**
+   * `structured[.bad]`: a JSON answer to a structured-output request, an instance of the schema the request carries:
+   * as text when the schema is in the dialect's JSON-schema field or (JSON-object mode) on the last line of a system
+   * text that starts with `{`, as a call of the forced tool when the request forces one. `.bad` answers JSON that
+   * breaks the schema (`{}` for an object schema with required properties, else `[]`). See `scripted/`.
+   */
+  | { readonly kind: 'structured'; readonly bad: boolean }
   /** `reasoning`: a reasoning block (with a signature where the dialect carries one), then text. */
   | { readonly kind: 'reasoning' }
   /** `error.status[.retryAfterSeconds]`: the provider's error envelope with this HTTP status. */
@@ -41,6 +48,7 @@ export const SIMULATOR_SCENARIO_KINDS = [
   'text',
   'tool-call',
   'scripted',
+  'structured',
   'reasoning',
   'error',
   'mid-stream-error',
@@ -78,6 +86,9 @@ export function parseSimulatorScenario(value: string): SimulatorScenario | undef
     case 'mid-stream-error':
     case 'truncated':
       return args.length === 0 ? { kind } : undefined;
+    case 'structured':
+      if (args.length === 0) return { kind: 'structured', bad: false };
+      return args.length === 1 && args[0] === 'bad' ? { kind: 'structured', bad: true } : undefined;
     case 'scripted': {
       if (args.length === 0) return { kind: 'scripted', tool: undefined };
       const tool = args.join('.');

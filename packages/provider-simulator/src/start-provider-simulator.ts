@@ -26,6 +26,7 @@ import { imageEditModel, serveOpenAiImageEdits, serveOpenAiImageGenerations } fr
 import { openAiResponsesWire } from './wire/openai-responses-wire.js';
 import { roughTokens, serveChat, type ChatWire } from './wire/serve-chat.js';
 import { planScriptedTurn, type ScriptedToolArguments } from './scripted/plan-scripted-turn.js';
+import { planStructuredTurn } from './scripted/plan-structured-turn.js';
 import type { ScriptedDialect } from './scripted/scripted-dialect.js';
 
 /** Options of {@link startProviderSimulator}. */
@@ -98,6 +99,9 @@ function chatRoute(surface: SimulatorSurface, wire: ChatWire, chat: ChatDialect,
       if (model === undefined) return exchange.json(400, wire.errorBody(400, 'A model is required.'));
       const scenario = headerScenario ?? parseSimulatorScenario(model) ?? DEFAULT_CHAT;
       const facts = { stream: streamOf(body), model, inputTokens: roughTokens(exchange.request.body.length) };
+      if (scenario.kind === 'structured') {
+        return serveChat(wire, exchange, facts, scenario, planStructuredTurn({ dialect: chat.dialect, body, bad: scenario.bad, inputTokens: facts.inputTokens }));
+      }
       if (scenario.kind !== 'scripted') return serveChat(wire, exchange, facts, scenario);
       const turn = planScriptedTurn({ dialect: chat.dialect, body, tool: scenario.tool, inputTokens: facts.inputTokens, toolArguments: chat.scriptedToolArguments });
       if ('refusal' in turn) return exchange.json(400, wire.errorBody(400, turn.refusal));

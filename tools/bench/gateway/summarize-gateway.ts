@@ -184,6 +184,12 @@ export function summarizeGatewayRuns(
     'at-least',
     1.5,
   );
+  const bareAdded = cell('bare-node-proxy', 'sync', 1)?.addedP50Ms;
+  const oursAdded = cell('ours-same', 'sync', 1)?.addedP50Ms;
+  const overBare = ratioOf(oursAdded, bareAdded);
+  if (overBare !== undefined && Number.isFinite(overBare)) {
+    metrics.push({ id: 'reference.ours-same-c1-added-p50-vs-bare-proxy', label: 'TokenForge same-dialect sync at concurrency 1: p50 added / the bare node:http + undici proxy\'s', unit: 'ratio', better: 'lower', samples: [round3(overBare)] });
+  }
   const same = cell('ours-same', 'stream', 1)?.addedPerChunkUs;
   const cross = [cell('ours-anthropic-to-openai', 'stream', 1)?.addedPerChunkUs, cell('ours-openai-to-anthropic', 'stream', 1)?.addedPerChunkUs].filter((value): value is number => value !== undefined);
   if (same !== undefined && same > 0 && cross.length > 0) target('cross-stream-per-chunk-vs-same', 'TokenForge cross-dialect stream at concurrency 1: added per chunk / same-dialect (the worse direction)', Math.max(...cross) / same, 'at-most', 2);

@@ -14,13 +14,33 @@ interface EmbeddedModel {
   readonly capability?: GatewayTargetV1['capability'];
 }
 
-/** One public model per family of the simulator (all nine), plus a chat model that shows fallback. */
+/** One public model per family of the simulator (all nine), the structured-output models, and a chat model that shows fallback. */
 const EMBEDDED_MODELS: readonly EmbeddedModel[] = [
-  { name: 'sim-openai-chat', family: 'openai-chat/v1', providerModel: 'gpt-4.1-mini', taskKind: 'chat' },
-  // The simulator answers the counting endpoint of these three families: their targets declare `token-count`.
-  { name: 'sim-openai-responses', family: 'openai-responses/v1', providerModel: 'gpt-5-mini', taskKind: 'chat', capability: { taskKinds: ['chat', 'token-count'] } },
-  { name: 'sim-anthropic', family: 'anthropic-messages/v1', providerModel: 'claude-sonnet-4-5', taskKind: 'chat', capability: { taskKinds: ['chat', 'token-count'] } },
-  { name: 'sim-gemini', family: 'gemini-generate-content/v1', providerModel: 'gemini-2.5-flash', taskKind: 'chat', capability: { taskKinds: ['chat', 'token-count'] } },
+  // The simulated providers take the agent-era switches their real counterparts have: the parallel-tool-calls
+  // switch (OpenAI chat, Responses, Anthropic), hosted web search (Responses, Anthropic, Gemini) and context
+  // management (Anthropic). The simulator answers the counting endpoint of three families: they declare `token-count`.
+  { name: 'sim-openai-chat', family: 'openai-chat/v1', providerModel: 'gpt-4.1-mini', taskKind: 'chat', capability: { parallelToolCalls: true } },
+  {
+    name: 'sim-openai-responses',
+    family: 'openai-responses/v1',
+    providerModel: 'gpt-5-mini',
+    taskKind: 'chat',
+    capability: { taskKinds: ['chat', 'token-count'], parallelToolCalls: true, hostedTools: ['web-search'] },
+  },
+  {
+    name: 'sim-anthropic',
+    family: 'anthropic-messages/v1',
+    providerModel: 'claude-sonnet-4-5',
+    taskKind: 'chat',
+    capability: { taskKinds: ['chat', 'token-count'], parallelToolCalls: true, hostedTools: ['web-search'], contextManagement: true },
+  },
+  {
+    name: 'sim-gemini',
+    family: 'gemini-generate-content/v1',
+    providerModel: 'gemini-2.5-flash',
+    taskKind: 'chat',
+    capability: { taskKinds: ['chat', 'token-count'], hostedTools: ['web-search'] },
+  },
   {
     name: 'sim-embeddings',
     family: 'openai-embeddings/v1',
@@ -33,7 +53,19 @@ const EMBEDDED_MODELS: readonly EmbeddedModel[] = [
   { name: 'sim-rerank', family: 'cohere-rerank/v1', providerModel: 'rerank-v3.5', taskKind: 'rerank' },
   { name: 'sim-kling-video', family: 'kling-video/v1', providerModel: 'kling-v2-master', taskKind: 'video-generation' },
   { name: 'sim-dashscope-video', family: 'dashscope-tasks/v1', providerModel: 'wan2.2-t2v-plus', taskKind: 'video-generation' },
+  // Structured output, one target of each strategy over the simulator's `structured` scenario; `-bad` answers JSON
+  // that breaks the schema (the simulator's `structured.bad`), so the gateway's mismatch error can be seen.
+  ...structuredModels('native', 'openai-chat/v1', 'native-json-schema'),
+  ...structuredModels('json-object', 'openai-chat/v1', 'json-object'),
+  ...structuredModels('forced-tool', 'anthropic-messages/v1', 'forced-tool'),
 ];
+
+function structuredModels(label: string, family: string, structuredOutput: 'native-json-schema' | 'json-object' | 'forced-tool'): EmbeddedModel[] {
+  return [
+    { name: `sim-structured-${label}`, family, providerModel: 'structured', taskKind: 'chat', capability: { structuredOutput } },
+    { name: `sim-structured-${label}-bad`, family, providerModel: 'structured.bad', taskKind: 'chat', capability: { structuredOutput } },
+  ];
+}
 
 function envPrefix(family: string): string {
   return `TOKENFORGE_SIMULATOR_${(family.split('/')[0] ?? family).replace(/-/g, '_').toUpperCase()}`;

@@ -24,16 +24,22 @@ export const FAMILY_CAPABILITY_DEFAULTS: Readonly<Record<string, CapabilityDefau
 /**
  * The capability of a catalogue target: the family's defaults with the target's overrides on top. It stays V2
  * (which the engine reads as V3 itself) unless the override says what only V3 can say: a structured-output mode
- * (the V2 facts are then read as V3 and the mode replaces the boolean) or a `token-count` task kind (the declared
- * task kinds replace the family's on the V3 reading).
+ * (the V2 facts are then read as V3 and the mode replaces the boolean), a `token-count` task kind (the declared
+ * task kinds replace the family's on the V3 reading) or an agent-era fact (`hostedTools`, `parallelToolCalls`,
+ * `contextManagement`, `reasoningEfforts`, added to the V3 reading).
  */
 export function capabilityOfTarget(target: GatewayTargetV1): ProtocolCapabilityV2 | ProtocolCapabilityV3 {
   const defaults = FAMILY_CAPABILITY_DEFAULTS[target.family] ?? { executionMode: 'sync', taskKinds: v2TaskKinds(target.capability?.taskKinds) ?? ['chat'] };
   const declaredKinds = target.capability?.taskKinds;
   const counting = declaredKinds?.includes('token-count') === true;
   const structuredOutput = target.capability?.structuredOutput;
+  const v3Facts = Object.fromEntries(
+    Object.entries(target.capability ?? {}).filter(([key, value]) => value !== undefined && V3_ONLY_FACTS.has(key)),
+  ) as Partial<ProtocolCapabilityV3>;
   const overrides = Object.fromEntries(
-    Object.entries(target.capability ?? {}).filter(([key, value]) => value !== undefined && key !== 'structuredOutput' && !(counting && key === 'taskKinds')),
+    Object.entries(target.capability ?? {}).filter(
+      ([key, value]) => value !== undefined && key !== 'structuredOutput' && !V3_ONLY_FACTS.has(key) && !(counting && key === 'taskKinds'),
+    ),
   );
   const v2: ProtocolCapabilityV2 = {
     ...defaults,
@@ -42,11 +48,15 @@ export function capabilityOfTarget(target: GatewayTargetV1): ProtocolCapabilityV
     protocolFamily: target.family as ProtocolFamily,
   };
   const mode = typeof structuredOutput === 'string' ? structuredOutput : undefined;
-  if (!counting && mode === undefined) return v2;
-  const v3 = protocolCapabilityFromV2(mode === undefined ? v2 : { ...v2, structuredOutput: false });
+  const agentFacts = Object.keys(v3Facts).length > 0;
+  if (!counting && mode === undefined && !agentFacts) return v2;
+  const v3 = { ...protocolCapabilityFromV2(mode === undefined ? v2 : { ...v2, structuredOutput: false }), ...v3Facts };
   const withMode = mode === undefined || mode === 'none' ? v3 : { ...v3, structuredOutput: mode };
   return counting && declaredKinds !== undefined ? { ...withMode, taskKinds: [...declaredKinds] } : withMode;
 }
+
+/** Capability facts only V3 can say; declaring one makes the target's capability V3. */
+const V3_ONLY_FACTS: ReadonlySet<string> = new Set(['hostedTools', 'parallelToolCalls', 'contextManagement', 'reasoningEfforts']);
 
 /** The V2 kinds of a declared list (`undefined` when none is left). */
 function v2TaskKinds(kinds: readonly TaskKindV3[] | undefined): TaskKindV2[] | undefined {

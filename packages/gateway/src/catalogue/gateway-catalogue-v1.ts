@@ -1,4 +1,12 @@
-import { embeddingSpaceV2Schema, protocolFamilySchema, structuredOutputSupportV3Schema, taskKindV2Schema, taskKindV3Schema } from '@tokenforge/model-protocol';
+import {
+  embeddingSpaceV2Schema,
+  HOSTED_TOOL_KINDS_V3,
+  protocolFamilySchema,
+  reasoningEffortV3Schema,
+  structuredOutputSupportV3Schema,
+  taskKindV2Schema,
+  taskKindV3Schema,
+} from '@tokenforge/model-protocol';
 import { z } from 'zod';
 
 /** An environment variable name: where a secret lives (the catalogue never holds one). */
@@ -46,6 +54,20 @@ export const gatewayCapabilityOverridesV1Schema = z.strictObject({
    * produces schema-conforming JSON (`native-json-schema`, `json-object`, `forced-tool`, `none`).
    */
   structuredOutput: z.union([z.boolean(), structuredOutputSupportV3Schema]).optional(),
+  /**
+   * Hosted tool kinds the provider runs for this target (`web-search`). A request's hosted tool of another kind is
+   * dropped for the target and named in the `x-tokenforge-dropped-tools` response header.
+   */
+  hostedTools: z.array(z.enum(HOSTED_TOOL_KINDS_V3)).optional(),
+  /** The target honours the parallel-tool-calls switch (otherwise the client's switch is dropped for it, a hint). */
+  parallelToolCalls: z.boolean().optional(),
+  /** The target prunes the conversation server-side (Anthropic context management; otherwise dropped, a hint). */
+  contextManagement: z.boolean().optional(),
+  /**
+   * The reasoning effort levels the model takes on the wire (`none` ... `max`); a requested level outside the list
+   * goes to the nearest listed one. Absent: the family's documented mapping.
+   */
+  reasoningEfforts: z.array(reasoningEffortV3Schema).min(1).optional(),
   /** Largest total size of the files of an image edit, in bytes (default for `openai-images/v1`: 16 MiB). */
   maxPreparedMediaBytes: z.number().int().positive().optional(),
   /** The embedding space of an embedding target (vectors of two spaces are not comparable). */

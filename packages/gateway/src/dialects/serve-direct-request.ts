@@ -31,8 +31,10 @@ import { logRequest, type OperatorLogAttempt, type OperatorLogLine } from '../op
 import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
+import { STRUCTURED_OUTPUT_HEADER, structuredOutputStrategyOf } from './structured-output-header.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
 import type { AttemptEnd, RequestTelemetry } from '../telemetry/gateway-telemetry.js';
+import { fitTaskToTarget } from './fit-task-to-target.js';
 
 /** One client dialect endpoint: whose codecs decode and encode, and where its clients put their key. */
 export interface DirectDialect {
@@ -142,11 +144,18 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
       ...(line.timeToFirstByteMs === undefined || record.firstByteAt === undefined ? {} : { timeToFirstChunkMs: record.firstByteAt - record.started }),
     });
   };
+  // How the JSON-schema request of the last attempt was carried (its header also goes with a refusal).
+  let structuredOutput: string | undefined;
   const refuse = (failure: EgressFailureV3, outcome: string, passedHeaders: Readonly<Record<string, string>> = {}): Response => {
     const answer = egress.encodeError(failure, context);
     record.firstByteAt ??= performance.now();
     finish(answer.status, outcome);
-    return toResponse(answer, { ...passedHeaders, 'x-request-id': record.requestId, ...failureHeaders(failure, answer) });
+    return toResponse(answer, {
+      ...passedHeaders,
+      'x-request-id': record.requestId,
+      ...failureHeaders(failure, answer),
+      ...(structuredOutput === undefined ? {} : { [STRUCTURED_OUTPUT_HEADER]: structuredOutput }),
+    });
   };
   // The rate-limit headers an attempt's answer passes to the client: only when the target opted in, only from the
   // first target (never after a fallback: the client would read another account's quota as its own), and only to a
@@ -197,7 +206,9 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
     }
     context = { ...context, modelLabel: decoded.modelLabel };
     egress = dialect.egressFor?.(decoded) ?? egress;
-    record.droppedHostedTools = droppedHostedTools(decoded);
+    const ingressDropped = droppedHostedTools(decoded);
+    const hostedNames = hostedToolNames(decoded);
+    record.droppedHostedTools = ingressDropped;
     record.model = decoded.modelLabel;
     record.taskKind = decoded.task.kind;
     const targets = targetsFor(runtime, decoded.task, decoded.modelLabel);
@@ -219,12 +230,17 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
         if (signal.aborted) return refuse({ source: 'provider', failure: { code: 'timeout', retryable: true } }, 'cancelled');
         budget.attemptsLeft -= 1;
         record.target = target;
-        last = await attempt(runtime, egress, decoded.task, preparedMedia, target, context, signal, record, () => {
+        // Hints the target does not declare are left out for it (hosted tools it does not run are named).
+        const fitted = fitTaskToTarget(decoded.task, target.capability, hostedNames);
+        record.droppedHostedTools = mergeNames(ingressDropped, fitted.droppedHostedTools);
+        structuredOutput = structuredOutputStrategyOf(fitted.task, target.capability);
+        last = await attempt(runtime, egress, fitted.task, preparedMedia, target, context, signal, record, () => {
           release();
         }, finish);
         if (last.kind === 'answer') {
           if (record.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, record.droppedHostedTools.join(', '));
           for (const [name, value] of Object.entries(passedRateLimitHeaders(target, index))) last.response.headers.set(name, value);
+          if (structuredOutput !== undefined) last.response.headers.set(STRUCTURED_OUTPUT_HEADER, structuredOutput);
           if (last.outcome !== 'stream') finish(last.response.status, last.outcome);
           else handedToStream = true;
           return last.response;
@@ -268,6 +284,17 @@ export const DROPPED_TOOLS_HEADER = 'x-tokenforge-dropped-tools';
 function droppedHostedTools(decoded: IngressDecodedRequestV1): readonly string[] | undefined {
   if (!('droppedHostedTools' in decoded) || !Array.isArray(decoded.droppedHostedTools) || decoded.droppedHostedTools.length === 0) return undefined;
   return [...new Set(decoded.droppedHostedTools.filter((entry): entry is string => typeof entry === 'string'))];
+}
+
+/** The client's names of the task's hosted tools, parallel to `task.hostedTools` (a decoded request may carry `hostedToolNames`). */
+function hostedToolNames(decoded: IngressDecodedRequestV1): readonly string[] | undefined {
+  if (!('hostedToolNames' in decoded) || !Array.isArray(decoded.hostedToolNames)) return undefined;
+  return decoded.hostedToolNames.map((entry) => (typeof entry === 'string' ? entry : 'hosted-tool'));
+}
+
+function mergeNames(first: readonly string[] | undefined, second: readonly string[]): readonly string[] | undefined {
+  if (second.length === 0) return first;
+  return [...new Set([...(first ?? []), ...second])];
 }
 
 function routeLabel(path: string): string {

@@ -21,6 +21,7 @@ import { releaseBody } from './read-body.js';
 import { isStreamContentTypeAccepted, SSE_STREAM_MEDIA_TYPES } from './stream-content-type.js';
 import { diagnosticForError, reportDiagnostic } from './diagnostic-for-error.js';
 import { readRateLimitHeaders, type RateLimitHeaderDialectV1 } from './rate-limit-headers.js';
+import { applyStructuredOutputStrategy, structuredOutputParts, structuredOutputTerminal } from './structured-output-emulation.js';
 import { terminalForError } from './terminal-for-error.js';
 
 /** Options every HTTP family's adapter factory takes. */
@@ -66,7 +67,8 @@ export interface HttpFamilyDecodedV1 {
 /**
  * The dialect of one sync HTTP family, declared once: the kit's adapter owns everything around it.
  *
- * The kit's `execute()`: encode (a `CodecErrorV1` is a failed `unsupported` / `invalid-request` terminal with
+ * The kit's `execute()`: apply the task's structured-output strategy (`applyStructuredOutputStrategy`; a
+ * `forced-tool` answer is read back as text), encode (a `CodecErrorV1` is a failed `unsupported` / `invalid-request` terminal with
  * acceptance `not-accepted`, nothing sent); send with the engine's signal; a 2xx stream task goes to
  * `decodeStream`; any other answer is read by the kit's bounded JSON reader (an unreadable body, or an abort while
  * reading, is a failed terminal with acceptance `unknown`); a 2xx body goes to `decodeResponse` (a protocol
@@ -180,8 +182,15 @@ async function execute<Options extends HttpFamilyOptionsV1>(
   const countTask = input.task.kind === 'token-count' ? input.task : undefined;
   const counting = countTask !== undefined && encodeCountRequest !== undefined && decodeCountResponse !== undefined;
   let request: Omit<ProviderTransportRequest, 'signal'>;
+  // A JSON-schema request reaches the family encoder as the target's strategy shaped it (see structured-output-emulation).
+  let forcedTool = false;
   try {
-    request = counting ? encodeCountRequest(countTask, input.target, options) : definition.encodeRequest(input, options);
+    if (counting) request = encodeCountRequest(countTask, input.target, options);
+    else {
+      const emulation = applyStructuredOutputStrategy(input.task, input.target.capability);
+      forcedTool = emulation.strategy === 'forced-tool';
+      request = definition.encodeRequest(emulation.task === input.task ? input : { ...input, task: emulation.task }, options);
+    }
   } catch (error) {
     if (!isCodecErrorV1(error)) throw error;
     // Nothing was sent: the task asks for something this dialect cannot express faithfully.
@@ -204,7 +213,8 @@ async function execute<Options extends HttpFamilyOptionsV1>(
       });
       return finishedExecution(stream, { state: 'unknown' }, metadata(), { status: 'failed', failure: { code: 'protocol-violation', retryable: false } });
     }
-    return { kind: 'stream', acceptance: { state: 'accepted' }, responseMetadata: metadata(), parts: definition.decodeStream(response.body, context) };
+    const parts = definition.decodeStream(response.body, context);
+    return { kind: 'stream', acceptance: { state: 'accepted' }, responseMetadata: metadata(), parts: forcedTool ? structuredOutputParts(parts) : parts };
   }
   let outcome: Awaited<ReturnType<typeof readJsonResponse>>;
   try {
@@ -224,7 +234,7 @@ async function execute<Options extends HttpFamilyOptionsV1>(
       if (terminal === undefined) throw error;
       return finishedExecution(stream, { state: 'unknown' }, metadata(), terminal);
     }
-    return finishedExecution(stream, { state: 'accepted' }, metadata(decoded.providerModel), decoded.terminal);
+    return finishedExecution(stream, { state: 'accepted' }, metadata(decoded.providerModel), forcedTool ? structuredOutputTerminal(decoded.terminal) : decoded.terminal);
   }
   const failure = definition.mapHttpError({ status: outcome.status, headers: response.headers, errorBody: outcome.errorBody, nowMs });
   // A 5xx may have been processed (and billed) before the server failed; any other refusal was definitive.

@@ -83,6 +83,14 @@ export { resolveReasoningEffortV3 } from './reasoning-effort.js';
 
 export { ENGINE_CAPABILITY_REFUSAL_CODES, forEngineCapabilityRefusals } from './engine-refusal-codes.js';
 
+export {
+  applyStructuredOutputStrategy,
+  structuredOutputInstruction,
+  structuredOutputParts,
+  structuredOutputTerminal,
+} from './structured-output-emulation.js';
+export type { StructuredOutputEmulationV1 } from './structured-output-emulation.js';
+
 export { defineHttpFamily } from './define-http-family.js';
 export { tokenCountChatTask, tokenCountOfChatTask, tokenCountTerminal } from './token-count-chat-task.js';
 export type {
@@ -109,3 +117,4 @@ export { createWireReaders, isWireCount, isWireRecord } from './wire-readers.js'
 export type { WireReaders, WireReadersOptions, WireRecord } from './wire-readers.js';
 export { isStreamContentTypeAccepted, mediaTypeOf, SSE_OR_JSON_STREAM_MEDIA_TYPES, SSE_STREAM_MEDIA_TYPES } from './stream-content-type.js';
 export { clientCountJsonResponse } from './client-count-json-response.js';
+export { acceptEndUserId, readDomainList } from './agent-fields.js';

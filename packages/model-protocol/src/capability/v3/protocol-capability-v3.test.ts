@@ -21,6 +21,11 @@ describe('ProtocolCapabilityV3', () => {
     expect(isProtocolCapabilityV2(protocolCapabilityV3Schema.parse({ ...base, structuredOutput: 'json-object' }))).toBe(false);
   });
 
+  it('takes the forced-tool-with-reasoning fact as a boolean only', () => {
+    expect(protocolCapabilityV3Schema.parse({ ...base, forcedToolChoiceWithReasoning: true })).toEqual({ ...base, forcedToolChoiceWithReasoning: true });
+    expect(protocolCapabilityV3Schema.safeParse({ ...base, forcedToolChoiceWithReasoning: 'yes' }).success).toBe(false);
+  });
+
   it('takes token counting, effort levels and hosted tools', () => {
     const v3 = { ...base, taskKinds: ['chat', 'token-count'], reasoningEfforts: ['low', 'high'], hostedTools: ['web-search'], parallelToolCalls: true };
     expect(protocolCapabilityV3Schema.parse(v3)).toEqual(v3);

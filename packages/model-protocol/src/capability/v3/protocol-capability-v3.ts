@@ -30,6 +30,11 @@ export const protocolCapabilityV3Schema = z.strictObject({
   tools: z.boolean().optional(),
   /** The target can force a tool call (`toolChoice` `required` or a named tool). */
   forcedToolChoice: z.boolean().optional(),
+  /**
+   * The target still forces a tool call while reasoning is on. Some providers refuse a forced tool choice with
+   * extended thinking; absent, the `forced-tool` structured-output strategy is refused for a task that reasons.
+   */
+  forcedToolChoiceWithReasoning: z.boolean().optional(),
   /** The target honours a switch for several tool calls in one turn (`parallelToolCalls`). */
   parallelToolCalls: z.boolean().optional(),
   /** Hosted tool kinds the provider runs for this target. */

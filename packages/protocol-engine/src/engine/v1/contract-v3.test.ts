@@ -133,7 +133,9 @@ describe('engine with V3 contracts', () => {
     expect((await run(v3Target({ structuredOutput: 'none' }), task)).code).toBe('PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED');
     expect((await run(v3Target({}), task)).code).toBe('PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED');
     for (const support of ['native-json-schema', 'json-object', 'forced-tool'] as const) {
-      expect((await run(v3Target({ structuredOutput: support }), task)).code).toBeUndefined();
+      // forced-tool needs a target that can force a tool call.
+      const facts = support === 'forced-tool' ? { tools: true, forcedToolChoice: true } : {};
+      expect((await run(v3Target({ structuredOutput: support, ...facts }), task)).code).toBeUndefined();
     }
   });
 

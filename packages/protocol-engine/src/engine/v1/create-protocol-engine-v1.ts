@@ -26,6 +26,7 @@ import {
   outputInvalid,
 } from '../../validation/v1/check-adapter-output.js';
 import { checkFreeFormJson } from '../../validation/v1/check-free-form-json.js';
+import { outputSchemaCheckFor } from '../../validation/v3/output-schema-check.js';
 import { checkTaskAgainstCapability, parseTask, type CheckedExecutionInputs } from '../../validation/v1/check-task-against-capability.js';
 import { isRecord, requireSignal, snapshotBinding, throwIfAborted, type CheckedBinding } from '../../validation/v1/input-guards.js';
 import { adapterCallFailed, bindTransport } from './bind-and-call.js';
@@ -158,11 +159,14 @@ function buildExecution(
   }
   const acceptance = checkAcceptance(raw.acceptance);
   const responseMetadata = checkResponseMetadata(raw.responseMetadata);
+  // Only a task that asked for a JSON schema gets a check (one property read for every other task).
+  const outputSchemaCheck = outputSchemaCheckFor(task, watch?.diagnostics?.report);
   if (controller === undefined || dispose === undefined) {
-    const terminal = checkTerminal(raw.terminal, task, target.capability);
-    if (terminal.status === 'completed' && acceptance.state !== 'accepted') {
+    const checked = checkTerminal(raw.terminal, task, target.capability);
+    if (checked.status === 'completed' && acceptance.state !== 'accepted') {
       throw outputInvalid('a completed terminal needs accepted acceptance facts');
     }
+    const terminal = outputSchemaCheck === undefined ? checked : outputSchemaCheck(checked);
     watch?.finished(terminal, acceptance.state);
     return Object.freeze({ apiVersion: PROTOCOL_ENGINE_API_VERSION, kind: 'response', acceptance, responseMetadata, terminal });
   }
@@ -186,6 +190,7 @@ function buildExecution(
     hostSignal: signal,
     controller,
     dispose,
+    ...(outputSchemaCheck === undefined ? {} : { outputSchemaCheck }),
     ...(watch === undefined ? {} : { onFirstEvent: () => watch.observe({ type: 'stream-started' }) }),
   });
   if (watch !== undefined) stream.terminal.then((terminal) => watch.finished(terminal, acceptance.state), (error: unknown) => watch.failed(error));

@@ -25,6 +25,12 @@ export const PROTOCOL_ENGINE_ERROR_CODES_V1 = Object.freeze({
   HOSTED_TOOL_UNSUPPORTED: 'PROTOCOL_ENGINE_HOSTED_TOOL_UNSUPPORTED',
   /** The task asks for `contextManagement` and the target does not declare `contextManagement`. */
   CONTEXT_MANAGEMENT_UNSUPPORTED: 'PROTOCOL_ENGINE_CONTEXT_MANAGEMENT_UNSUPPORTED',
+  /**
+   * The task's JSON-schema request cannot be carried to the target beside the rest of the task: the target's
+   * `forced-tool` strategy would replace the task's own tools or tool choice, or force a tool call while reasoning
+   * is on and the target lacks `forcedToolChoiceWithReasoning` (see `planStructuredOutputV3`).
+   */
+  STRUCTURED_OUTPUT_CONFLICT: 'PROTOCOL_ENGINE_STRUCTURED_OUTPUT_CONFLICT',
   /** The engine asked a binding for a connection other than the one its target names. */
   CONNECTION_MISMATCH: 'PROTOCOL_ENGINE_CONNECTION_MISMATCH',
   /** The host's transport factory failed or returned something that is not a transport. */
@@ -76,6 +82,7 @@ const PHASE_BY_CODE: ReadonlyMap<string, ProtocolEngineErrorPhaseV1> = new Map<P
   [PROTOCOL_ENGINE_ERROR_CODES_V1.PARALLEL_TOOL_CALLS_UNSUPPORTED, 'input'],
   [PROTOCOL_ENGINE_ERROR_CODES_V1.HOSTED_TOOL_UNSUPPORTED, 'input'],
   [PROTOCOL_ENGINE_ERROR_CODES_V1.CONTEXT_MANAGEMENT_UNSUPPORTED, 'input'],
+  [PROTOCOL_ENGINE_ERROR_CODES_V1.STRUCTURED_OUTPUT_CONFLICT, 'input'],
   [PROTOCOL_ENGINE_ERROR_CODES_V1.CONNECTION_MISMATCH, 'transport'],
   [PROTOCOL_ENGINE_ERROR_CODES_V1.TRANSPORT_BIND_FAILED, 'transport'],
   [PROTOCOL_ENGINE_ERROR_CODES_V1.TRANSPORT_FAILED, 'transport'],

@@ -7,12 +7,13 @@ import type {
 } from '@tokenforge/model-protocol';
 import { checkTerminal, outputInvalid } from '../../validation/v1/check-adapter-output.js';
 import { checkStreamEvent } from '../../validation/v1/check-stream-event.js';
+import type { OutputSchemaCheck } from '../../validation/v3/output-schema-check.js';
 import { StreamLifecycle } from './stream-lifecycle.js';
 
 /**
  * The checks every adapter part passes before the host sees it: the event schema and the stream lifecycle for an
  * event; for the terminal part, its schema against the task and capability, the lifecycle's end rules and the
- * acceptance facts. `check` returns the event, or `undefined` for a valid terminal (read `outcome`), and throws a
+ * acceptance facts, then the task's output-schema check when it asked for a JSON schema. `check` returns the event, or `undefined` for a valid terminal (read `outcome`), and throws a
  * `ProtocolEngineErrorV1` (`PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID`) for anything else. Allocates nothing beyond what the checks copy.
  */
 export class StreamPartCheck {
@@ -24,6 +25,7 @@ export class StreamPartCheck {
     private readonly task: TaskEnvelopeV3,
     private readonly capability: ProtocolCapabilityV3,
     private readonly acceptance: ProviderAcceptanceFacts,
+    private readonly outputSchemaCheck?: OutputSchemaCheck,
   ) {}
 
   /** Checks one iterator step: a step that is not an object, or `done` before the terminal, is invalid. */
@@ -57,6 +59,7 @@ export class StreamPartCheck {
     if (outcome.status === 'completed' && this.acceptance.state !== 'accepted') {
       throw outputInvalid('a completed terminal needs accepted acceptance facts');
     }
-    return outcome;
+    // The streamed text already went out: a mismatch can only fail the terminal (the host's in-stream error).
+    return this.outputSchemaCheck === undefined ? outcome : this.outputSchemaCheck(outcome);
   }
 }

@@ -16,6 +16,7 @@ import {
   type ProtocolEngineErrorV1,
 } from '../../error/v1/protocol-engine-error-v1.js';
 import { toEngineError } from '../../engine/v1/guard-public-call.js';
+import type { OutputSchemaCheck } from '../../validation/v3/output-schema-check.js';
 import { StreamPartCheck } from './check-stream-part.js';
 import { PullWaiters } from './pull-waiters.js';
 import { releaseIterator } from './release-iterator.js';
@@ -37,6 +38,8 @@ export interface EngineStreamInput {
   readonly controller: AbortController;
   /** Drops the host link once the stream settled. */
   readonly dispose: () => void;
+  /** The terminal check of a task that asked for a JSON schema (absent for every other task). */
+  readonly outputSchemaCheck?: OutputSchemaCheck;
   /** Called once, when the host receives the first event (the observer's `stream-started`). */
   readonly onFirstEvent?: () => void;
 }
@@ -106,7 +109,7 @@ class EngineStreamRun {
     this.iterator = input.iterator;
     this.controller = input.controller;
     this.onFirstEvent = input.onFirstEvent;
-    this.parts = new StreamPartCheck(input.task, input.capability, input.acceptance);
+    this.parts = new StreamPartCheck(input.task, input.capability, input.acceptance, input.outputSchemaCheck);
     const take = (input.iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
     this.takeBuffered = typeof take === 'function' ? (take as () => unknown) : undefined;
     this.terminal = new Promise<AdapterTerminalOutcomeV3>((resolve, reject) => {

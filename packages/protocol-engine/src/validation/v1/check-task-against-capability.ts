@@ -1,5 +1,7 @@
 import {
+  planStructuredOutputV3,
   preparedMediaExecutionInputV2Schema,
+  STRUCTURED_OUTPUT_TOOL_NAME_V3,
   taskEnvelopeV3Schema,
   type ChatMessageV3,
   type ChatTaskV3,
@@ -95,10 +97,24 @@ function checkChat(task: ChatTaskV3, capability: ProtocolCapabilityV3): void {
   if (task.contextManagement !== undefined && capability.contextManagement !== true) {
     throw engineError(CODES.CONTEXT_MANAGEMENT_UNSUPPORTED, 'the target does not support context management');
   }
-  if (task.responseFormat?.type === 'json' && task.responseFormat.schema !== undefined && (capability.structuredOutput ?? 'none') === 'none') {
-    throw engineError(CODES.CAPABILITY_UNSUPPORTED, 'the target does not support schema-constrained output');
-  }
+  checkStructuredOutput(task, capability);
   checkMessages(task.messages, task.reasoning !== undefined, capability);
+}
+
+/** A JSON-schema request needs a strategy the target can carry beside the rest of the task. */
+function checkStructuredOutput(task: ChatTaskV3, capability: ProtocolCapabilityV3): void {
+  const plan = planStructuredOutputV3(task, capability);
+  if (plan.status !== 'refused') return;
+  switch (plan.reason) {
+    case 'unsupported':
+      throw engineError(CODES.CAPABILITY_UNSUPPORTED, 'the target does not support schema-constrained output');
+    case 'tools-conflict':
+      throw engineError(CODES.STRUCTURED_OUTPUT_CONFLICT, 'the target carries a schema as a forced tool call, which the task\'s own tools would conflict with');
+    case 'reasoning-conflict':
+      throw engineError(CODES.STRUCTURED_OUTPUT_CONFLICT, 'the target carries a schema as a forced tool call, which it cannot force while reasoning');
+    default:
+      assertNever(plan.reason);
+  }
 }
 
 function checkTokenCount(task: TokenCountTaskV3, capability: ProtocolCapabilityV3): void {
@@ -110,6 +126,9 @@ function checkTokenCount(task: TokenCountTaskV3, capability: ProtocolCapabilityV
 function checkTools(task: ChatTaskV3 | TokenCountTaskV3, capability: ProtocolCapabilityV3): void {
   const toolChoice = task.toolChoice;
   const usesTools = (task.tools !== undefined && task.tools.length > 0) || toolChoice !== undefined;
+  if (task.tools?.some((tool) => tool.name === STRUCTURED_OUTPUT_TOOL_NAME_V3) === true) {
+    throw engineError(CODES.INPUT_INVALID, 'a task tool uses the name reserved for structured output');
+  }
   if (usesTools && capability.tools !== true) throw engineError(CODES.CAPABILITY_UNSUPPORTED, 'the target does not support tools');
   if (toolChoice?.type === 'tool') {
     const toolName = toolChoice.toolName;

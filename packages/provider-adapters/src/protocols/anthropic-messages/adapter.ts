@@ -3,6 +3,7 @@ import { defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/inde
 import { decodeAnthropicCountResponse } from './decode-count-response.js';
 import { decodeAnthropicMessagesResponse } from './decode-response.js';
 import { decodeAnthropicMessagesStream } from './decode-stream.js';
+import { ANTHROPIC_CONTEXT_MANAGEMENT_BETA } from './encode-context-management.js';
 import { encodeAnthropicCountRequest } from './encode-count-request.js';
 import { encodeAnthropicMessagesRequest } from './encode-request.js';
 import { mapAnthropicError } from './map-error.js';
@@ -38,7 +39,11 @@ export const ANTHROPIC_MESSAGES_HTTP_FAMILY = defineHttpFamily<AnthropicMessages
     return {
       method: 'POST',
       path: ANTHROPIC_MESSAGES_PATH,
-      headers: { accept: task.stream ? 'text/event-stream' : 'application/json' },
+      headers: {
+        accept: task.stream ? 'text/event-stream' : 'application/json',
+        // Context management is a beta of the Messages API: the request names the flag it needs.
+        ...(body.context_management === undefined ? {} : { 'anthropic-beta': ANTHROPIC_CONTEXT_MANAGEMENT_BETA }),
+      },
       body: { type: 'json', value: body },
     };
   },

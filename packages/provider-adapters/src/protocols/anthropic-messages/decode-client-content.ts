@@ -1,7 +1,7 @@
 import type {
   CacheControlV2,
-  ChatContentPartV2,
-  ChatMessageV2,
+  ChatContentPartV3 as ChatContentPartV2,
+  ChatMessageV3 as ChatMessageV2,
   MediaSourceV2,
   TextPartV2,
   ToolResultContentPartV2,
@@ -125,8 +125,8 @@ function readToolResultContent(block: JsonRecord, path: string): ToolResultConte
  *   assistant `tool_use` with the same id; a result for an unknown id is refused (the API refuses it too).
  * - An `assistant` turn keeps `text`, `tool_use` (its `input` object serialized as the argument text),
  *   `thinking` (with its signature) and `redacted_thinking`.
- * - `cache_control` on text, image and document blocks becomes a breakpoint; on `tool_use`, `tool_result` and
- *   thinking blocks the normalized parts have no breakpoint and it is dropped (it changes cost, not the answer).
+ * - `cache_control` on text, image, document, `tool_use` and `tool_result` blocks becomes a breakpoint; on
+ *   thinking blocks the normalized part has no breakpoint and it is dropped (it changes cost, not the answer).
  *   Citations settings are ignored. Server-tool blocks, search results, file references, document `context` and
  *   content-block documents cannot be represented and are refused.
  * - A `system` turn inside the conversation (text only) is appended to `lateSystem` when the caller passes it
@@ -194,6 +194,7 @@ function readToolResult(block: JsonRecord, path: string, toolNames: ReadonlyMap<
     toolName,
     content: readToolResultContent(block, path),
     isError: optionalBoolean(block, 'is_error', path),
+    cacheControl: readCacheControl(block, path),
   });
 }
 
@@ -206,7 +207,7 @@ function readAssistantBlock(block: JsonRecord, path: string, toolNames: Map<stri
       const toolName = requireNonEmptyString(block, 'name', path);
       if (!isRecord(block.input)) throw invalid(`${path}.input`, 'must be an object');
       toolNames.set(toolCallId, toolName);
-      return { type: 'tool-call', toolCallId, toolName, argumentsText: JSON.stringify(block.input) };
+      return compact({ type: 'tool-call' as const, toolCallId, toolName, argumentsText: JSON.stringify(block.input), cacheControl: readCacheControl(block, path) });
     }
     case 'thinking': {
       const signature = requireString(block, 'signature', path);

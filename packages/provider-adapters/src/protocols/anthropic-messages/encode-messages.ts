@@ -1,9 +1,8 @@
 import {
   CodecErrorV1,
-  type ChatContentPartV2,
-  type ChatMessageV2,
+  type ChatContentPartV3 as ChatContentPartV2,
+  type ChatMessageV3 as ChatMessageV2,
   type TextPartV2,
-  type ToolResultPartV2,
 } from '@tokenforge/model-protocol';
 import { encodeAnthropicDocumentSource, encodeAnthropicImageSource } from './encode-media-source.js';
 import { encodeAnthropicCacheControl } from './map-cache-control.js';
@@ -28,6 +27,7 @@ import type {
  * - consecutive turns of the same role are merged into one, because the API wants the roles to alternate;
  *   in a merged `user` turn the `tool_result` blocks come first, in their order, then the other blocks in
  *   theirs (the API requires tool results to lead the turn that answers a tool use);
+ * - cache breakpoints of text, media, `tool_use` and `tool_result` parts become `cache_control`;
  * - thinking and redacted thinking are replayed unmodified; a tool call's own `signature` (opaque state of
  *   another dialect) has no Anthropic field and is not sent.
  *
@@ -84,6 +84,7 @@ function encodePart(part: ChatContentPartV2, path: string): AnthropicContentBloc
         id: part.toolCallId,
         name: part.toolName,
         input: parseAnthropicToolArguments(part.argumentsText, `${path}.argumentsText`),
+        ...(part.cacheControl === undefined ? {} : { cache_control: encodeAnthropicCacheControl(part.cacheControl) }),
       };
     case 'tool-result':
       return encodeToolResult(part, path);
@@ -107,7 +108,7 @@ function encodeText(part: TextPartV2): AnthropicTextBlockParam | undefined {
   };
 }
 
-function encodeToolResult(part: ToolResultPartV2, path: string): AnthropicToolResultBlockParam {
+function encodeToolResult(part: Extract<ChatContentPartV2, { type: 'tool-result' }>, path: string): AnthropicToolResultBlockParam {
   const content: NonNullable<AnthropicToolResultBlockParam['content']>[number][] = [];
   part.content.forEach((item, itemIndex) => {
     if (item.type === 'text') {
@@ -126,5 +127,6 @@ function encodeToolResult(part: ToolResultPartV2, path: string): AnthropicToolRe
     tool_use_id: part.toolCallId,
     ...(content.length === 0 ? {} : { content }),
     ...(part.isError === undefined ? {} : { is_error: part.isError }),
+    ...(part.cacheControl === undefined ? {} : { cache_control: encodeAnthropicCacheControl(part.cacheControl) }),
   };
 }

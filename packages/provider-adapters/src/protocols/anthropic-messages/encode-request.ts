@@ -1,6 +1,8 @@
 import { CodecErrorV1, type ChatTaskV3, type ReasoningEffortV3 } from '@tokenforge/model-protocol';
 import { encodeAnthropicMessages } from './encode-messages.js';
-import { ANTHROPIC_DEFAULT_MAX_TOKENS, encodeAnthropicOutputBudget } from './encode-output-budget.js';
+import { encodeAnthropicContextManagement } from './encode-context-management.js';
+import { ANTHROPIC_DEFAULT_MAX_TOKENS } from './encode-output-budget.js';
+import { encodeAnthropicThinking } from './encode-thinking.js';
 import { encodeAnthropicTools } from './encode-tools.js';
 import { encodeAnthropicCacheControl } from './map-cache-control.js';
 import type { AnthropicMessagesRequestBody, AnthropicTextBlockParam } from './wire-request.js';
@@ -33,6 +35,11 @@ const ANTHROPIC_MAX_TEMPERATURE = 1;
  *   unmodified; `strict` and `name` have no counterpart since Anthropic always enforces the schema). JSON
  *   without a schema cannot be expressed (Anthropic has no free JSON mode) and is refused;
  * - `caching.promptCacheKey` (a routing hint of other dialects) is dropped; breakpoints live on parts;
+ * - an effort on a target with declared levels is `output_config.effort`, with adaptive thinking when the task
+ *   asks for it (`encodeAnthropicThinking`);
+ * - `endUserId` is `metadata.user_id`; `contextManagement` is `context_management` (`encodeAnthropicContextManagement`;
+ *   the adapter adds the beta header it needs); `parallelToolCalls: false` is `disable_parallel_tool_use`;
+ * - `verbosity` and `store` have no Anthropic counterpart and are dropped;
  * - `stream: true` is sent only for streaming tasks.
  *
  * @throws {CodecErrorV1} `unsupported-feature` for what Anthropic cannot express (audio, JSON without a
@@ -43,9 +50,12 @@ export function encodeAnthropicMessagesRequest(
   task: ChatTaskV3,
   options: EncodeAnthropicMessagesRequestOptions,
 ): AnthropicMessagesRequestBody {
-  const budget = encodeAnthropicOutputBudget(task, options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, options.reasoningEfforts);
+  const budget = encodeAnthropicThinking(task, options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, options.reasoningEfforts);
   const system = encodeSystem(task.system);
   const sampling = task.sampling;
+  const format = encodeResponseFormat(task.responseFormat).output_config;
+  const outputConfig = budget.effort === undefined ? format : { ...format, effort: budget.effort };
+  const contextManagement = task.contextManagement === undefined ? undefined : encodeAnthropicContextManagement(task.contextManagement);
   return {
     model: options.model,
     max_tokens: budget.max_tokens,
@@ -57,7 +67,9 @@ export function encodeAnthropicMessagesRequest(
     ...(sampling?.topP === undefined ? {} : { top_p: sampling.topP }),
     ...(sampling?.topK === undefined ? {} : { top_k: sampling.topK }),
     ...(task.stopSequences === undefined || task.stopSequences.length === 0 ? {} : { stop_sequences: [...task.stopSequences] }),
-    ...encodeResponseFormat(task.responseFormat),
+    ...(outputConfig === undefined ? {} : { output_config: outputConfig }),
+    ...(task.endUserId === undefined ? {} : { metadata: { user_id: task.endUserId } }),
+    ...(contextManagement === undefined ? {} : { context_management: contextManagement }),
     ...(task.stream ? { stream: true as const } : {}),
   };
 }

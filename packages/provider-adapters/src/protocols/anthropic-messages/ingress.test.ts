@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chatTaskV2Schema, isCodecErrorV1, type CodecErrorCodeV1 } from '@tokenforge/model-protocol';
+import { chatTaskV3Schema as chatTaskV2Schema, isCodecErrorV1, type CodecErrorCodeV1 } from '@tokenforge/model-protocol';
 import { encodeAnthropicMessagesRequest } from './encode-request.js';
 import { createAnthropicMessagesIngressCodec, decodeAnthropicMessagesRequest } from './ingress.js';
 
@@ -103,7 +103,7 @@ describe('anthropic-messages ingress', () => {
             { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'get_weather', argumentsText: '{"city":"Paris","days":[1,2]}' },
           ],
         },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_1', toolName: 'get_weather', content: [{ type: 'text', text: 'Sunny' }] }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_1', toolName: 'get_weather', content: [{ type: 'text', text: 'Sunny' }], cacheControl: { type: 'ephemeral' } }] },
         { role: 'user', content: [{ type: 'text', text: 'Thanks, and tomorrow?' }] },
       ],
       tools: [
@@ -115,6 +115,8 @@ describe('anthropic-messages ingress', () => {
         },
       ],
       toolChoice: { type: 'required' },
+      parallelToolCalls: false,
+      endUserId: 'user-123',
       sampling: { temperature: 1, topP: 0.95, topK: 20 },
       maxOutputTokens: 2048,
       stopSequences: ['END'],
@@ -147,13 +149,14 @@ describe('anthropic-messages ingress', () => {
         {
           role: 'user',
           content: [
-            { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'Sunny' }] },
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'Sunny' }], cache_control: { type: 'ephemeral' } },
             { type: 'text', text: 'Thanks, and tomorrow?' },
           ],
         },
       ],
       tools: fullRequest.tools,
-      tool_choice: { type: 'any' },
+      tool_choice: { type: 'any', disable_parallel_tool_use: true },
+      metadata: { user_id: 'user-123' },
       thinking: { type: 'enabled', budget_tokens: 1024 },
       temperature: 1,
       top_p: 0.95,
@@ -232,26 +235,86 @@ describe('anthropic-messages ingress', () => {
     expect(task).toMatchObject({
       system: [{ type: 'text', text: 'top' }, { type: 'text', text: 'late', cacheControl: { type: 'ephemeral' } }, { type: 'text', text: 'later' }],
       messages: [{ role: 'user' }, { role: 'assistant' }],
-      reasoning: { effort: 'medium', includeReasoning: true },
-      tools: [{ name: 'a' }],
+      reasoning: { effort: 'medium', includeReasoning: true, adaptive: true, display: 'updates' },
+      tools: [{ name: 'a', deferLoading: true, eagerInputStreaming: true }],
+      endUserId: 'u',
+      contextManagement: { clearThinking: { keep: 'all' } },
     });
     const effortOf = (effort: string | undefined, display?: string) =>
       decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], thinking: { type: 'adaptive', ...(display === undefined ? {} : { display }) }, ...(effort === undefined ? {} : { output_config: { effort } }) }).task;
     expect(effortOf(undefined)).toMatchObject({ reasoning: { effort: 'high', includeReasoning: true } });
     expect(effortOf('low', 'omitted')).toMatchObject({ reasoning: { effort: 'low', includeReasoning: false } });
     expect(effortOf('minimal')).toMatchObject({ reasoning: { effort: 'minimal' } });
-    expect(effortOf('xhigh')).toMatchObject({ reasoning: { effort: 'high' } });
-    expect(effortOf('max')).toMatchObject({ reasoning: { effort: 'high' } });
-    expect(effortOf('none')).not.toHaveProperty('reasoning');
+    expect(effortOf('xhigh')).toMatchObject({ reasoning: { effort: 'xhigh' } });
+    expect(effortOf('max')).toMatchObject({ reasoning: { effort: 'max' } });
+    expect(effortOf('none')).toMatchObject({ reasoning: { effort: 'none' } });
+    expect(effortOf('none')).toMatchObject({ reasoning: { effort: 'none' } });
+    expect(Object.keys((effortOf('none') as { reasoning: object }).reasoning)).toEqual(['effort']);
   });
 
-  it('drops server tools from the offered tools and reports them', () => {
-    const decoded = decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }, { name: 'a', input_schema: { type: 'object' } }] });
-    expect(decoded.droppedHostedTools).toEqual(['web_search_20250305']);
-    expect(decoded.task).toMatchObject({ tools: [{ name: 'a' }] });
-    const only = decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }] });
-    expect(only.task).not.toHaveProperty('tools');
+  it('reads the web search server tool as a hosted tool and drops the other server tools, reporting them', () => {
+    const decoded = decode({
+      model: 'm',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [
+        { type: 'web_search_20250305', name: 'web_search', max_uses: 3, allowed_domains: ['example.com'], blocked_domains: ['bad.example'] },
+        { type: 'code_execution_20250825', name: 'code_execution' },
+        { name: 'a', input_schema: { type: 'object' } },
+      ],
+    });
+    expect(decoded.droppedHostedTools).toEqual(['code_execution_20250825']);
+    expect(decoded.hostedToolNames).toEqual(['web_search_20250305']);
+    expect(decoded.task).toMatchObject({ tools: [{ name: 'a' }], hostedTools: [{ kind: 'web-search', maxUses: 3, allowedDomains: ['example.com'], blockedDomains: ['bad.example'] }] });
+    const later = decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'web_search_20260209', name: 'web_search' }] });
+    expect(later.task).not.toHaveProperty('tools');
+    expect(later.task).toMatchObject({ hostedTools: [{ kind: 'web-search' }] });
+    expect(later).not.toHaveProperty('droppedHostedTools');
     expect(decode({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] })).not.toHaveProperty('droppedHostedTools');
+  });
+
+  it('reads metadata.user_id, leaving an invalid one out, the parallel switch and context management edits', () => {
+    const user = (user_id: unknown) => decode({ ...base, metadata: { user_id } }).task;
+    expect(user('user-1')).toMatchObject({ endUserId: 'user-1' });
+    expect(user('bad\u0001id')).not.toHaveProperty('endUserId');
+    expect(user('x'.repeat(1025))).not.toHaveProperty('endUserId');
+    expect(user(42)).not.toHaveProperty('endUserId');
+    const tools = [{ name: 'a', input_schema: { type: 'object' } }];
+    expect(decode({ ...base, tools, tool_choice: { type: 'auto', disable_parallel_tool_use: true } }).task).toMatchObject({ parallelToolCalls: false });
+    expect(decode({ ...base, tools, tool_choice: { type: 'any', disable_parallel_tool_use: false } }).task).toMatchObject({ parallelToolCalls: true });
+    expect(decode({ ...base, tools, tool_choice: { type: 'auto' } }).task).not.toHaveProperty('parallelToolCalls');
+    const edits = decode({
+      ...base,
+      context_management: {
+        edits: [
+          { type: 'clear_thinking_20251015', keep: { type: 'thinking_turns', value: 2 } },
+          { type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 30000 }, keep: { type: 'tool_uses', value: 3 }, clear_at_least: { type: 'input_tokens', value: 5000 }, exclude_tools: ['a'], clear_tool_inputs: true },
+          { type: 'compact_20260101' },
+        ],
+      },
+    }).task;
+    expect(edits).toMatchObject({
+      contextManagement: { clearThinking: { keep: 2 }, clearToolUses: { triggerInputTokens: 30000, keepToolUses: 3, clearAtLeastInputTokens: 5000, excludeTools: ['a'], clearToolInputs: true } },
+    });
+    expect(decode({ ...base, context_management: { edits: [{ type: 'unknown' }] } }).task).not.toHaveProperty('contextManagement');
+  });
+
+  it('keeps cache breakpoints on tool_use and tool_result blocks', () => {
+    const { task } = decode({
+      ...base,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {}, cache_control: { type: 'ephemeral' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'r', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
+      ],
+    });
+    expect(task).toMatchObject({
+      messages: [
+        { role: 'user' },
+        { role: 'assistant', content: [{ type: 'tool-call', cacheControl: { type: 'ephemeral' } }] },
+        { role: 'tool', content: [{ type: 'tool-result', cacheControl: { type: 'ephemeral', ttlSeconds: 3600 } }] },
+      ],
+    });
   });
 
   const base = { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] };

@@ -1,17 +1,20 @@
 import {
-  chatTaskV2Schema,
+  chatTaskV3Schema,
   CodecErrorV1,
-  type ChatTaskV2,
+  type ChatTaskV3,
   type ClientWireRequestV1,
+  type ContextManagementV3,
+  type HostedToolV3,
   type IngressCodecV1,
   type IngressDecodedRequestV1,
   type ReasoningControlV2,
+  type ReasoningControlV3,
   type ResponseFormatV2,
   type TextPartV2,
   type ToolChoiceV2,
-  type ToolDefinitionV2,
+  type ToolDefinitionV3,
 } from '@tokenforge/model-protocol';
-import { parseSafeJsonBytes } from '../../codec-kit/index.js';
+import { acceptEndUserId, parseSafeJsonBytes, readDomainList } from '../../codec-kit/index.js';
 import { ANTHROPIC_MESSAGES_PROTOCOL_FAMILY } from './protocol-family.js';
 import { readAnthropicMessages, readCacheControl, readTextBlock } from './decode-client-content.js';
 import {
@@ -33,6 +36,8 @@ import {
 export interface AnthropicMessagesDecodedRequestV1 extends IngressDecodedRequestV1 {
   /** Types of the server tools the client offered (they run at Anthropic, not at the target). */
   readonly droppedHostedTools?: readonly string[];
+  /** The client's tool types of the task's `hostedTools`, in the same order (a host names dropped ones by them). */
+  readonly hostedToolNames?: readonly string[];
 }
 
 /** Options of {@link createAnthropicMessagesIngressCodec}. */
@@ -57,36 +62,98 @@ function joinSystem(top: TextPartV2[] | undefined, late: readonly TextPartV2[]):
   return [...(top ?? []), ...late];
 }
 
+/** Anthropic's web search server tool types: `web_search_20250305` and later dated versions. */
+const WEB_SEARCH_TOOL_TYPE = /^web_search_\d{8}$/;
+
+/** The tools of a request: function tools, hosted tools the task normalizes (with the client's types) and dropped ones. */
+interface ReadTools {
+  readonly tools: ToolDefinitionV3[];
+  readonly hosted: HostedToolV3[];
+  readonly hostedNames: string[];
+  readonly hostedToolNames: Set<string>;
+}
+
 /**
- * Reads client tools; server tools (a `type` other than `custom`: web search, code execution, bash, text editor,
- * computer use, web fetch, ...) run at Anthropic, so they are dropped from the offered tools and their names
- * reported in `dropped`, never turned into functions.
+ * Reads client tools. The web search server tool (`web_search_YYYYMMDD`) becomes a hosted `web-search` tool with
+ * `max_uses`, `allowed_domains` and `blocked_domains`; other server tools (code execution, bash, text editor,
+ * computer use, web fetch, ...) run at Anthropic and have no normalized kind, so they are dropped from the offered
+ * tools and their types reported in `dropped`, never turned into functions. Function tools keep `defer_loading`
+ * and `eager_input_streaming`.
  */
-function readTools(value: unknown, dropped: { type: string; name: string | undefined }[]): ToolDefinitionV2[] | undefined {
-  if (value === undefined || value === null) return undefined;
+function readTools(value: unknown, dropped: { type: string; name: string | undefined }[]): ReadTools {
+  const read: ReadTools = { tools: [], hosted: [], hostedNames: [], hostedToolNames: new Set() };
+  if (value === undefined || value === null) return read;
   if (!Array.isArray(value)) throw invalid('tools', 'must be an array');
-  const tools: ToolDefinitionV2[] = [];
   value.forEach((entry, index) => {
     const path = `tools.${index}`;
     const tool = requireRecord(entry, path);
     if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') {
       if (typeof tool.type !== 'string') throw invalid(`${path}.type`, 'must be a string');
+      if (typeof tool.name === 'string') read.hostedToolNames.add(tool.name);
+      if (WEB_SEARCH_TOOL_TYPE.test(tool.type)) {
+        read.hosted.push(
+          compact<HostedToolV3>({
+            kind: 'web-search',
+            maxUses: optionalInteger(tool, 'max_uses', path, 1),
+            allowedDomains: readDomainList(tool.allowed_domains),
+            blockedDomains: readDomainList(tool.blocked_domains),
+          }),
+        );
+        read.hostedNames.push(tool.type);
+        return;
+      }
       dropped.push({ type: tool.type, name: typeof tool.name === 'string' ? tool.name : undefined });
       return;
     }
     const inputSchema = tool.input_schema;
     if (!isRecord(inputSchema)) throw invalid(`${path}.input_schema`, 'must be an object');
-    tools.push(
-      compact<ToolDefinitionV2>({
+    read.tools.push(
+      compact<ToolDefinitionV3>({
         name: requireNonEmptyString(tool, 'name', path),
         description: optionalString(tool, 'description', path),
         inputSchema,
         strict: optionalBoolean(tool, 'strict', path),
         cacheControl: readCacheControl(tool, path),
+        deferLoading: optionalBoolean(tool, 'defer_loading', path),
+        eagerInputStreaming: optionalBoolean(tool, 'eager_input_streaming', path),
       }),
     );
   });
-  return tools.length === 0 ? undefined : tools;
+  return read;
+}
+
+/**
+ * Reads `context_management.edits`: `clear_thinking_*` (`keep` `all` or `{type: "thinking_turns", value}`) and
+ * `clear_tool_uses_*` (`trigger`, `keep`, `clear_at_least`, `exclude_tools`, `clear_tool_inputs`). Edits of other
+ * types and members of unknown shape are left out: context management is a hint.
+ */
+function readContextManagement(value: unknown): ContextManagementV3 | undefined {
+  if (!isRecord(value) || !Array.isArray(value.edits)) return undefined;
+  const out: { -readonly [K in keyof ContextManagementV3]: ContextManagementV3[K] } = {};
+  for (const edit of value.edits) {
+    if (!isRecord(edit) || typeof edit.type !== 'string') continue;
+    if (edit.type.startsWith('clear_thinking_')) {
+      const keep = edit.keep === 'all' ? 'all' : typedCount(edit.keep, 'thinking_turns');
+      out.clearThinking = keep === undefined ? {} : { keep };
+    } else if (edit.type.startsWith('clear_tool_uses_')) {
+      const exclude = Array.isArray(edit.exclude_tools) ? edit.exclude_tools.filter((name): name is string => typeof name === 'string') : undefined;
+      out.clearToolUses = compact<NonNullable<ContextManagementV3['clearToolUses']>>({
+        triggerInputTokens: typedCount(edit.trigger, 'input_tokens'),
+        keepToolUses: typedCount(edit.keep, 'tool_uses', 0),
+        clearAtLeastInputTokens: typedCount(edit.clear_at_least, 'input_tokens'),
+        excludeTools: exclude === undefined || exclude.length === 0 ? undefined : exclude,
+        clearToolInputs: typeof edit.clear_tool_inputs === 'boolean' ? edit.clear_tool_inputs : undefined,
+      });
+    }
+  }
+  return out.clearThinking === undefined && out.clearToolUses === undefined ? undefined : out;
+}
+
+/** The `value` of a `{type, value}` count of the given type, when it is a whole number of at least `min`. */
+function typedCount(value: unknown, type: string, min = 1): number | undefined {
+  if (!isRecord(value) || value.type !== type) return undefined;
+  const count = value.value;
+  return typeof count === 'number' && Number.isInteger(count) && count >= min ? count : undefined;
 }
 
 function readToolChoice(value: unknown): ToolChoiceV2 | undefined {
@@ -106,10 +173,11 @@ function readToolChoice(value: unknown): ToolChoiceV2 | undefined {
   }
 }
 
-function readReasoning(body: JsonRecord): ReasoningControlV2 | undefined {
+function readReasoning(body: JsonRecord): ReasoningControlV3 | undefined {
   let budgetTokens: number | undefined;
   let adaptive = false;
   let includeReasoning: boolean | undefined;
+  let display: ReasoningControlV3['display'];
   const thinking = body.thinking;
   if (thinking !== undefined && thinking !== null) {
     const record = requireRecord(thinking, 'thinking');
@@ -118,23 +186,27 @@ function readReasoning(body: JsonRecord): ReasoningControlV2 | undefined {
       if (budgetTokens === undefined) throw invalid('thinking.budget_tokens', 'is required');
     } else if (record.type === 'adaptive') {
       adaptive = true;
-      const display = optionalString(record, 'display', 'thinking');
-      if (display !== undefined && !ANTHROPIC_THINKING_DISPLAYS.has(display)) throw invalid('thinking.display', 'is not a known display');
-      includeReasoning = display !== 'omitted';
+      const shown = optionalString(record, 'display', 'thinking');
+      if (shown !== undefined && !ANTHROPIC_THINKING_DISPLAYS.has(shown)) throw invalid('thinking.display', 'is not a known display');
+      includeReasoning = shown !== 'omitted';
+      display = shown === 'summarized' || shown === 'omitted' || shown === 'updates' ? shown : undefined;
     } else if (record.type !== 'disabled') {
       throw invalid('thinking.type', 'must be enabled, disabled or adaptive');
     }
   }
   const effort = readEffort(body.output_config);
-  if (effort === 'none') return undefined;
+  // `none` asks for no reasoning: kept as the level alone (a host leaves it out for a target without `none`).
+  if (effort === 'none') return { effort: 'none' };
   if (budgetTokens === undefined && effort === undefined && !adaptive) return undefined;
   // Adaptive thinking without an effort is the API's default effort, high.
   const taskEffort = effort ?? (adaptive ? 'high' : undefined);
   // Enabled thinking returns thinking blocks to the client, so the task asks for reasoning output too.
-  return compact<ReasoningControlV2>({
+  return compact<ReasoningControlV3>({
     budgetTokens,
-    effort: taskEffort === undefined ? undefined : ANTHROPIC_CLIENT_EFFORT_TO_TASK[taskEffort],
+    effort: taskEffort,
     includeReasoning: budgetTokens === undefined ? includeReasoning : true,
+    adaptive: adaptive ? true : undefined,
+    display,
   });
 }
 
@@ -144,8 +216,10 @@ const ANTHROPIC_THINKING_DISPLAYS: ReadonlySet<string> = new Set(['summarized', 
 type AnthropicClientEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
 /**
- * Client effort to task effort: the V2 task scale stops at `high`, so `xhigh` and `max` ask for the task's
- * highest effort (documented in docs/translation-table.md); `none` turns reasoning off.
+ * Client effort to V2 task effort (the V2 scale stops at `high`). The decoder now keeps the client's level on the
+ * V3 scale; this table remains for hosts that need a V2 effort.
+ *
+ * @deprecated The task carries the V3 effort unchanged.
  */
 export const ANTHROPIC_CLIENT_EFFORT_TO_TASK: Readonly<Record<Exclude<AnthropicClientEffort, 'none'>, NonNullable<ReasoningControlV2['effort']>>> = {
   minimal: 'minimal',
@@ -161,6 +235,12 @@ function readEffort(value: unknown): AnthropicClientEffort | undefined {
   const effort = value.effort;
   if (effort === 'none' || effort === 'minimal' || effort === 'low' || effort === 'medium' || effort === 'high' || effort === 'xhigh' || effort === 'max') return effort;
   throw invalid('output_config.effort', 'is not a known effort');
+}
+
+/** `tool_choice.disable_parallel_tool_use: true` turns parallel tool calls off; `false` keeps them on. */
+function readParallelToolCalls(value: unknown): boolean | undefined {
+  if (!isRecord(value) || typeof value.disable_parallel_tool_use !== 'boolean') return undefined;
+  return !value.disable_parallel_tool_use;
 }
 
 function readResponseFormat(value: unknown): ResponseFormatV2 | undefined {
@@ -188,16 +268,17 @@ function readStopSequences(body: JsonRecord): string[] | undefined {
  *
  * Field rules: `model` → `modelLabel`; `max_tokens` (required; 0, the cache pre-warm, cannot be represented)
  * → `maxOutputTokens`; `system` (string or text blocks) → `system`; `messages` per `readAnthropicMessages`;
- * `tools` (client tools; server tools are dropped and reported, see `readTools`) and `tool_choice` (forcing a dropped
- * server tool is refused) (`any` → `required`;
- * `disable_parallel_tool_use` has no normalized counterpart and is dropped; tool `defer_loading` and
- * `eager_input_streaming` are delivery hints and dropped); `thinking.enabled` → `reasoning.budgetTokens`
- * (`disabled` → none); `thinking.adaptive` → reasoning at `output_config.effort` (high when absent), returned to
- * the client unless `display` is `omitted`; `output_config.effort` over none, minimal, low, medium, high, xhigh,
- * max → `reasoning.effort` by {@link ANTHROPIC_CLIENT_EFFORT_TO_TASK} (`none` sends no reasoning);
+ * `tools` (client tools with `defer_loading` and `eager_input_streaming`; the web search server tool becomes a
+ * hosted `web-search` tool, other server tools are dropped and reported, see `readTools`) and `tool_choice` (forcing
+ * a server tool is refused) (`any` → `required`; `disable_parallel_tool_use` → `parallelToolCalls` negated);
+ * `thinking.enabled` → `reasoning.budgetTokens` (`disabled` → none); `thinking.adaptive` → `reasoning.adaptive` at
+ * `output_config.effort` (high when absent), returned to the client unless `display` is `omitted` (`display`
+ * kept); `output_config.effort` over none … max → `reasoning.effort` unchanged (`none` alone when asked);
  * `output_config.format` (json_schema) → a JSON response format with that schema; `temperature`, `top_p`,
- * `top_k` → sampling; `stop_sequences`; `stream` (default false). `metadata` (`user_id` included),
- * `context_management`, `service_tier`, `container`, `inference_geo`, a top-level `cache_control` and unknown
+ * `top_k` → sampling; `stop_sequences`; `stream` (default false); `metadata.user_id` → `endUserId` (left out
+ * when not a printable string within the bound); `context_management` edits → `contextManagement`
+ * (see `readContextManagement`). The rest of `metadata`, `service_tier`, `container`, `inference_geo`, a top-level
+ * `cache_control` and unknown
  * fields are ignored: none of them changes the answer. The result must satisfy the task schema.
  *
  * @throws {CodecErrorV1} `body-too-large`, `malformed-json`, `invalid-encoding`, `nesting-too-deep`,
@@ -220,17 +301,22 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
   const topK = optionalInteger(body, 'top_k', 'body', 1);
   const sampling = temperature === undefined && topP === undefined && topK === undefined ? undefined : compact({ temperature, topP, topK });
   const dropped: { type: string; name: string | undefined }[] = [];
-  const tools = readTools(body.tools, dropped);
+  const read = readTools(body.tools, dropped);
   const toolChoice = readToolChoice(body.tool_choice);
-  if (toolChoice?.type === 'tool' && dropped.some((tool) => tool.name === toolChoice.toolName)) {
+  if (toolChoice?.type === 'tool' && read.hostedToolNames.has(toolChoice.toolName)) {
     throw unsupported('tool_choice.name', 'forcing a server tool the target cannot run');
   }
-  const candidate = compact<ChatTaskV2>({
+  const metadata = isRecord(body.metadata) ? body.metadata : undefined;
+  const candidate = compact<ChatTaskV3>({
     kind: 'chat',
     system: joinSystem(readSystem(body.system), lateSystem),
     messages,
-    tools,
+    tools: read.tools.length === 0 ? undefined : read.tools,
+    hostedTools: read.hosted.length === 0 ? undefined : read.hosted,
     toolChoice,
+    parallelToolCalls: readParallelToolCalls(body.tool_choice),
+    contextManagement: readContextManagement(body.context_management),
+    endUserId: acceptEndUserId(metadata?.user_id),
     responseFormat: readResponseFormat(body.output_config),
     sampling,
     maxOutputTokens: maxTokens,
@@ -238,13 +324,18 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
     reasoning: readReasoning(body),
     stream,
   });
-  const checked = chatTaskV2Schema.safeParse(candidate);
+  const checked = chatTaskV3Schema.safeParse(candidate);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
     throw new CodecErrorV1('invalid-request', `the request does not form a valid task at ${path}`, { path });
   }
-  const decoded: AnthropicMessagesDecodedRequestV1 = { task: checked.data, modelLabel: model, ...(dropped.length === 0 ? {} : { droppedHostedTools: dropped.map((tool) => tool.type) }) };
+  const decoded: AnthropicMessagesDecodedRequestV1 = {
+    task: checked.data,
+    modelLabel: model,
+    ...(dropped.length === 0 ? {} : { droppedHostedTools: dropped.map((tool) => tool.type) }),
+    ...(read.hostedNames.length === 0 ? {} : { hostedToolNames: read.hostedNames }),
+  };
   return decoded;
 }
 

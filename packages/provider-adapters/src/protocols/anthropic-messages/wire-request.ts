@@ -39,6 +39,8 @@ export interface AnthropicToolUseBlockParam {
   readonly id: string;
   readonly name: string;
   readonly input: Record<string, unknown>;
+  /** Prompt-caching breakpoint after this block. */
+  readonly cache_control?: AnthropicCacheControl;
 }
 
 export interface AnthropicToolResultBlockParam {
@@ -46,6 +48,8 @@ export interface AnthropicToolResultBlockParam {
   readonly tool_use_id: string;
   readonly content?: readonly (AnthropicTextBlockParam | AnthropicImageBlockParam)[];
   readonly is_error?: boolean;
+  /** Prompt-caching breakpoint after this block. */
+  readonly cache_control?: AnthropicCacheControl;
 }
 
 export interface AnthropicThinkingBlockParam {
@@ -82,18 +86,49 @@ export interface AnthropicToolParam {
   readonly input_schema: Record<string, unknown>;
   readonly strict?: boolean;
   readonly cache_control?: AnthropicCacheControl;
+  /** Load the definition only through tool search. */
+  readonly defer_loading?: boolean;
+  /** Stream the call's input without buffering it for validation. */
+  readonly eager_input_streaming?: boolean;
+}
+
+/** The web search server tool (run by Anthropic). */
+export interface AnthropicWebSearchToolParam {
+  readonly type: 'web_search_20250305';
+  readonly name: 'web_search';
+  /** Most searches in one response. */
+  readonly max_uses?: number;
+  /** Search only these domains. */
+  readonly allowed_domains?: string[];
+  /** Never search these domains. */
+  readonly blocked_domains?: string[];
 }
 
 export type AnthropicToolChoiceParam =
-  | { readonly type: 'auto' }
-  | { readonly type: 'any' }
+  | { readonly type: 'auto'; readonly disable_parallel_tool_use?: boolean }
+  | { readonly type: 'any'; readonly disable_parallel_tool_use?: boolean }
   | { readonly type: 'none' }
-  | { readonly type: 'tool'; readonly name: string };
+  | { readonly type: 'tool'; readonly name: string; readonly disable_parallel_tool_use?: boolean };
 
-export interface AnthropicThinkingParam {
-  readonly type: 'enabled';
-  readonly budget_tokens: number;
-}
+export type AnthropicThinkingParam =
+  | { readonly type: 'enabled'; readonly budget_tokens: number }
+  /** The model decides how much to think (at `output_config.effort`); `display` says how thinking is shown. */
+  | { readonly type: 'adaptive'; readonly display?: 'summarized' | 'omitted' | 'updates' };
+
+/** The wire effort levels of `output_config.effort`. */
+export type AnthropicWireEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+/** One context-management edit. */
+export type AnthropicContextEdit =
+  | { readonly type: 'clear_thinking_20251015'; readonly keep?: 'all' | { readonly type: 'thinking_turns'; readonly value: number } }
+  | {
+      readonly type: 'clear_tool_uses_20250919';
+      readonly trigger?: { readonly type: 'input_tokens'; readonly value: number };
+      readonly keep?: { readonly type: 'tool_uses'; readonly value: number };
+      readonly clear_at_least?: { readonly type: 'input_tokens'; readonly value: number };
+      readonly exclude_tools?: string[];
+      readonly clear_tool_inputs?: boolean;
+    };
 
 /** The request body of `POST /v1/messages`. */
 export interface AnthropicMessagesRequestBody {
@@ -105,11 +140,11 @@ export interface AnthropicMessagesRequestBody {
   readonly messages: AnthropicMessageParam[];
   /** System instructions as text blocks (top level only). */
   readonly system?: AnthropicTextBlockParam[];
-  /** Client tool definitions. */
-  readonly tools?: AnthropicToolParam[];
+  /** Client tool definitions and server tools. */
+  readonly tools?: (AnthropicToolParam | AnthropicWebSearchToolParam)[];
   /** How the model may use the tools; sent only with tools. */
   readonly tool_choice?: AnthropicToolChoiceParam;
-  /** Extended thinking with its token budget (below `max_tokens`). */
+  /** Extended thinking with its token budget (below `max_tokens`), or adaptive thinking. */
   readonly thinking?: AnthropicThinkingParam;
   /** Sampling temperature, 0 to 1. */
   readonly temperature?: number;
@@ -119,8 +154,16 @@ export interface AnthropicMessagesRequestBody {
   readonly top_k?: number;
   /** Sequences that stop generation. */
   readonly stop_sequences?: string[];
-  /** Structured output: the JSON schema the answer text must satisfy. */
-  readonly output_config?: { readonly format: { readonly type: 'json_schema'; readonly schema: Record<string, unknown> } };
+  /** Structured output (the JSON schema the answer text must satisfy) and the effort. */
+  readonly output_config?: {
+    readonly format?: { readonly type: 'json_schema'; readonly schema: Record<string, unknown> };
+    /** How much effort the model spends (thinking and answer). */
+    readonly effort?: AnthropicWireEffort;
+  };
+  /** The end user the request is made for. */
+  readonly metadata?: { readonly user_id: string };
+  /** Server-side pruning of the conversation (beta `context-management-2025-06-27`). */
+  readonly context_management?: { readonly edits: AnthropicContextEdit[] };
   /** Present (true) only for streaming requests. */
   readonly stream?: true;
 }

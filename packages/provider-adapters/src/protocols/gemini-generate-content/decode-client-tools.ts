@@ -1,12 +1,14 @@
-import type { ChatTaskV2, ToolChoiceV2, ToolDefinitionV2 } from '@tokenforge/model-protocol';
+import type { ChatTaskV2, HostedToolV3, ToolChoiceV2, ToolDefinitionV2 } from '@tokenforge/model-protocol';
+import { readDomainList } from '../../codec-kit/index.js';
 import { invalidClientRequest, unsupportedClientFeature } from './client-readers.js';
 import { fromGeminiOpenApiSchema } from './decode-client-schema.js';
 import { isJsonObject } from './wire-readers.js';
 
 /**
  * Reads `tools[].functionDeclarations` into task tools: `parametersJsonSchema` as is, `parameters` through
- * `fromGeminiOpenApiSchema`, none → an empty object schema; `response` schemas and `behavior` are dropped; other
- * tool kinds (search, code execution, URL context, ...) are refused.
+ * `fromGeminiOpenApiSchema`, none → an empty object schema; `response` schemas and `behavior` are dropped;
+ * `googleSearch` is read by `decodeClientHostedTools`; other tool kinds (code execution, URL context, ...) are
+ * refused.
  *
  * @throws {CodecErrorV1}
  */
@@ -18,8 +20,9 @@ export function decodeClientTools(value: unknown): ToolDefinitionV2[] | undefine
     const path = `tools.${toolIndex}`;
     if (!isJsonObject(tool)) throw invalidClientRequest('tool is not an object', path);
     for (const key of Object.keys(tool)) {
-      if (key !== 'functionDeclarations') throw unsupportedClientFeature('only function declarations are supported', `${path}.${key}`);
+      if (key !== 'functionDeclarations' && key !== 'googleSearch') throw unsupportedClientFeature('only function declarations and Google Search are supported', `${path}.${key}`);
     }
+    if (tool.functionDeclarations === undefined) return;
     if (!Array.isArray(tool.functionDeclarations)) throw invalidClientRequest('functionDeclarations is not an array', `${path}.functionDeclarations`);
     tool.functionDeclarations.forEach((declaration: unknown, index) => {
       const declarationPath = `${path}.functionDeclarations.${index}`;
@@ -45,6 +48,24 @@ export function decodeClientTools(value: unknown): ToolDefinitionV2[] | undefine
     });
   });
   return tools.length === 0 ? undefined : tools;
+}
+
+/**
+ * Reads the `googleSearch` tools as hosted `web-search` tools (`excludeDomains` → blocked domains; other members,
+ * such as a time range, are hints and dropped).
+ *
+ * @throws {CodecErrorV1} `invalid-request` for a `googleSearch` that is not an object.
+ */
+export function decodeClientHostedTools(value: unknown): HostedToolV3[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const hosted: HostedToolV3[] = [];
+  value.forEach((tool: unknown, toolIndex) => {
+    if (!isJsonObject(tool) || tool.googleSearch === undefined) return;
+    if (!isJsonObject(tool.googleSearch)) throw invalidClientRequest('googleSearch is not an object', `tools.${toolIndex}.googleSearch`);
+    const blockedDomains = readDomainList(tool.googleSearch.excludeDomains);
+    hosted.push({ kind: 'web-search', ...(blockedDomains === undefined ? {} : { blockedDomains }) });
+  });
+  return hosted.length === 0 ? undefined : hosted;
 }
 
 /**

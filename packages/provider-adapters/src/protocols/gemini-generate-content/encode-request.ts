@@ -75,7 +75,9 @@ export interface GeminiEncodedRequest {
  *   `strict` are dropped (a Gemini schema is always enforced);
  * - sampling, `maxOutputTokens`, `stopSequences` (at most 5: more is refused) → `generationConfig`;
  * - reasoning → `thinkingConfig`: `budgetTokens` → `thinkingBudget` (always wins); otherwise the effort by
- *   `options.effortEncoding`; `includeReasoning` → `includeThoughts`;
+ *   `options.effortEncoding` (default: `thinking-level` when the target declares `reasoningEfforts`, else
+ *   `thinking-budget`); `includeReasoning` → `includeThoughts`;
+ * - hosted web search → a `{googleSearch}` tool before the function declarations;
  * - `caching` and `idempotencyKey` are dropped: Gemini has no per-request cache key or idempotency key;
  * - `candidateCount` is never sent (one candidate).
  *
@@ -96,8 +98,11 @@ export function encodeGeminiRequest(
   if (task.system !== undefined && task.system.length > 0) {
     body.systemInstruction = { parts: task.system.map((part) => ({ text: part.text })) };
   }
+  const hosted = encodeHostedTools(task.hostedTools);
+  if (hosted.length > 0) body.tools = hosted;
   if (task.tools !== undefined && task.tools.length > 0) {
     body.tools = [
+      ...hosted,
       {
         functionDeclarations: task.tools.map((tool, index) => ({
           name: tool.name,
@@ -120,6 +125,22 @@ export function encodeGeminiRequest(
     headers: { accept: task.stream ? 'text/event-stream' : 'application/json' },
     body: { type: 'json', value: body },
   };
+}
+
+/**
+ * Hosted tools: `web-search` → `{googleSearch: {}}` (blocked domains as `excludeDomains`; `maxUses` has no Gemini
+ * field and is dropped).
+ *
+ * @throws {CodecErrorV1} `unsupported-feature` for allowed domains (Google Search cannot be limited to domains,
+ * and searching beyond them would change the answer).
+ */
+function encodeHostedTools(hostedTools: ChatTaskV3['hostedTools']): Record<string, unknown>[] {
+  return (hostedTools ?? []).map((tool, index) => {
+    if (tool.allowedDomains !== undefined && tool.allowedDomains.length > 0) {
+      throw new CodecErrorV1('unsupported-feature', 'Google Search cannot be limited to allowed domains', { path: `hostedTools.${index}.allowedDomains` });
+    }
+    return { googleSearch: tool.blockedDomains === undefined || tool.blockedDomains.length === 0 ? {} : { excludeDomains: [...tool.blockedDomains] } };
+  });
 }
 
 function encodeToolChoice(choice: ToolChoiceV2, task: ChatTaskV3): Record<string, unknown> {
@@ -167,7 +188,9 @@ function encodeGenerationConfig(
     config.responseMimeType = 'application/json';
     if (format.schema !== undefined) config.responseJsonSchema = toGeminiJsonSchema(format.schema, 'responseFormat.schema');
   }
-  const thinking = encodeThinkingConfig(task.reasoning, options?.effortEncoding ?? 'thinking-budget', reasoningEfforts);
+  // A target that declares its effort levels takes them as levels; otherwise the protocol option decides.
+  const encoding = options?.effortEncoding ?? (reasoningEfforts === undefined ? 'thinking-budget' : 'thinking-level');
+  const thinking = encodeThinkingConfig(task.reasoning, encoding, reasoningEfforts);
   if (thinking !== undefined) config.thinkingConfig = thinking;
   return config;
 }

@@ -179,6 +179,13 @@ describe('decodeGeminiClientRequest', () => {
     expect(codeOf(() => choice({ mode: 'SOMETIMES' }))).toBe('invalid-request');
   });
 
+  it('reads googleSearch as a hosted web search, with its excluded domains, beside function declarations', () => {
+    const decoded = decode({ ...minimal, tools: [{ googleSearch: { excludeDomains: ['bad.example'] } }, { functionDeclarations: [{ name: 'f' }] }] });
+    expect(decoded.task).toMatchObject({ hostedTools: [{ kind: 'web-search', blockedDomains: ['bad.example'] }], tools: [{ name: 'f' }] });
+    expect(decoded.hostedToolNames).toEqual(['googleSearch']);
+    expect(decode({ ...minimal, tools: [{ googleSearch: {} }] }).task).not.toHaveProperty('tools');
+  });
+
   it.each([
     ['an unknown top-level field', { ...minimal, system_instruction: { parts: [{ text: 'x' }] } }, 'invalid-request'],
     ['cached content', { ...minimal, cachedContent: 'cachedContents/abc' }, 'unsupported-feature'],
@@ -188,7 +195,8 @@ describe('decodeGeminiClientRequest', () => {
     ['an unknown generation option', { ...minimal, generationConfig: { warpFactor: 9 } }, 'invalid-request'],
     ['an enum MIME type', { ...minimal, generationConfig: { responseMimeType: 'text/x.enum' } }, 'unsupported-feature'],
     ['a schema without JSON MIME type', { ...minimal, generationConfig: { responseJsonSchema: { type: 'object' } } }, 'invalid-request'],
-    ['search tools', { ...minimal, tools: [{ googleSearch: {} }] }, 'unsupported-feature'],
+    ['code execution tools', { ...minimal, tools: [{ codeExecution: {} }] }, 'unsupported-feature'],
+    ['a googleSearch that is not an object', { ...minimal, tools: [{ googleSearch: true }] }, 'invalid-request'],
     ['a non-text system part', { ...minimal, systemInstruction: { parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }] } }, 'unsupported-feature'],
     ['empty contents', { contents: [] }, 'invalid-request'],
     ['a turn without parts', { contents: [{ role: 'user', parts: [] }] }, 'invalid-request'],

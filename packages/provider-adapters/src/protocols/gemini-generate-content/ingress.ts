@@ -1,5 +1,5 @@
 import {
-  taskEnvelopeV2Schema,
+  chatTaskV3Schema,
   type ChatTaskV2,
   type ClientWireRequestV1,
   type IngressCodecV1,
@@ -10,7 +10,7 @@ import { parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/safe-js
 import { invalidClientRequest, unsupportedClientFeature } from './client-readers.js';
 import { decodeClientContents } from './decode-client-contents.js';
 import { decodeClientGenerationConfig } from './decode-client-generation-config.js';
-import { decodeClientToolConfig, decodeClientTools } from './decode-client-tools.js';
+import { decodeClientHostedTools, decodeClientToolConfig, decodeClientTools } from './decode-client-tools.js';
 import { parseGeminiRequestPath } from './model-path.js';
 import { GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY } from './protocol-family.js';
 import { isJsonObject } from './wire-readers.js';
@@ -32,6 +32,12 @@ export interface GeminiIngressOptionsV1 {
   readonly jsonLimits?: SafeJsonLimits;
 }
 
+/** A decoded Gemini request, with the client's names of the task's hosted tools. */
+export interface GeminiDecodedRequestV1 extends IngressDecodedRequestV1 {
+  /** `googleSearch` for each of the task's hosted tools (a host names a dropped one by it). */
+  readonly hostedToolNames?: readonly string[];
+}
+
 /**
  * Decodes a client's Gemini request. The path carries the model (`modelLabel`) and the method:
  * `:generateContent` is a sync task, `:streamGenerateContent` a stream task and requires `alt=sse` (the
@@ -40,12 +46,12 @@ export interface GeminiIngressOptionsV1 {
  *
  * Mapping (the reverse of `encodeGeminiRequest`): `systemInstruction.parts[].text` → `system` (other part kinds
  * are refused); `contents` by `decodeClientContents`; `tools` and `toolConfig` by `decodeClientTools` and
- * `decodeClientToolConfig`; `generationConfig` by `decodeClientGenerationConfig`. The result is checked against
+ * `decodeClientToolConfig` (`googleSearch` → a hosted `web-search` tool by `decodeClientHostedTools`); `generationConfig` by `decodeClientGenerationConfig`. The result is checked against
  * the task schema.
  *
  * @throws {CodecErrorV1}
  */
-export function decodeGeminiClientRequest(request: ClientWireRequestV1, options?: GeminiIngressOptionsV1): IngressDecodedRequestV1 {
+export function decodeGeminiClientRequest(request: ClientWireRequestV1, options?: GeminiIngressOptionsV1): GeminiDecodedRequestV1 {
   const { model, method } = parseGeminiRequestPath(request.path);
   const stream = method === 'streamGenerateContent';
   const alt = request.query?.alt;
@@ -62,15 +68,21 @@ export function decodeGeminiClientRequest(request: ClientWireRequestV1, options?
   if (system !== undefined) task.system = system;
   const tools = decodeClientTools(body.tools);
   if (tools !== undefined) task.tools = tools;
+  const hostedTools = decodeClientHostedTools(body.tools);
   const toolChoice = decodeClientToolConfig(body.toolConfig, task);
   if (toolChoice !== undefined) task.toolChoice = toolChoice;
   decodeClientGenerationConfig(body.generationConfig, task);
-  const checked = taskEnvelopeV2Schema.safeParse(task);
+  const checked = chatTaskV3Schema.safeParse(hostedTools === undefined ? task : { ...task, hostedTools });
   if (!checked.success) {
     const issue = checked.error.issues[0];
     throw invalidClientRequest('request does not make a valid task', issue === undefined ? '' : issue.path.join('.'));
   }
-  return { task: checked.data, modelLabel: model };
+  const decoded: GeminiDecodedRequestV1 = {
+    task: checked.data,
+    modelLabel: model,
+    ...(hostedTools === undefined ? {} : { hostedToolNames: hostedTools.map(() => 'googleSearch') }),
+  };
+  return decoded;
 }
 
 function decodeSystemInstruction(value: unknown): TextPartV2[] | undefined {

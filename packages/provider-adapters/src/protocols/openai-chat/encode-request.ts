@@ -50,6 +50,14 @@ export interface OpenAiChatRequestBody {
   readonly stop?: readonly string[];
   /** Reasoning effort (see `mapOpenAiChatReasoningEffort`). */
   readonly reasoning_effort?: OpenAiChatReasoningEffort;
+  /** Whether the model may call several tools in one turn (sent with tools only). */
+  readonly parallel_tool_calls?: boolean;
+  /** How long the answer should be. */
+  readonly verbosity?: 'low' | 'medium' | 'high';
+  /** The end user the request is made for (abuse monitoring). */
+  readonly safety_identifier?: string;
+  /** The hosted web search (OpenAI's search models). */
+  readonly web_search_options?: Readonly<Record<string, never>>;
   /** Prompt-cache routing key. */
   readonly prompt_cache_key?: string;
   /** Present (true) only for stream tasks. */
@@ -87,6 +95,20 @@ function encodeResponseFormat(format: ChatTaskV3['responseFormat']): OpenAiChatR
 }
 
 /**
+ * The hosted web search as `web_search_options: {}`. Chat Completions takes no domain lists: a web search with
+ * allowed or blocked domains is refused, since searching without the limits would change the answer.
+ */
+function encodeWebSearch(hostedTools: ChatTaskV3['hostedTools']): Pick<OpenAiChatRequestBody, 'web_search_options'> {
+  if (hostedTools === undefined || hostedTools.length === 0) return {};
+  hostedTools.forEach((tool, index) => {
+    if ((tool.allowedDomains?.length ?? 0) > 0 || (tool.blockedDomains?.length ?? 0) > 0) {
+      throw new CodecErrorV1('unsupported-feature', 'openai-chat web search takes no domain lists', { path: `hostedTools.${index}` });
+    }
+  });
+  return { web_search_options: {} };
+}
+
+/**
  * Encodes a chat task as a `POST /chat/completions` request. Pure.
  *
  * Mapping: system and messages by `encodeOpenAiChatMessages`; tools and tool choice by `encodeOpenAiChatTools`
@@ -96,6 +118,9 @@ function encodeResponseFormat(format: ChatTaskV3['responseFormat']): OpenAiChatR
  * dialect and is dropped (as the official SDKs do: it only narrows sampling); `maxOutputTokens` goes to
  * `max_completion_tokens` (or `max_tokens` by option); `stopSequences` to `stop` (a server with a lower limit,
  * OpenAI's 4, answers with its own error); reasoning by `mapOpenAiChatReasoningEffort`;
+ * `parallelToolCalls` to `parallel_tool_calls` (with tools only; the engine sends it only to a target declaring
+ * the fact); `verbosity` and `endUserId` (as `safety_identifier`) only to a target declaring `reasoningEfforts`;
+ * a hosted web search to `web_search_options`;
  * `caching.promptCacheKey` to `prompt_cache_key`; streaming sets `stream: true` and
  * `stream_options.include_usage` so the last chunk reports usage. `reasoningEfforts` are the levels the target
  * declares (its capability's `reasoningEfforts`). `idempotencyKey` has no Chat Completions
@@ -116,6 +141,9 @@ export function encodeOpenAiChatRequest(
   const responseFormat = encodeResponseFormat(task.responseFormat);
   const effort = mapOpenAiChatReasoningEffort(task.reasoning, reasoningEfforts);
   const tools = task.tools !== undefined && task.tools.length > 0 ? encodeOpenAiChatTools(task.tools) : undefined;
+  // `verbosity` and `safety_identifier` are OpenAI fields some compatible servers refuse: they go only to a target
+  // that declares its reasoning levels (`reasoningEfforts`), the fact that marks a current OpenAI-style model.
+  const currentFields = reasoningEfforts !== undefined;
   const body: OpenAiChatRequestBody = {
     model: providerModel,
     messages: encodeOpenAiChatMessages(task.system, task.messages, resolved),
@@ -130,6 +158,10 @@ export function encodeOpenAiChatRequest(
     ...(task.maxOutputTokens === undefined ? {} : { [resolved.maxTokensField]: task.maxOutputTokens }),
     ...(task.stopSequences === undefined || task.stopSequences.length === 0 ? {} : { stop: task.stopSequences }),
     ...(effort === undefined ? {} : { reasoning_effort: effort }),
+    ...(task.parallelToolCalls === undefined || tools === undefined ? {} : { parallel_tool_calls: task.parallelToolCalls }),
+    ...(task.verbosity === undefined || !currentFields ? {} : { verbosity: task.verbosity }),
+    ...(task.endUserId === undefined || !currentFields ? {} : { safety_identifier: task.endUserId }),
+    ...encodeWebSearch(task.hostedTools),
     ...(task.caching?.promptCacheKey === undefined ? {} : { prompt_cache_key: task.caching.promptCacheKey }),
     ...(task.stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   };

@@ -122,6 +122,8 @@ describe('openai-chat ingress', () => {
         { name: 'time', inputSchema: { type: 'object', properties: {} } },
       ],
       toolChoice: { type: 'tool', toolName: 'weather' },
+      parallelToolCalls: false,
+      endUserId: 'someone',
       responseFormat: { type: 'json', name: 'answer', schema: { type: 'object' }, strict: true },
       sampling: { temperature: 0.5, topP: 0.9, frequencyPenalty: 0.1, presencePenalty: 0.2, seed: 3 },
       maxOutputTokens: 100,
@@ -159,7 +161,6 @@ describe('openai-chat ingress', () => {
     ['logit_bias', { ...minimal, logit_bias: { '1': 5 } }, 'logit_bias'],
     ['audio output', { ...minimal, modalities: ['text', 'audio'] }, 'modalities'],
     ['predicted outputs', { ...minimal, prediction: { type: 'content', content: 'x' } }, 'prediction'],
-    ['web search', { ...minimal, web_search_options: {} }, 'web_search_options'],
     ['custom tools', { ...minimal, tools: [{ type: 'custom', custom: { name: 'c' } }] }, 'tools.0.type'],
     ['allowed_tools', { ...minimal, tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } } }, 'tool_choice.type'],
     ['an uploaded file id', { ...minimal, messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }] }, 'messages.0.content.0.file.file_id'],
@@ -169,11 +170,20 @@ describe('openai-chat ingress', () => {
     expect(refusal(body)).toEqual({ code: 'unsupported-feature', path });
   });
 
-  it('maps the whole reasoning_effort scale: none sends no reasoning, xhigh and max the highest task effort', () => {
-    expect(decode({ ...minimal, reasoning_effort: 'none' }).task).not.toHaveProperty('reasoning');
+  it('keeps the whole reasoning_effort scale', () => {
+    expect(decode({ ...minimal, reasoning_effort: 'none' }).task).toMatchObject({ reasoning: { effort: 'none' } });
     expect(decode({ ...minimal, reasoning_effort: 'minimal' }).task).toMatchObject({ reasoning: { effort: 'minimal' } });
-    expect(decode({ ...minimal, reasoning_effort: 'xhigh' }).task).toMatchObject({ reasoning: { effort: 'high' } });
-    expect(decode({ ...minimal, reasoning_effort: 'max', parallel_tool_calls: false }).task).toMatchObject({ reasoning: { effort: 'high' } });
+    expect(decode({ ...minimal, reasoning_effort: 'xhigh' }).task).toMatchObject({ reasoning: { effort: 'xhigh' } });
+    expect(decode({ ...minimal, reasoning_effort: 'max', parallel_tool_calls: true }).task).toMatchObject({ reasoning: { effort: 'max' }, parallelToolCalls: true });
+  });
+
+  it('reads verbosity, the end user (safety_identifier before user, an invalid one left out) and web_search_options as a hosted web search', () => {
+    expect(decode({ ...minimal, verbosity: 'high', safety_identifier: 'a', user: 'b' }).task).toMatchObject({ verbosity: 'high', endUserId: 'a' });
+    expect(decode({ ...minimal, verbosity: 'loud', user: 'tab\tinside' }).task).not.toHaveProperty('endUserId');
+    expect(decode({ ...minimal, verbosity: 'loud' }).task).not.toHaveProperty('verbosity');
+    const search = decode({ ...minimal, web_search_options: { search_context_size: 'low' } });
+    expect(search.task).toMatchObject({ hostedTools: [{ kind: 'web-search' }] });
+    expect(search.hostedToolNames).toEqual(['web_search_options']);
   });
 
   it.each([

@@ -1,12 +1,13 @@
 import {
-  taskEnvelopeV2Schema,
-  type ChatTaskV2,
+  chatTaskV3Schema,
+  REASONING_EFFORTS_V3,
+  type ChatTaskV3,
   type ClientWireRequestV1,
   type IngressCodecV1,
   type IngressDecodedRequestV1,
   type ResponseFormatV2,
 } from '@tokenforge/model-protocol';
-import { parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/index.js';
+import { acceptEndUserId, parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/index.js';
 import {
   invalidClientField,
   isClientObject,
@@ -23,6 +24,12 @@ import {
 import { decodeOpenAiChatClientMessages } from './decode-client-messages.js';
 import { decodeOpenAiChatClientToolChoice, decodeOpenAiChatClientTools } from './decode-client-tools.js';
 import { OPENAI_CHAT_PROTOCOL_FAMILY } from './protocol-family.js';
+
+/** A decoded Chat Completions request, with the client's names of the task's hosted tools. */
+export interface OpenAiChatDecodedRequestV1 extends IngressDecodedRequestV1 {
+  /** `web_search_options` when the task's hosted web search came from it (a host names a dropped one by it). */
+  readonly hostedToolNames?: readonly string[];
+}
 
 /** Options of {@link createOpenAiChatIngressCodec}. */
 export interface OpenAiChatIngressOptionsV1 {
@@ -54,13 +61,16 @@ function decodeResponseFormat(value: ClientJsonObject | undefined): ResponseForm
   }
 }
 
-function decodeReasoningEffort(value: string | undefined): ChatTaskV2['reasoning'] {
+function decodeReasoningEffort(value: string | undefined): ChatTaskV3['reasoning'] {
   if (value === undefined) return undefined;
-  if (value === 'minimal' || value === 'low' || value === 'medium' || value === 'high') return { effort: value };
-  // The V2 task scale ends at high: xhigh and max ask for its highest effort; none asks for no reasoning.
-  if (value === 'xhigh' || value === 'max') return { effort: 'high' };
-  if (value === 'none') return undefined;
+  // The whole V3 scale is kept; `none` asks for no reasoning (a host leaves it out for a target without `none`).
+  if ((REASONING_EFFORTS_V3 as readonly string[]).includes(value)) return { effort: value as (typeof REASONING_EFFORTS_V3)[number] };
   throw invalidClientField('reasoning_effort', 'is not a known effort');
+}
+
+/** `verbosity` (low, medium, high; another value is a hint and left out). */
+function decodeVerbosity(value: unknown): ChatTaskV3['verbosity'] {
+  return value === 'low' || value === 'medium' || value === 'high' ? value : undefined;
 }
 
 function decodeStop(value: unknown): string[] | undefined {
@@ -86,7 +96,6 @@ function refuseUnrepresentable(body: ClientJsonObject): void {
     throw unsupportedClientField('modalities', 'audio output is not supported');
   }
   if (!isUnset(body.prediction)) throw unsupportedClientField('prediction', 'predicted outputs are not supported');
-  if (!isUnset(body.web_search_options)) throw unsupportedClientField('web_search_options', 'web search is not supported');
 }
 
 /**
@@ -97,22 +106,23 @@ function refuseUnrepresentable(body: ClientJsonObject): void {
  * `decodeOpenAiChatClientMessages`; function `tools` (missing `parameters` = no arguments) and `tool_choice`;
  * `response_format` (`json_object` is JSON without a schema); `temperature`, `top_p`, `frequency_penalty`,
  * `presence_penalty`, `seed`; `max_completion_tokens`, else the deprecated `max_tokens`; `stop`;
- * `reasoning_effort` (`none` sends no reasoning, `minimal` to `high` kept, `xhigh` and `max` as `high`);
+ * `reasoning_effort` over none … max unchanged; `parallel_tool_calls` → `parallelToolCalls`; `verbosity`;
+ * `safety_identifier` (else `user`) → `endUserId` (left out when not a printable string within the bound);
+ * `web_search_options` → a hosted `web-search` tool (its context size and location are hints, dropped);
  * `prompt_cache_key`; `stream`.
  *
  * Ignored on purpose (host or transport concerns, or hints whose absence leaves the answer valid):
- * `stream_options` (the egress stream always ends with a usage chunk), `parallel_tool_calls`, `user`,
- * `safety_identifier`, `metadata`, `store`, `service_tier`, `prompt_cache_retention`, `prompt_cache_options`,
- * `verbosity`, `name` on messages, and every unknown field.
+ * `stream_options` (the egress stream always ends with a usage chunk), `metadata`, `store`, `service_tier`,
+ * `prompt_cache_retention`, `prompt_cache_options`, `name` on messages, and every unknown field.
  *
  * Refused as `unsupported-feature`: `n > 1`, legacy `functions` / `function_call` / `function` messages,
- * `logprobs`, `logit_bias`, audio output, `prediction`, `web_search_options`, custom tools, `allowed_tools`,
+ * `logprobs`, `logit_bias`, audio output, `prediction`, custom tools, `allowed_tools`,
  * `file_id` file parts.
  *
  * @throws {CodecErrorV1} the parser's codes for bad bytes or JSON; `invalid-request` for a malformed request
  * (with the JSON path); `unsupported-feature` as listed.
  */
-export function decodeOpenAiChatClientRequest(request: ClientWireRequestV1, options?: OpenAiChatIngressOptionsV1): IngressDecodedRequestV1 {
+export function decodeOpenAiChatClientRequest(request: ClientWireRequestV1, options?: OpenAiChatIngressOptionsV1): OpenAiChatDecodedRequestV1 {
   const body = parseSafeJsonBytes(request.body, options?.limits);
   if (!isClientObject(body)) throw invalidClientField('body', 'must be a JSON object');
   refuseUnrepresentable(body);
@@ -138,12 +148,20 @@ export function decodeOpenAiChatClientRequest(request: ClientWireRequestV1, opti
   const stopSequences = decodeStop(body.stop);
   const reasoning = decodeReasoningEffort(optionalClientString(body, 'reasoning_effort', ''));
   const promptCacheKey = optionalClientString(body, 'prompt_cache_key', '');
+  const webSearch = !isUnset(body.web_search_options);
+  const parallelToolCalls = optionalClientBoolean(body, 'parallel_tool_calls', '');
+  const verbosity = decodeVerbosity(body.verbosity);
+  const endUserId = acceptEndUserId(body.safety_identifier) ?? acceptEndUserId(body.user);
   const candidate = {
     kind: 'chat',
     ...(system.length === 0 ? {} : { system }),
     messages,
     ...(tools === undefined ? {} : { tools }),
+    ...(webSearch ? { hostedTools: [{ kind: 'web-search' }] } : {}),
     ...(toolChoice === undefined ? {} : { toolChoice }),
+    ...(parallelToolCalls === undefined ? {} : { parallelToolCalls }),
+    ...(verbosity === undefined ? {} : { verbosity }),
+    ...(endUserId === undefined ? {} : { endUserId }),
     ...(responseFormat === undefined ? {} : { responseFormat }),
     ...(Object.keys(definedSampling).length === 0 ? {} : { sampling: definedSampling }),
     ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
@@ -152,13 +170,13 @@ export function decodeOpenAiChatClientRequest(request: ClientWireRequestV1, opti
     ...(promptCacheKey === undefined ? {} : { caching: { promptCacheKey } }),
     stream: optionalClientBoolean(body, 'stream', '') ?? false,
   };
-  const checked = taskEnvelopeV2Schema.safeParse(candidate);
+  const checked = chatTaskV3Schema.safeParse(candidate);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
     throw invalidClientField(path, 'is out of range or malformed for a chat task');
   }
-  return { task: checked.data, modelLabel };
+  return { task: checked.data, modelLabel, ...(webSearch ? { hostedToolNames: ['web_search_options'] } : {}) };
 }
 
 /** Creates the `openai-chat/v1` ingress codec (see {@link decodeOpenAiChatClientRequest}). */

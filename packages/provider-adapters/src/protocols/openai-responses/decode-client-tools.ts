@@ -1,4 +1,5 @@
-import type { ToolDefinitionV2 } from '@tokenforge/model-protocol';
+import type { HostedToolV3, ToolDefinitionV3 as ToolDefinitionV2 } from '@tokenforge/model-protocol';
+import { readDomainList } from '../../codec-kit/index.js';
 import {
   invalidClientField,
   isClientObject,
@@ -28,14 +29,21 @@ const HOSTED_TOOL_TYPES: ReadonlySet<string> = new Set([
   'tool_search',
 ]);
 
+/** The web search tool types, read as the task's hosted `web-search` tool. */
+const WEB_SEARCH_TOOL_TYPES: ReadonlySet<string> = new Set(['web_search', 'web_search_preview', 'web_search_2025_08_26', 'web_search_preview_2025_03_11']);
+
 /** The client's tools as the task offers them. */
 export interface DecodedClientTools {
   /** Function tools, freeform tools wrapped as functions, in declaration order. */
   readonly tools: ToolDefinitionV2[];
   /** Names of the freeform tools (their calls go back to the client as `custom_tool_call` items). */
   readonly freeformToolNames: string[];
-  /** Types of the hosted tools that were dropped. */
+  /** Types of the hosted tools that were dropped (kinds the task does not normalize). */
   readonly droppedHostedTools: string[];
+  /** Hosted tools the task normalizes (web search), in declaration order. */
+  readonly hostedTools: HostedToolV3[];
+  /** The client's types of `hostedTools`, in the same order. */
+  readonly hostedToolNames: string[];
 }
 
 function freeformDescription(tool: Record<string, unknown>, path: string): string | undefined {
@@ -53,17 +61,21 @@ function freeformDescription(tool: Record<string, unknown>, path: string): strin
  * Reads `tools` (and the tools of `additional_tools` input items) into task tools.
  *
  * - `function` tools: name, description, `parameters` (none means no arguments), `strict` (absent means true, the
- *   Responses default); `defer_loading` is a delivery hint and dropped.
+ *   Responses default), `defer_loading` (kept as `deferLoading`).
  * - `namespace` groups are flattened: their tools are offered by their own names (a name that repeats is refused).
  * - `custom` (freeform) tools become a function taking one string property `input`; a grammar `format` is written
  *   into the description. Their names are reported so the egress returns their calls as `custom_tool_call`.
- * - Hosted tools (web search, file search, code interpreter and the like) run at OpenAI: they are dropped from the
- *   offered tools and reported, never turned into functions. Any other tool type is refused.
+ * - Web search tools (`web_search`, `web_search_preview` and their dated names) become the hosted `web-search` tool
+ *   (`filters.allowed_domains` as its allowed domains; `search_context_size` and `user_location` are hints, dropped).
+ * - Other hosted tools (file search, code interpreter and the like) run at OpenAI: they are dropped from the offered
+ *   tools and reported, never turned into functions. Any other tool type is refused.
  */
 export function decodeOpenAiResponsesClientTools(groups: readonly { readonly tools: readonly unknown[]; readonly path: string }[]): DecodedClientTools {
   const tools: ToolDefinitionV2[] = [];
   const freeformToolNames: string[] = [];
   const droppedHostedTools: string[] = [];
+  const hostedTools: HostedToolV3[] = [];
+  const hostedToolNames: string[] = [];
   const seen = new Set<string>();
   const add = (tool: ToolDefinitionV2, path: string): void => {
     if (seen.has(tool.name)) throw unsupportedClientField(`${path}.name`, 'a tool name offered twice (namespaces are flattened) is not supported');
@@ -83,7 +95,17 @@ export function decodeOpenAiResponsesClientTools(groups: readonly { readonly too
         const description = optionalClientString(tool, 'description', `${path}.`);
         const strict = optionalClientBoolean(tool, 'strict', `${path}.`) ?? true;
         const parameters = optionalClientObject(tool, 'parameters', `${path}.`) ?? { type: 'object', properties: {} };
-        add({ name: requiredClientString(tool, 'name', `${path}.`), ...(description === undefined ? {} : { description }), inputSchema: { ...parameters }, strict }, path);
+        const deferLoading = optionalClientBoolean(tool, 'defer_loading', `${path}.`);
+        add(
+          {
+            name: requiredClientString(tool, 'name', `${path}.`),
+            ...(description === undefined ? {} : { description }),
+            inputSchema: { ...parameters },
+            strict,
+            ...(deferLoading === undefined ? {} : { deferLoading }),
+          },
+          path,
+        );
         return;
       }
       if (type === 'custom') {
@@ -105,6 +127,13 @@ export function decodeOpenAiResponsesClientTools(groups: readonly { readonly too
         freeformToolNames.push(name);
         return;
       }
+      if (typeof type === 'string' && WEB_SEARCH_TOOL_TYPES.has(type)) {
+        const filters = optionalClientObject(tool, 'filters', `${path}.`);
+        const allowedDomains = readDomainList(filters?.allowed_domains);
+        hostedTools.push({ kind: 'web-search', ...(allowedDomains === undefined ? {} : { allowedDomains }) });
+        hostedToolNames.push(type);
+        return;
+      }
       if (typeof type === 'string' && HOSTED_TOOL_TYPES.has(type)) {
         droppedHostedTools.push(type);
         return;
@@ -113,5 +142,5 @@ export function decodeOpenAiResponsesClientTools(groups: readonly { readonly too
     });
   };
   for (const group of groups) visit(group.tools, group.path);
-  return { tools, freeformToolNames, droppedHostedTools };
+  return { tools, freeformToolNames, droppedHostedTools, hostedTools, hostedToolNames };
 }

@@ -1,9 +1,11 @@
 import { CodecErrorV1, type ChatTaskV3, type ReasoningEffortV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { encodeOpenAiResponsesInput, type OpenAiResponsesInputItem } from './encode-input.js';
 import {
+  encodeOpenAiResponsesHostedTools,
   encodeOpenAiResponsesToolChoice,
   encodeOpenAiResponsesTools,
   type OpenAiResponsesRequestTool,
+  type OpenAiResponsesRequestWebSearchTool,
   type OpenAiResponsesRequestToolChoice,
 } from './encode-tools.js';
 import { mapOpenAiResponsesReasoning, type OpenAiResponsesRequestReasoning } from './map-reasoning.js';
@@ -27,12 +29,16 @@ export interface OpenAiResponsesRequestBody {
   readonly instructions?: string;
   /** The conversation as input items. */
   readonly input: readonly OpenAiResponsesInputItem[];
-  /** Function tools; absent without tools. */
-  readonly tools?: readonly OpenAiResponsesRequestTool[];
+  /** Function tools and the hosted web search; absent without tools. */
+  readonly tools?: readonly (OpenAiResponsesRequestTool | OpenAiResponsesRequestWebSearchTool)[];
   /** How the model may use the tools. */
   readonly tool_choice?: OpenAiResponsesRequestToolChoice;
-  /** JSON output format; absent for free text. */
-  readonly text?: { readonly format: OpenAiResponsesRequestTextFormat };
+  /** Whether the model may call several tools in one turn. */
+  readonly parallel_tool_calls?: boolean;
+  /** JSON output format (absent for free text) and the answer's verbosity. */
+  readonly text?: { readonly format?: OpenAiResponsesRequestTextFormat; readonly verbosity?: 'low' | 'medium' | 'high' };
+  /** The end user the request is made for (abuse monitoring). */
+  readonly safety_identifier?: string;
   /** Sampling temperature, 0 to 2. */
   readonly temperature?: number;
   /** Nucleus sampling mass. */
@@ -96,7 +102,8 @@ function encodeTextFormat(format: ChatTaskV3['responseFormat']): OpenAiResponses
  * `encodeOpenAiResponsesToolChoice`; a JSON response format with a schema → `text.format` `json_schema` (flat; name
  * defaults to `response`), without a schema `json_object`, text sends nothing; `temperature`, `top_p`;
  * `maxOutputTokens` → `max_output_tokens`; reasoning by `mapOpenAiResponsesReasoning`; `caching.promptCacheKey` →
- * `prompt_cache_key`; streaming sets `stream: true`.
+ * `prompt_cache_key`; hosted web search → a `web_search` tool; `parallelToolCalls` → `parallel_tool_calls` (with
+ * tools only); `verbosity` → `text.verbosity`; `endUserId` → `safety_identifier`; streaming sets `stream: true`.
  *
  * Statelessness: `store: false` is always sent (the conversation travels whole in every request, nothing is left at
  * the provider), and for reasoning targets `include: ["reasoning.encrypted_content"]`, so reasoning items come back
@@ -122,19 +129,24 @@ export function encodeOpenAiResponsesRequest(
   const instructions = task.system === undefined || task.system.length === 0 ? undefined : task.system.map((part) => part.text).join('\n\n');
   const format = encodeTextFormat(task.responseFormat);
   const reasoning = mapOpenAiResponsesReasoning(task.reasoning, options?.reasoningEfforts);
-  const tools = task.tools !== undefined && task.tools.length > 0 ? encodeOpenAiResponsesTools(task.tools) : undefined;
+  const functionTools = task.tools !== undefined && task.tools.length > 0 ? encodeOpenAiResponsesTools(task.tools) : [];
+  const hostedTools = task.hostedTools === undefined ? [] : encodeOpenAiResponsesHostedTools(task.hostedTools);
+  const tools = functionTools.length + hostedTools.length === 0 ? undefined : [...functionTools, ...hostedTools];
+  const text = format === undefined && task.verbosity === undefined ? undefined : { ...(format === undefined ? {} : { format }), ...(task.verbosity === undefined ? {} : { verbosity: task.verbosity }) };
   const body: OpenAiResponsesRequestBody = {
     model: providerModel,
     ...(instructions === undefined ? {} : { instructions }),
     input: encodeOpenAiResponsesInput(task.messages),
     ...(tools === undefined ? {} : { tools }),
-    ...(task.toolChoice === undefined ? {} : { tool_choice: encodeOpenAiResponsesToolChoice(task.toolChoice, task.tools) }),
-    ...(format === undefined ? {} : { text: { format } }),
+    ...(task.toolChoice === undefined ? {} : { tool_choice: encodeOpenAiResponsesToolChoice(task.toolChoice, task.tools, task.hostedTools) }),
+    ...(task.parallelToolCalls === undefined || tools === undefined ? {} : { parallel_tool_calls: task.parallelToolCalls }),
+    ...(text === undefined ? {} : { text }),
     ...(task.sampling?.temperature === undefined ? {} : { temperature: task.sampling.temperature }),
     ...(task.sampling?.topP === undefined ? {} : { top_p: task.sampling.topP }),
     ...(task.maxOutputTokens === undefined ? {} : { max_output_tokens: task.maxOutputTokens }),
     ...(reasoning === undefined ? {} : { reasoning }),
     ...(task.caching?.promptCacheKey === undefined ? {} : { prompt_cache_key: task.caching.promptCacheKey }),
+    ...(task.endUserId === undefined ? {} : { safety_identifier: task.endUserId }),
     store: false,
     ...(options?.encryptedReasoning === true ? { include: [OPENAI_RESPONSES_ENCRYPTED_REASONING_INCLUDE] } : {}),
     ...(task.stream ? { stream: true } : {}),

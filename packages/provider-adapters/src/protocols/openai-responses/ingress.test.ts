@@ -106,10 +106,13 @@ describe('openai-responses ingress', () => {
         { name: 'bare', inputSchema: { type: 'object', properties: {} }, strict: true },
       ],
       toolChoice: { type: 'tool', toolName: 'lookup' },
+      parallelToolCalls: false,
       responseFormat: { type: 'json', name: 'answer', schema: { type: 'object' }, strict: true },
+      verbosity: 'low',
+      store: false,
       sampling: { temperature: 0.5, topP: 0.9 },
       maxOutputTokens: 200,
-      reasoning: { effort: 'low', includeReasoning: true },
+      reasoning: { effort: 'low', includeReasoning: true, summary: 'detailed', includeEncrypted: true },
       caching: { promptCacheKey: 'key' },
       stream: true,
     });
@@ -148,8 +151,13 @@ describe('openai-responses ingress', () => {
       prompt_cache_key: 'k',
     });
     expect(decoded.clientFreeformToolNames).toEqual(['note', 'exec']);
-    expect(decoded.droppedHostedTools).toEqual(['web_search']);
+    expect(decoded).not.toHaveProperty('droppedHostedTools');
+    expect(decoded.hostedToolNames).toEqual(['web_search']);
     expect(decoded.task).toMatchObject({
+      hostedTools: [{ kind: 'web-search' }],
+      parallelToolCalls: false,
+      verbosity: 'low',
+      store: false,
       system: [{ type: 'text', text: 'Be useful.' }],
       tools: [
         { name: 'note', inputSchema: { properties: { input: { type: 'string' } }, required: ['input'] } },
@@ -157,7 +165,7 @@ describe('openai-responses ingress', () => {
         { name: 'wait', strict: false },
       ],
       toolChoice: { type: 'tool', toolName: 'exec' },
-      reasoning: { effort: 'high', includeReasoning: true },
+      reasoning: { effort: 'xhigh', includeReasoning: true, summary: 'auto', context: 'all-turns', includeEncrypted: true },
       caching: { promptCacheKey: 'k' },
       messages: [
         { role: 'user' },
@@ -166,10 +174,18 @@ describe('openai-responses ingress', () => {
       ],
     });
     const effortOf = (effort: string) => decode({ model: 'm', input: 'x', reasoning: { effort } }).task;
-    expect(effortOf('none')).not.toHaveProperty('reasoning');
+    expect(effortOf('none')).toEqual(expect.objectContaining({ reasoning: { effort: 'none' } }));
     expect(effortOf('minimal')).toMatchObject({ reasoning: { effort: 'minimal' } });
-    expect(effortOf('max')).toMatchObject({ reasoning: { effort: 'high' } });
+    expect(effortOf('max')).toMatchObject({ reasoning: { effort: 'max' } });
     expect(decode({ model: 'm', input: 'x' })).not.toHaveProperty('clientFreeformToolNames');
+    const hosted = decode({ model: 'm', input: 'x', tools: [{ type: 'web_search_preview', filters: { allowed_domains: ['example.com'] } }, { type: 'file_search' }] });
+    expect(hosted.droppedHostedTools).toEqual(['file_search']);
+    expect(hosted.task).toMatchObject({ hostedTools: [{ kind: 'web-search', allowedDomains: ['example.com'] }] });
+    const user = (body: Record<string, unknown>) => decode({ model: 'm', input: 'x', ...body }).task;
+    expect(user({ safety_identifier: 'u1', user: 'u2' })).toMatchObject({ endUserId: 'u1' });
+    expect(user({ user: 'u2' })).toMatchObject({ endUserId: 'u2' });
+    expect(user({ safety_identifier: 'x'.repeat(2000) })).not.toHaveProperty('endUserId');
+    expect(user({ reasoning: { context: 'someday' }, text: { verbosity: 'loud' } })).not.toHaveProperty('reasoning');
   });
 
   it('json_object is JSON without a schema', () => {

@@ -1,13 +1,16 @@
 import {
-  taskEnvelopeV2Schema,
+  chatTaskV3Schema,
+  REASONING_EFFORTS_V3,
   type ChatTaskV2,
+  type ReasoningControlV3,
+  type ReasoningEffortV3,
   type ClientWireRequestV1,
   type IngressCodecV1,
   type IngressDecodedRequestV1,
   type ResponseFormatV2,
   type ToolChoiceV2,
 } from '@tokenforge/model-protocol';
-import { parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/index.js';
+import { acceptEndUserId, parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/index.js';
 import {
   invalidClientField,
   isClientObject,
@@ -31,6 +34,8 @@ export interface OpenAiResponsesDecodedRequestV1 extends IngressDecodedRequestV1
   readonly clientFreeformToolNames?: readonly string[];
   /** Types of the hosted tools the client offered that were dropped (they run at OpenAI, not at the target). */
   readonly droppedHostedTools?: readonly string[];
+  /** The client's tool types of the task's `hostedTools`, in the same order (a host names dropped ones by them). */
+  readonly hostedToolNames?: readonly string[];
 }
 
 /** Options of {@link createOpenAiResponsesIngressCodec}. */
@@ -67,8 +72,10 @@ function decodeTextFormat(text: ClientJsonObject | undefined): ResponseFormatV2 
 }
 
 /**
- * Client effort to task effort: the V2 task scale stops at `high`, so `xhigh` and `max` ask for the task's highest
- * effort (documented in docs/translation-table.md); `none` turns reasoning off.
+ * Client effort to V2 task effort (the V2 scale stops at `high`). The decoder now keeps the client's level on the V3
+ * scale; this table remains for hosts that need a V2 effort.
+ *
+ * @deprecated The task carries the V3 effort unchanged.
  */
 export const OPENAI_RESPONSES_CLIENT_EFFORT_TO_TASK: Readonly<Record<string, NonNullable<NonNullable<ChatTaskV2['reasoning']>['effort']> | undefined>> = {
   none: undefined,
@@ -80,20 +87,49 @@ export const OPENAI_RESPONSES_CLIENT_EFFORT_TO_TASK: Readonly<Record<string, Non
   max: 'high',
 };
 
-function decodeReasoning(value: ClientJsonObject | undefined): ChatTaskV2['reasoning'] {
-  if (value === undefined) return undefined;
+/** `reasoning.context` wire values and the task's. */
+const REASONING_CONTEXTS: Readonly<Record<string, NonNullable<ReasoningControlV3['context']>>> = {
+  auto: 'auto',
+  all_turns: 'all-turns',
+  current_turn: 'current-turn',
+};
+
+/**
+ * `reasoning` and `include` as the task's reasoning: `effort` over none … max unchanged (`none` alone when asked),
+ * `summary` (kept, and asks to include reasoning), `context` (`all_turns` → `all-turns`, `current_turn` →
+ * `current-turn`, `auto`; an unknown value is a hint and left out), `include` holding
+ * `reasoning.encrypted_content` → `includeEncrypted`.
+ */
+function decodeReasoning(value: ClientJsonObject | undefined, include: readonly unknown[] | undefined): ReasoningControlV3 | undefined {
+  const includeEncrypted = include?.includes('reasoning.encrypted_content') === true ? true : undefined;
+  if (value === undefined) return includeEncrypted === undefined ? undefined : { includeEncrypted };
   const clientEffort = optionalClientString(value, 'effort', 'reasoning.');
-  if (clientEffort !== undefined && !Object.hasOwn(OPENAI_RESPONSES_CLIENT_EFFORT_TO_TASK, clientEffort)) throw invalidClientField('reasoning.effort', 'is not a known effort');
+  if (clientEffort !== undefined && !(REASONING_EFFORTS_V3 as readonly string[]).includes(clientEffort)) throw invalidClientField('reasoning.effort', 'is not a known effort');
+  const effort = clientEffort as ReasoningEffortV3 | undefined;
   // `none` asks for no reasoning at all.
-  if (clientEffort === 'none') return undefined;
-  const effort = clientEffort === undefined ? undefined : OPENAI_RESPONSES_CLIENT_EFFORT_TO_TASK[clientEffort];
+  if (effort === 'none') return { effort };
   const summary = optionalClientString(value, 'summary', 'reasoning.') ?? optionalClientString(value, 'generate_summary', 'reasoning.');
   if (summary !== undefined && summary !== 'auto' && summary !== 'concise' && summary !== 'detailed') {
     throw invalidClientField('reasoning.summary', 'must be auto, concise or detailed');
   }
-  if (effort === undefined && summary === undefined) return undefined;
-  return { ...(effort === undefined ? {} : { effort }), ...(summary === undefined ? {} : { includeReasoning: true }) };
+  const clientContext = optionalClientString(value, 'context', 'reasoning.');
+  const context = clientContext === undefined ? undefined : REASONING_CONTEXTS[clientContext];
+  if (effort === undefined && summary === undefined && context === undefined && includeEncrypted === undefined) return undefined;
+  return {
+    ...(effort === undefined ? {} : { effort }),
+    ...(summary === undefined ? {} : { includeReasoning: true, summary }),
+    ...(context === undefined ? {} : { context }),
+    ...(includeEncrypted === undefined ? {} : { includeEncrypted }),
+  };
 }
+
+/** `text.verbosity` (low, medium, high; another value is a hint and left out). */
+function decodeVerbosity(text: ClientJsonObject | undefined): ChatTaskV3Verbosity | undefined {
+  const verbosity = text?.verbosity;
+  return verbosity === 'low' || verbosity === 'medium' || verbosity === 'high' ? verbosity : undefined;
+}
+
+type ChatTaskV3Verbosity = 'low' | 'medium' | 'high';
 
 /** Features that need server-side state or whose loss would change the answer: refused when set. */
 function refuseUnrepresentable(body: ClientJsonObject): void {
@@ -115,14 +151,15 @@ function refuseUnrepresentable(body: ClientJsonObject): void {
  * `decodeOpenAiResponsesClientTools` (functions, flattened namespaces, freeform tools as one-string functions,
  * hosted tools dropped and reported) and `tool_choice` (a named function or custom tool); `text.format`
  * (`json_object` is JSON without a schema, `json_schema` keeps name, schema and strict); `temperature`, `top_p`;
- * `max_output_tokens`; `reasoning.effort` over none to max by {@link OPENAI_RESPONSES_CLIENT_EFFORT_TO_TASK} and
- * `reasoning.summary` (any value asks to include reasoning); `prompt_cache_key`; `stream`. `reasoning.context`
- * is ignored: the client sends the reasoning items it wants kept, and the gateway keeps no state.
+ * `max_output_tokens`; `reasoning` and `include` by `decodeReasoning` (effort none … max unchanged, summary,
+ * context, `include: ["reasoning.encrypted_content"]` → `includeEncrypted`); `text.verbosity` → `verbosity`;
+ * `parallel_tool_calls` → `parallelToolCalls`; `safety_identifier` (else `user`) → `endUserId` (left out when not a
+ * printable string within the bound); `store: false` → `store: false`; web search tools → hosted `web-search`
+ * tools; `prompt_cache_key`; `stream`.
  *
- * Ignored on purpose (hints, or host concerns): `include` (the egress always returns encrypted reasoning it has),
- * `store: false` or absent (nothing is stored either way: the response id a client gets cannot be retrieved later),
- * `parallel_tool_calls`, `text.verbosity`, `truncation`, `metadata`, `user`, `safety_identifier`, `service_tier`,
- * `prompt_cache_retention`, `prompt_cache_options`, `stream_options`, `context_management`, and unknown fields.
+ * Ignored on purpose (hints, or host concerns): other `include` values, `truncation`, `metadata`,
+ * `client_metadata`, `service_tier`, `prompt_cache_retention`, `prompt_cache_options`, `stream_options`,
+ * `context_management`, and unknown fields.
  *
  * Refused as `unsupported-feature`: `previous_response_id`, `conversation` and `store: true` (conversation state a
  * stateless gateway cannot honour), `background`, stored `prompt` templates, `top_logprobs`, `max_tool_calls`,
@@ -156,15 +193,23 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
   const temperature = optionalClientNumber(body, 'temperature', '');
   const topP = optionalClientNumber(body, 'top_p', '');
   const maxOutputTokens = optionalClientNumber(body, 'max_output_tokens', '');
-  const reasoning = decodeReasoning(optionalClientObject(body, 'reasoning', ''));
+  const reasoning = decodeReasoning(optionalClientObject(body, 'reasoning', ''), optionalClientArray(body, 'include', ''));
+  const verbosity = decodeVerbosity(optionalClientObject(body, 'text', ''));
+  const parallelToolCalls = optionalClientBoolean(body, 'parallel_tool_calls', '');
+  const endUserId = acceptEndUserId(body.safety_identifier) ?? acceptEndUserId(body.user);
   const promptCacheKey = optionalClientString(body, 'prompt_cache_key', '');
   const candidate = {
     kind: 'chat',
     ...(system.length === 0 ? {} : { system }),
     messages: decoded.messages,
     ...(tools === undefined ? {} : { tools }),
+    ...(offered.hostedTools.length === 0 ? {} : { hostedTools: offered.hostedTools }),
     ...(toolChoice === undefined ? {} : { toolChoice }),
+    ...(parallelToolCalls === undefined ? {} : { parallelToolCalls }),
     ...(responseFormat === undefined ? {} : { responseFormat }),
+    ...(verbosity === undefined ? {} : { verbosity }),
+    ...(endUserId === undefined ? {} : { endUserId }),
+    ...(body.store === false ? { store: false } : {}),
     ...(temperature === undefined && topP === undefined
       ? {}
       : { sampling: { ...(temperature === undefined ? {} : { temperature }), ...(topP === undefined ? {} : { topP }) } }),
@@ -173,7 +218,7 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
     ...(promptCacheKey === undefined ? {} : { caching: { promptCacheKey } }),
     stream: optionalClientBoolean(body, 'stream', '') ?? false,
   };
-  const checked = taskEnvelopeV2Schema.safeParse(candidate);
+  const checked = chatTaskV3Schema.safeParse(candidate);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
@@ -184,6 +229,7 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
     modelLabel,
     ...(offered.freeformToolNames.length === 0 ? {} : { clientFreeformToolNames: offered.freeformToolNames }),
     ...(offered.droppedHostedTools.length === 0 ? {} : { droppedHostedTools: offered.droppedHostedTools }),
+    ...(offered.hostedToolNames.length === 0 ? {} : { hostedToolNames: offered.hostedToolNames }),
   };
   return result;
 }

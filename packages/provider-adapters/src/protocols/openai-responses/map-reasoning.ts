@@ -5,9 +5,13 @@ import { resolveReasoningEffortV3 } from '../../codec-kit/index.js';
 export interface OpenAiResponsesRequestReasoning {
   /** Qualitative effort: a level the target declares, by default `minimal` to `high`. */
   readonly effort?: ReasoningEffortV3;
-  /** `auto`: ask for reasoning summaries (sent when the task asks to include reasoning). */
-  readonly summary?: 'auto';
+  /** Ask for reasoning summaries: the task's `summary`, else `auto` when the task asks to include reasoning. */
+  readonly summary?: 'auto' | 'concise' | 'detailed';
+  /** Which earlier reasoning the model sees (`auto`, `all_turns`, `current_turn`), when the task says. */
+  readonly context?: 'auto' | 'all_turns' | 'current_turn';
 }
+
+const WIRE_CONTEXT = { auto: 'auto', 'all-turns': 'all_turns', 'current-turn': 'current_turn' } as const;
 
 /**
  * Chooses `reasoning` from the task's reasoning controls.
@@ -16,8 +20,9 @@ export interface OpenAiResponsesRequestReasoning {
  *   `mapReasoningEffortV3` (`none` → `minimal`, `xhigh` / `max` → `high` when undeclared). Otherwise a token budget maps by the thresholds the `openai-chat/v1` family
  *   uses for `reasoning_effort` (OpenAI documents no budget): under 1,024 → `minimal`; 1,024 to 8,191 → `low`;
  *   8,192 to 24,575 → `medium`; 24,576 and above → `high`.
- * - `summary`: `auto` when `includeReasoning` is true (OpenAI returns reasoning only as summaries, and only when
- *   asked); absent otherwise.
+ * - `summary`: the task's `summary` when set, else `auto` when `includeReasoning` is true (OpenAI returns reasoning
+ *   only as summaries, and only when asked); absent otherwise.
+ * - `context`: the task's `context` (`all-turns` → `all_turns`, `current-turn` → `current_turn`).
  *
  * Returns `undefined` (no `reasoning` object: the server's defaults) when neither is set.
  */
@@ -34,7 +39,8 @@ export function mapOpenAiResponsesReasoning(
     else if (budget < 24_576) effort = 'medium';
     else effort = 'high';
   }
-  const summary = reasoning.includeReasoning === true ? ('auto' as const) : undefined;
-  if (effort === undefined && summary === undefined) return undefined;
-  return { ...(effort === undefined ? {} : { effort }), ...(summary === undefined ? {} : { summary }) };
+  const summary = reasoning.summary ?? (reasoning.includeReasoning === true ? ('auto' as const) : undefined);
+  const context = reasoning.context === undefined ? undefined : WIRE_CONTEXT[reasoning.context];
+  if (effort === undefined && summary === undefined && context === undefined) return undefined;
+  return { ...(effort === undefined ? {} : { effort }), ...(summary === undefined ? {} : { summary }), ...(context === undefined ? {} : { context }) };
 }
