@@ -129,7 +129,7 @@ describe('anthropic-messages adapter: HTTP errors', () => {
     expect(await execute(chatTask(), transport)).toEqual({
       kind: 'response',
       acceptance: { state: 'not-accepted' },
-      responseMetadata: { providerRequestId: 'req_429' },
+      responseMetadata: { providerRequestId: 'req_429', rateLimits: { retryAfterMs: 12_000 } },
       terminal: { status: 'failed', failure: { code: 'rate-limited', retryable: true, retryAfterMs: 12_000, providerCode: 'rate_limit_error' } },
     });
   });

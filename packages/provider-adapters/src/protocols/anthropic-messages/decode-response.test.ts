@@ -37,7 +37,7 @@ describe('decodeAnthropicMessagesResponse: recorded bodies', () => {
           ],
         },
         finishReason: { unified: 'stop', raw: 'end_turn' },
-        usage: { inputTokens: 12, outputTokens: 29, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 },
+        usage: { inputTokens: 12, outputTokens: 29, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, cacheWriteInputTokensByTtl: { fiveMinutes: 0, oneHour: 0 }, serviceTier: 'standard' },
       },
     });
   });
@@ -77,7 +77,15 @@ describe('decodeAnthropicMessagesResponse: constructed bodies', () => {
         ],
       },
       finishReason: { unified: 'tool-calls', raw: 'tool_use' },
-      usage: { inputTokens: 1120, outputTokens: 85, cacheReadInputTokens: 1000, cacheWriteInputTokens: 100, reasoningOutputTokens: 40 },
+      usage: {
+        inputTokens: 1120,
+        outputTokens: 85,
+        cacheReadInputTokens: 1000,
+        cacheWriteInputTokens: 100,
+        reasoningOutputTokens: 40,
+        serverToolRequests: { webSearch: 1 },
+        serviceTier: 'standard',
+      },
     });
   });
 

@@ -118,7 +118,7 @@ describe('decodeAnthropicMessagesStream: recorded streams', () => {
     const { events, terminal, released } = await run([sseBytes(fixtureText('vercel-ai__anthropic-text.chunks.txt'))]);
     const text = "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?";
     expect(events).toEqual([
-      { type: 'usage', usage: { inputTokens: 12, outputTokens: 1, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 12, outputTokens: 1, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, cacheWriteInputTokensByTtl: { fiveMinutes: 0, oneHour: 0 }, serviceTier: 'standard' } },
       { type: 'text-start', index: 0 },
       { type: 'text-delta', index: 0, delta: 'Hello' },
       { type: 'text-delta', index: 0, delta: '! I' },
@@ -127,13 +127,13 @@ describe('decodeAnthropicMessagesStream: recorded streams', () => {
       { type: 'text-delta', index: 0, delta: ' Is' },
       { type: 'text-delta', index: 0, delta: ' there anything I can help you with?' },
       { type: 'text-end', index: 0 },
-      { type: 'usage', usage: { inputTokens: 12, outputTokens: 30, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 12, outputTokens: 30, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, cacheWriteInputTokensByTtl: { fiveMinutes: 0, oneHour: 0 }, serviceTier: 'standard' } },
     ]);
     expect(terminal).toEqual({
       status: 'completed',
       result: { kind: 'chat', content: [{ type: 'text', text }] },
       finishReason: { unified: 'stop', raw: 'end_turn' },
-      usage: { inputTokens: 12, outputTokens: 30, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 },
+      usage: { inputTokens: 12, outputTokens: 30, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, cacheWriteInputTokensByTtl: { fiveMinutes: 0, oneHour: 0 }, serviceTier: 'standard' },
     });
     expect(released).toBe(true);
     expectConsistent(events, terminal);
@@ -156,7 +156,7 @@ describe('decodeAnthropicMessagesStream: recorded streams', () => {
         ],
       },
       finishReason: { unified: 'tool-calls', raw: 'tool_use' },
-      usage: { inputTokens: 565, outputTokens: 48, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 },
+      usage: { inputTokens: 565, outputTokens: 48, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, cacheWriteInputTokensByTtl: { fiveMinutes: 0, oneHour: 0 }, serviceTier: 'standard' },
     });
     expectConsistent(events, terminal);
   });
@@ -367,7 +367,7 @@ describe('decodeAnthropicMessagesStream: broken streams', () => {
     expect(terminal).toEqual({
       status: 'failed',
       failure: { code: 'truncated-stream', retryable: true },
-      usage: { inputTokens: 12, outputTokens: 30, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 },
+      usage: { inputTokens: 12, outputTokens: 30, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, cacheWriteInputTokensByTtl: { fiveMinutes: 0, oneHour: 0 }, serviceTier: 'standard' },
     });
     expect(released).toBe(true);
     expect((await run([])).terminal).toEqual({ status: 'failed', failure: { code: 'truncated-stream', retryable: true } });

@@ -72,7 +72,14 @@ describe('anthropic-messages egress: whole responses', () => {
       content: recorded.content,
       stop_reason: 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: 1151, output_tokens: 87, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: {
+        input_tokens: 1151,
+        output_tokens: 87,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+        service_tier: 'standard',
+      },
     });
   });
 
@@ -84,7 +91,16 @@ describe('anthropic-messages egress: whole responses', () => {
       nowMs: 0,
     });
     const message = json(codec.encodeResponse(terminal, context).body) as Record<string, unknown>;
-    expect(message.usage).toEqual({ input_tokens: 20, output_tokens: 85, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000 });
+    expect(message.usage).toEqual({
+      input_tokens: 20,
+      output_tokens: 85,
+      cache_creation_input_tokens: 100,
+      cache_read_input_tokens: 1000,
+      output_tokens_details: { thinking_tokens: 40 },
+      // Anthropic's clients require both members; the unreported web fetch count is written as 0 beside the search count.
+      server_tool_use: { web_search_requests: 1, web_fetch_requests: 0 },
+      service_tier: 'standard',
+    });
     expect(message.content).toEqual([
       { type: 'thinking', thinking: 'The user wants the weather in Paris.', signature: 'EqQBCkgIARABGAIiQL2constructedsignature==' },
       { type: 'redacted_thinking', data: 'EmwKAhgBEgy3constructedredacted==' },
@@ -193,15 +209,16 @@ describe('anthropic-messages egress: streams', () => {
       data: {
         type: 'message_delta',
         delta: { stop_reason: 'tool_use', stop_sequence: null },
-        usage: { input_tokens: 20, output_tokens: 85, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000 },
+        usage: { input_tokens: 20, output_tokens: 85, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens_details: { thinking_tokens: 40 } },
       },
     });
     expect(wire.at(-1)).toEqual({ event: 'message_stop', data: { type: 'message_stop' } });
     const roundTrip = await decodeStream(bytes);
-    // Content events survive the round trip exactly (usage differs only by the thinking_tokens breakdown egress does not carry).
+    // Content events survive the round trip exactly, and so does the final usage (thinking_tokens included).
     const content = (events: readonly NormalizedStreamEventV3[]) => events.filter((event) => event.type !== 'usage');
     expect(content(roundTrip.events)).toEqual(content(original.events));
     expect(roundTrip.terminal).toMatchObject({ status: 'completed', result: (original.terminal as { result: unknown }).result, finishReason: { unified: 'tool-calls', raw: 'tool_use' } });
+    expect((roundTrip.terminal as { usage?: unknown }).usage).toEqual((original.terminal as { usage?: unknown }).usage);
   });
 
   it('numbers blocks by start order, closes blocks left open, and writes a tool call that streamed no fragment', async () => {

@@ -44,7 +44,10 @@ describe('cohere-rerank adapter', () => {
     [503, { error: 'Service Unavailable' }, {}, { code: 'overloaded', retryable: true }, 'unknown'],
   ])('maps HTTP %i to a normalized failure (constructed)', async (status, body, headers, failure, acceptance) => {
     const { execution } = await execute([{ status, headers, body: { type: 'json', value: body } }]);
-    expect(execution).toEqual({ kind: 'response', acceptance: { state: acceptance }, responseMetadata: {}, terminal: { status: 'failed', failure } });
+    // A retry-after wait is a rate-limit fact of the response head too (Cohere sends no x-ratelimit-* windows).
+    const rateLimits = failure.retryAfterMs === undefined ? undefined : { retryAfterMs: failure.retryAfterMs };
+    const responseMetadata = rateLimits === undefined ? {} : { rateLimits };
+    expect(execution).toEqual({ kind: 'response', acceptance: { state: acceptance }, responseMetadata, terminal: { status: 'failed', failure } });
   });
 
   it('refuses a foreign task without calling the transport, and types unreadable bodies', async () => {

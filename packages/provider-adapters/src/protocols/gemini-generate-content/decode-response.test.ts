@@ -23,7 +23,7 @@ describe('decodeGeminiResponse', () => {
         ],
       },
       finishReason: { unified: 'tool-calls', raw: 'STOP' },
-      usage: { inputTokens: 29, outputTokens: 1816, reasoningOutputTokens: 1801, totalTokens: 1845 },
+      usage: { inputTokens: 29, inputTokensByModality: { text: 29 }, outputTokens: 1816, reasoningOutputTokens: 1801, totalTokens: 1845 },
     });
   });
 

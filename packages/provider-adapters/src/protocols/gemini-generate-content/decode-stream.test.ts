@@ -29,7 +29,7 @@ describe('createGeminiStreamMachine', () => {
       { type: 'tool-call-delta', index: 1, delta: '"' },
       { type: 'tool-call-delta', index: 1, delta: '}' },
       { type: 'tool-call-end', index: 1, argumentsText: '{"location":"San Francisco"}' },
-      { type: 'usage', usage: { inputTokens: 26, outputTokens: 155, reasoningOutputTokens: 132, totalTokens: 181 } },
+      { type: 'usage', usage: { inputTokens: 26, inputTokensByModality: { text: 26 }, outputTokens: 155, outputTokensByModality: { text: 23 }, reasoningOutputTokens: 132, totalTokens: 181 } },
     ]);
     expect(terminal).toEqual({
       status: 'completed',
@@ -41,7 +41,7 @@ describe('createGeminiStreamMachine', () => {
         ],
       },
       finishReason: { unified: 'tool-calls', raw: 'STOP' },
-      usage: { inputTokens: 26, outputTokens: 155, reasoningOutputTokens: 132, totalTokens: 181 },
+      usage: { inputTokens: 26, inputTokensByModality: { text: 26 }, outputTokens: 155, outputTokensByModality: { text: 23 }, reasoningOutputTokens: 132, totalTokens: 181 },
     });
   });
 

@@ -47,11 +47,17 @@ describe('Gemini client through the engine to a Gemini provider', () => {
     const body = JSON.parse(decoder.decode(egress.encodeResponse(execution.terminal, context).body)) as unknown;
     const recorded = JSON.parse(readFixture('vercel-ai__google-tool-call-gemini3.json')) as {
       candidates: [{ content: unknown; finishReason: string; index: number }];
-      usageMetadata: { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount: number; totalTokenCount: number };
+      usageMetadata: {
+        promptTokenCount: number;
+        candidatesTokenCount: number;
+        thoughtsTokenCount: number;
+        totalTokenCount: number;
+        promptTokensDetails: readonly { modality: string; tokenCount: number }[];
+      };
     };
     const usage = recorded.usageMetadata;
-    // What a Gemini client sees equals the provider's answer, minus what the normalized form does not carry
-    // (finishMessage, token details) and with the host's response id and model label.
+    // What a Gemini client sees equals the provider's answer, token details by modality included, minus what the
+    // normalized form does not carry (finishMessage) and with the host's response id and model label.
     expect(body).toEqual({
       candidates: [{ content: recorded.candidates[0].content, finishReason: recorded.candidates[0].finishReason, index: 0 }],
       usageMetadata: {
@@ -59,6 +65,7 @@ describe('Gemini client through the engine to a Gemini provider', () => {
         candidatesTokenCount: usage.candidatesTokenCount,
         thoughtsTokenCount: usage.thoughtsTokenCount,
         totalTokenCount: usage.totalTokenCount,
+        promptTokensDetails: usage.promptTokensDetails,
       },
       modelVersion: 'gemini-3-pro-preview',
       responseId: 'host-resp-1',

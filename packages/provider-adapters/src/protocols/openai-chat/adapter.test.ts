@@ -105,7 +105,7 @@ describe('openai-chat adapter', () => {
     expect(limited).toEqual({
       kind: 'response',
       acceptance: { state: 'not-accepted' },
-      responseMetadata: {},
+      responseMetadata: { rateLimits: { retryAfterMs: 250 } },
       terminal: { status: 'failed', failure: { code: 'rate-limited', retryable: true, retryAfterMs: 250, providerCode: 'rate_limit_exceeded' } },
     });
     const server = await execute(chatTask(), transportWith({ status: 500, body: { type: 'text', text: '<html>oops</html>' } }));

@@ -59,7 +59,16 @@ describe('openai-chat stream (recorded)', () => {
       status: 'completed',
       result: { kind: 'chat', content: [{ type: 'text', text: 'Capital of Denmark.' }] },
       finishReason: { unified: 'stop', raw: 'stop' },
-      usage: { inputTokens: 15, outputTokens: 78, totalTokens: 93, cacheReadInputTokens: 0, reasoningOutputTokens: 64 },
+      // The reported zeros (audio_tokens: 0) are facts, kept as reported.
+      usage: {
+        inputTokens: 15,
+        outputTokens: 78,
+        totalTokens: 93,
+        cacheReadInputTokens: 0,
+        reasoningOutputTokens: 64,
+        inputTokensByModality: { audio: 0 },
+        outputTokensByModality: { audio: 0 },
+      },
     });
   });
 
@@ -107,7 +116,16 @@ describe('openai-chat stream (recorded)', () => {
     expect(terminal).toEqual({
       status: 'failed',
       failure: TRUNCATED,
-      usage: { inputTokens: 16, outputTokens: 300, totalTokens: 316, cacheReadInputTokens: 0, reasoningOutputTokens: 0 },
+      usage: {
+        inputTokens: 16,
+        outputTokens: 300,
+        totalTokens: 316,
+        cacheReadInputTokens: 0,
+        reasoningOutputTokens: 0,
+        inputTokensByModality: { audio: 0 },
+        outputTokensByModality: { audio: 0 },
+        serviceTier: 'default',
+      },
     });
   });
 });

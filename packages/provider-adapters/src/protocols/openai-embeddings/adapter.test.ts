@@ -69,7 +69,7 @@ describe('openai-embeddings adapter', () => {
     expect(execution).toEqual({
       kind: 'response',
       acceptance: { state: 'not-accepted' },
-      responseMetadata: { providerRequestId: 'req_2' },
+      responseMetadata: { providerRequestId: 'req_2', rateLimits: { retryAfterMs: 1500 } },
       terminal: { status: 'failed', failure: { code: 'quota-exceeded', retryable: false, retryAfterMs: 1500, providerCode: 'insufficient_quota' } },
     });
   });

@@ -21,7 +21,7 @@ describe('decodeOpenAiResponsesResponse', () => {
           ],
         },
         finishReason: { unified: 'stop', raw: 'completed' },
-        usage: { inputTokens: 7243, cacheReadInputTokens: 3072, outputTokens: 423, reasoningOutputTokens: 58, totalTokens: 7666 },
+        usage: { inputTokens: 7243, cacheReadInputTokens: 3072, outputTokens: 423, reasoningOutputTokens: 58, totalTokens: 7666, serviceTier: 'default' },
       },
     });
   });

@@ -53,7 +53,7 @@ describe('openai-responses stream: recorded traffic', () => {
     });
     expect(deltasOf(events, 1)).toBe('{"a":12,"b":7,"op":"add"}');
     expect(events.at(-2)).toEqual({ type: 'tool-call-end', index: 1, argumentsText: '{"a":12,"b":7,"op":"add"}' });
-    const usage = { inputTokens: 134, cacheReadInputTokens: 0, outputTokens: 28, reasoningOutputTokens: 0, totalTokens: 162 };
+    const usage = { inputTokens: 134, cacheReadInputTokens: 0, outputTokens: 28, reasoningOutputTokens: 0, totalTokens: 162, serviceTier: 'default' };
     expect(events.at(-1)).toEqual({ type: 'usage', usage });
     expect(terminal).toEqual({
       status: 'completed',
@@ -89,7 +89,7 @@ describe('openai-responses stream: recorded traffic', () => {
       status: 'completed',
       result: { kind: 'chat', content: [{ type: 'text', text: 'The final result is **570**.' }] },
       finishReason: { unified: 'stop', raw: 'completed' },
-      usage: { inputTokens: 299, cacheReadInputTokens: 0, outputTokens: 12, reasoningOutputTokens: 0, totalTokens: 311 },
+      usage: { inputTokens: 299, cacheReadInputTokens: 0, outputTokens: 12, reasoningOutputTokens: 0, totalTokens: 311, serviceTier: 'default' },
     });
   });
 
