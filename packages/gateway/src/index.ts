@@ -43,3 +43,5 @@ export { GatewayConfigurationError } from './runtime/gateway-configuration-error
 export type { OperatorLogAttempt, OperatorLogLine, OperatorLogSink } from './operations/operator-log.js';
 export { GATEWAY_INSTRUMENTATION_SCOPE } from './telemetry/gateway-telemetry.js';
 export type { GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';
+export { fitTaskToTarget } from './dialects/fit-task-to-target.js';
+export type { FittedTask } from './dialects/fit-task-to-target.js';

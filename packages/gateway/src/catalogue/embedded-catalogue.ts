@@ -18,28 +18,42 @@ interface EmbeddedModel {
 const EMBEDDED_MODELS: readonly EmbeddedModel[] = [
   // The simulated providers take the agent-era switches their real counterparts have: the parallel-tool-calls
   // switch (OpenAI chat, Responses, Anthropic), hosted web search (Responses, Anthropic, Gemini) and context
-  // management (Anthropic). The simulator answers the counting endpoint of three families: they declare `token-count`.
-  { name: 'sim-openai-chat', family: 'openai-chat/v1', providerModel: 'gpt-4.1-mini', taskKind: 'chat', capability: { parallelToolCalls: true } },
+  // management (Anthropic), and the effort levels of current models, so an effort travels as a level (Anthropic's
+  // `output_config.effort` with adaptive thinking, Gemini's `thinkingLevel`). The simulator answers the counting
+  // endpoint of three families: they declare `token-count`.
+  {
+    name: 'sim-openai-chat',
+    family: 'openai-chat/v1',
+    providerModel: 'gpt-4.1-mini',
+    taskKind: 'chat',
+    capability: { parallelToolCalls: true, reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] },
+  },
   {
     name: 'sim-openai-responses',
     family: 'openai-responses/v1',
     providerModel: 'gpt-5-mini',
     taskKind: 'chat',
-    capability: { taskKinds: ['chat', 'token-count'], parallelToolCalls: true, hostedTools: ['web-search'] },
+    capability: { taskKinds: ['chat', 'token-count'], parallelToolCalls: true, hostedTools: ['web-search'], reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] },
   },
   {
     name: 'sim-anthropic',
     family: 'anthropic-messages/v1',
     providerModel: 'claude-sonnet-4-5',
     taskKind: 'chat',
-    capability: { taskKinds: ['chat', 'token-count'], parallelToolCalls: true, hostedTools: ['web-search'], contextManagement: true },
+    capability: {
+      taskKinds: ['chat', 'token-count'],
+      parallelToolCalls: true,
+      hostedTools: ['web-search'],
+      contextManagement: true,
+      reasoningEfforts: ['low', 'medium', 'high', 'xhigh', 'max'],
+    },
   },
   {
     name: 'sim-gemini',
     family: 'gemini-generate-content/v1',
     providerModel: 'gemini-2.5-flash',
     taskKind: 'chat',
-    capability: { taskKinds: ['chat', 'token-count'], hostedTools: ['web-search'] },
+    capability: { taskKinds: ['chat', 'token-count'], hostedTools: ['web-search'], reasoningEfforts: ['minimal', 'low', 'medium', 'high'] },
   },
   {
     name: 'sim-embeddings',

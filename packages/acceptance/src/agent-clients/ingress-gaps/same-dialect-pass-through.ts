@@ -4,12 +4,20 @@
  * no network), and the fields of the body the adapter would send are compared with the client's. A field the client
  * sent that the provider request lacks was dropped on the way.
  */
-import type { ProtocolFamily, ProviderTransport, ProviderTransportRequest } from '@tokenforge/model-protocol';
+import { fitTaskToTarget } from '@tokenforge/gateway';
+import type { ProtocolCapabilityV3, ProtocolFamily, ProviderTransport, ProviderTransportRequest, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1, isProtocolEngineErrorV1 } from '@tokenforge/protocol-engine';
 import { createBuiltinTokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 
 const suite = createBuiltinTokenForgeProtocolSuiteV1();
 const engine = createProtocolEngineV1({ registry: suite.registry });
+/** The agent-era facts a same-dialect target of each family declares (as the embedded catalogue's targets do). */
+const AGENT_FACTS: Record<string, Pick<ProtocolCapabilityV3, 'parallelToolCalls' | 'hostedTools' | 'contextManagement' | 'reasoningEfforts'>> = {
+  'anthropic-messages/v1': { parallelToolCalls: true, hostedTools: ['web-search'], contextManagement: true, reasoningEfforts: ['low', 'medium', 'high', 'xhigh', 'max'] },
+  'openai-chat/v1': { parallelToolCalls: true, reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] },
+  'openai-responses/v1': { parallelToolCalls: true, hostedTools: ['web-search'], reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] },
+  'gemini-generate-content/v1': { hostedTools: ['web-search'], reasoningEfforts: ['minimal', 'low', 'medium', 'high'] },
+};
 const SCHEMA_KEYS = new Set(['input_schema', 'parameters', 'parametersJsonSchema', 'parameters_json_schema', 'responseJsonSchema', 'responseSchema', 'schema', 'properties', 'input', 'args', 'response']);
 
 /** Generalized JSON paths of a body's fields (array indices as `*`), not descending into schemas or tool data. */
@@ -36,6 +44,19 @@ export async function samePassThrough(family: ProtocolFamily, request: { path: s
   const codecs = suite.codecsFor(family);
   if (codecs === undefined) return { outcome: 'not-sent', reason: 'no ingress codec' };
   const decoded = codecs.ingress.decodeRequest({ path: request.path, query: request.query, body: new TextEncoder().encode(JSON.stringify(request.body)) });
+  const capability: ProtocolCapabilityV3 = {
+    protocolFamily: family,
+    executionMode: 'stream-capable',
+    taskKinds: ['chat'],
+    tools: true,
+    forcedToolChoice: true,
+    reasoning: true,
+    imageInput: true,
+    documentInput: true,
+    structuredOutput: 'native-json-schema',
+    ...AGENT_FACTS[family],
+  };
+  const task = fitTaskToTarget(decoded.task as TaskEnvelopeV3, capability).task;
   let sent: ProviderTransportRequest | undefined;
   const transport: ProviderTransport = {
     send: async (outgoing) => {
@@ -50,13 +71,13 @@ export async function samePassThrough(family: ProtocolFamily, request: { path: s
       provider: 'capture',
       providerModel: decoded.modelLabel,
       connectionRef: 'capture',
-      capability: { protocolFamily: family, executionMode: 'stream-capable', taskKinds: ['chat'], tools: true, reasoning: true, imageInput: true, documentInput: true, structuredOutput: true },
+      capability,
     },
     bindTransport: () => transport,
   });
   let execution;
   try {
-    execution = await engine.execute({ binding, task: decoded.task, signal: new AbortController().signal });
+    execution = await engine.execute({ binding, task, signal: new AbortController().signal });
   } catch (error) {
     if (isProtocolEngineErrorV1(error)) return { outcome: 'not-sent', reason: `engine ${error.code}` };
     throw error;

@@ -1,9 +1,12 @@
 /**
  * Every captured Claude Code and Codex request, decoded by its dialect's ingress codec and executed by the engine
  * against a target of each chat family (capturing transport, no network): the provider request carries the mapped
- * fields (system turns, effort, freeform tools and their round trip, the tool round trip).
+ * fields (system turns, effort, freeform tools and their round trip, the tool round trip). Each target declares the
+ * agent-era facts its simulated provider has, and the task is fitted to it as the gateway does (hints the target
+ * does not declare are left out).
  */
-import type { ChatTaskV2, ProtocolFamily, ProviderTransport, ProviderTransportRequest } from '@tokenforge/model-protocol';
+import { fitTaskToTarget } from '@tokenforge/gateway';
+import type { ChatTaskV2, ProtocolCapabilityV3, ProtocolFamily, ProviderTransport, ProviderTransportRequest, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { createBuiltinTokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +15,13 @@ import { loadAgentClientCaptures } from '../test-support/load-agent-client-captu
 const suite = createBuiltinTokenForgeProtocolSuiteV1();
 const engine = createProtocolEngineV1({ registry: suite.registry });
 const FAMILIES = ['anthropic-messages/v1', 'openai-chat/v1', 'openai-responses/v1', 'gemini-generate-content/v1'] as ProtocolFamily[];
+/** The agent-era facts each family's targets declare in the embedded catalogue. */
+const AGENT_FACTS: Record<string, Pick<ProtocolCapabilityV3, 'parallelToolCalls' | 'hostedTools' | 'contextManagement' | 'reasoningEfforts'>> = {
+  'anthropic-messages/v1': { parallelToolCalls: true, hostedTools: ['web-search'], contextManagement: true, reasoningEfforts: ['low', 'medium', 'high', 'xhigh', 'max'] },
+  'openai-chat/v1': { parallelToolCalls: true, reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] },
+  'openai-responses/v1': { parallelToolCalls: true, hostedTools: ['web-search'], reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] },
+  'gemini-generate-content/v1': { hostedTools: ['web-search'], reasoningEfforts: ['minimal', 'low', 'medium', 'high'] },
+};
 const DIALECT: Record<string, ProtocolFamily> = { claude: 'anthropic-messages/v1' as ProtocolFamily, codex: 'openai-responses/v1' as ProtocolFamily };
 
 function decode(client: string, request: { path: string; query: Record<string, string>; body: unknown }) {
@@ -21,6 +31,19 @@ function decode(client: string, request: { path: string; query: Record<string, s
 }
 
 async function sentBody(family: ProtocolFamily, task: ChatTaskV2 | ReturnType<typeof decode>['task'], model: string): Promise<{ body?: unknown; refused?: string }> {
+  const capability: ProtocolCapabilityV3 = {
+    protocolFamily: family,
+    executionMode: 'stream-capable',
+    taskKinds: ['chat'],
+    tools: true,
+    forcedToolChoice: true,
+    reasoning: true,
+    imageInput: true,
+    documentInput: true,
+    structuredOutput: 'native-json-schema',
+    ...AGENT_FACTS[family],
+  };
+  const fitted = fitTaskToTarget(task as TaskEnvelopeV3, capability).task;
   let sent: ProviderTransportRequest | undefined;
   const transport: ProviderTransport = {
     send: async (outgoing) => {
@@ -39,11 +62,11 @@ async function sentBody(family: ProtocolFamily, task: ChatTaskV2 | ReturnType<ty
       provider: 'capture',
       providerModel: model,
       connectionRef: 'capture',
-      capability: { protocolFamily: family, executionMode: 'stream-capable', taskKinds: ['chat'], tools: true, reasoning: true, imageInput: true, documentInput: true, structuredOutput: true },
+      capability,
     },
     bindTransport: () => transport,
   });
-  const execution = await engine.execute({ binding, task, signal: new AbortController().signal });
+  const execution = await engine.execute({ binding, task: fitted, signal: new AbortController().signal });
   let terminal;
   if (execution.kind === 'stream') {
     for await (const _ of execution.events) void _;
@@ -73,7 +96,9 @@ describe.each(cases.map((entry) => [`${entry.capture.client}/${entry.capture.sce
       expect(lateSystem.length).toBeGreaterThan(0);
       expect(task.messages.every((message) => message.role !== ('system' as never))).toBe(true);
       expect(task.system?.length).toBe((body.system as unknown[]).length + lateSystem.reduce((sum, message) => sum + (typeof message.content === 'string' ? 1 : (message.content as unknown[]).length), 0));
-      expect(task.reasoning).toEqual({ effort: (body.output_config as { effort: string }).effort, includeReasoning: true });
+      const thinking = body.thinking as { type?: string; display?: string } | undefined;
+      expect(task.reasoning).toMatchObject({ effort: (body.output_config as { effort: string }).effort, includeReasoning: true });
+      if (thinking?.type === 'adaptive') expect(task.reasoning).toMatchObject({ adaptive: true, ...(thinking.display === undefined ? {} : { display: thinking.display }) });
     } else {
       expect(task.tools?.map((tool) => tool.name)).toContain('exec');
       expect(task.tools?.find((tool) => tool.name === 'exec')?.inputSchema).toMatchObject({ properties: { input: { type: 'string' } }, required: ['input'] });
