@@ -12,6 +12,7 @@ export interface TestTarget {
   readonly baseUrl?: string;
   readonly timeouts?: GatewayTargetV1['timeouts'];
   readonly capability?: GatewayTargetV1['capability'];
+  readonly passRateLimitHeaders?: boolean;
 }
 
 function envName(family: string, part: string): string {
@@ -40,6 +41,7 @@ export function simulatorCatalogue(
       network: { allowLoopback: true },
       ...(spec.timeouts === undefined ? {} : { timeouts: spec.timeouts }),
       ...(spec.capability === undefined ? {} : { capability: spec.capability }),
+      ...(spec.passRateLimitHeaders === undefined ? {} : { passRateLimitHeaders: spec.passRateLimitHeaders }),
     };
   };
   return {

@@ -27,7 +27,8 @@ const ANTHROPIC_SERVICE_TIERS: ReadonlySet<string> = new Set(['standard', 'prior
  *
  * Details go where Anthropic has a place for them: `cacheWriteInputTokensByTtl` as `cache_creation` (the API
  * writes both members, so an unreported one is 0 beside a reported one), `serverToolRequests.webSearch` /
- * `webFetch` as `server_tool_use`, an Anthropic `serviceTier` as `service_tier`, `reasoningOutputTokens` as
+ * `webFetch` as `server_tool_use` (both members are required there too, so an unreported one is 0 beside a
+ * reported one), an Anthropic `serviceTier` as `service_tier`, `reasoningOutputTokens` as
  * `output_tokens_details.thinking_tokens`. An absent detail writes nothing.
  */
 export function encodeAnthropicWireUsage(usage: UsageV3 | undefined): AnthropicEgressUsage {
