@@ -45,7 +45,8 @@ describe('cohere-rerank adapter', () => {
   ])('maps HTTP %i to a normalized failure (constructed)', async (status, body, headers, failure, acceptance) => {
     const { execution } = await execute([{ status, headers, body: { type: 'json', value: body } }]);
     // A retry-after wait is a rate-limit fact of the response head too (Cohere sends no x-ratelimit-* windows).
-    const rateLimits = failure.retryAfterMs === undefined ? undefined : { retryAfterMs: failure.retryAfterMs };
+    const retryAfterMs = 'retryAfterMs' in failure ? failure.retryAfterMs : undefined;
+    const rateLimits = retryAfterMs === undefined ? undefined : { retryAfterMs };
     const responseMetadata = rateLimits === undefined ? {} : { rateLimits };
     expect(execution).toEqual({ kind: 'response', acceptance: { state: acceptance }, responseMetadata, terminal: { status: 'failed', failure } });
   });
