@@ -97,8 +97,8 @@ describe('anthropic-messages egress: whole responses', () => {
       cache_creation_input_tokens: 100,
       cache_read_input_tokens: 1000,
       output_tokens_details: { thinking_tokens: 40 },
-      // Anthropic's clients require both members; the unreported web fetch count is written as 0 beside the search count.
-      server_tool_use: { web_search_requests: 1, web_fetch_requests: 0 },
+      // Only the reported count: an unreported web fetch count stays absent, never 0.
+      server_tool_use: { web_search_requests: 1 },
       service_tier: 'standard',
     });
     expect(message.content).toEqual([

@@ -9,7 +9,7 @@ export interface AnthropicEgressUsage {
   /** Cache writes by time to live, when the usage splits them. */
   readonly cache_creation?: { readonly ephemeral_5m_input_tokens: number; readonly ephemeral_1h_input_tokens: number };
   /** Hosted-tool requests Anthropic has a place for, when the usage reports any of them. */
-  readonly server_tool_use?: { readonly web_search_requests: number; readonly web_fetch_requests: number };
+  readonly server_tool_use?: { readonly web_search_requests?: number; readonly web_fetch_requests?: number };
   /** The service tier, when it is one of Anthropic's (`standard`, `priority`, `batch`). */
   readonly service_tier?: string;
   /** Output details, when the usage reports reasoning tokens. */
@@ -27,8 +27,8 @@ const ANTHROPIC_SERVICE_TIERS: ReadonlySet<string> = new Set(['standard', 'prior
  *
  * Details go where Anthropic has a place for them: `cacheWriteInputTokensByTtl` as `cache_creation` (the API
  * writes both members, so an unreported one is 0 beside a reported one), `serverToolRequests.webSearch` /
- * `webFetch` as `server_tool_use` (both members are required there too, so an unreported one is 0 beside a
- * reported one), an Anthropic `serviceTier` as `service_tier`, `reasoningOutputTokens` as
+ * `webFetch` as `server_tool_use` (only the reported members: the API itself sent `web_search_requests` alone
+ * before it had web fetch), an Anthropic `serviceTier` as `service_tier`, `reasoningOutputTokens` as
  * `output_tokens_details.thinking_tokens`. An absent detail writes nothing.
  */
 export function encodeAnthropicWireUsage(usage: UsageV3 | undefined): AnthropicEgressUsage {
@@ -49,7 +49,12 @@ export function encodeAnthropicWireUsage(usage: UsageV3 | undefined): AnthropicE
       : { cache_creation: { ephemeral_5m_input_tokens: byTtl.fiveMinutes ?? 0, ephemeral_1h_input_tokens: byTtl.oneHour ?? 0 } }),
     ...(tools === undefined || (tools.webSearch === undefined && tools.webFetch === undefined)
       ? {}
-      : { server_tool_use: { web_search_requests: tools.webSearch ?? 0, web_fetch_requests: tools.webFetch ?? 0 } }),
+      : {
+          server_tool_use: {
+            ...(tools.webSearch === undefined ? {} : { web_search_requests: tools.webSearch }),
+            ...(tools.webFetch === undefined ? {} : { web_fetch_requests: tools.webFetch }),
+          },
+        }),
     ...(tier !== undefined && ANTHROPIC_SERVICE_TIERS.has(tier) ? { service_tier: tier } : {}),
     ...(reasoning === undefined ? {} : { output_tokens_details: { thinking_tokens: reasoning } }),
   };
