@@ -195,10 +195,10 @@ describe('refusals', () => {
 });
 
 describe('usage', () => {
-  it('DROP anthropic: no total and no reasoning-token breakdown on the wire', async () => {
+  it('DROP anthropic: no total on the wire; the reasoning count rides in output_tokens_details', async () => {
     const { wire } = await serveScenario('anthropic-messages/v1', 'vercel-ai__deepseek-reasoning.json');
     const usage = (JSON.parse(wire) as { usage: Record<string, unknown> }).usage;
-    expect(usage).toEqual({ input_tokens: 18, output_tokens: 345, cache_creation_input_tokens: null, cache_read_input_tokens: 0 });
+    expect(usage).toEqual({ input_tokens: 18, output_tokens: 345, cache_creation_input_tokens: null, cache_read_input_tokens: 0, output_tokens_details: { thinking_tokens: 315 } });
   });
 
   it('DROP gemini: cache-write tokens have no field', async () => {
@@ -238,7 +238,9 @@ describe('usage', () => {
 describe('what no client dialect receives', () => {
   it('DROP all: Anthropic server tool blocks, citations and the matched stop sequence are not in the normalized answer', async () => {
     const sync = await serveScenario('anthropic-messages/v1', 'constructed__anthropic-thinking-tool.json');
-    expect(sync.wire).not.toContain('server_tool_use');
+    // The request count survives in usage.server_tool_use; the server_tool_use content block does not.
+    expect(sync.wire).not.toContain('"type":"server_tool_use"');
+    expect((JSON.parse(sync.wire) as { usage: Record<string, unknown> }).usage.server_tool_use).toEqual({ web_search_requests: 1 });
     expect(sync.wire).not.toContain('web_search_tool_result');
     expect(JSON.parse(sync.wire)).toMatchObject({ stop_sequence: null });
 

@@ -83,7 +83,7 @@ export const PROVIDER_SCENARIOS: readonly ProviderScenario[] = [
     origin: 'recorded',
     prompt: 'What is new in AI today?',
     tools: [locationTool('weather')],
-    facts: { usage: { inputTokens: 7243, outputTokens: 423, totalTokens: 7666, cacheReadInputTokens: 3072, reasoningOutputTokens: 58 }, finish: 'stop', toolCalls: [], text: true, reasoning: false },
+    facts: { usage: { inputTokens: 7243, outputTokens: 423, totalTokens: 7666, cacheReadInputTokens: 3072, reasoningOutputTokens: 58, serviceTier: 'default' }, finish: 'stop', toolCalls: [], text: true, reasoning: false },
   },
   {
     name: 'openai-responses encrypted reasoning + tool call stream',
@@ -104,7 +104,7 @@ export const PROVIDER_SCENARIOS: readonly ProviderScenario[] = [
       },
     ],
     firstResponseOnly: true,
-    facts: { usage: { inputTokens: 134, outputTokens: 28, totalTokens: 162, cacheReadInputTokens: 0, reasoningOutputTokens: 0 }, finish: 'tool-calls', toolCalls: [{ name: 'calculator', arguments: { a: 12, b: 7, op: 'add' } }], text: false, reasoning: true },
+    facts: { usage: { inputTokens: 134, outputTokens: 28, totalTokens: 162, cacheReadInputTokens: 0, reasoningOutputTokens: 0, serviceTier: 'default' }, finish: 'tool-calls', toolCalls: [{ name: 'calculator', arguments: { a: 12, b: 7, op: 'add' } }], text: false, reasoning: true },
   },
   {
     name: 'anthropic tool call with nested input',
@@ -114,7 +114,7 @@ export const PROVIDER_SCENARIOS: readonly ProviderScenario[] = [
     origin: 'recorded',
     prompt: 'Weather of four cities as JSON.',
     tools: [{ name: 'json', description: 'Respond with a JSON object.', parameters: { type: 'object' } }],
-    facts: { usage: { inputTokens: 1151, outputTokens: 87, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 }, finish: 'tool-calls', toolCalls: [{ name: 'json', arguments: { elements: [{ location: 'San Francisco', temperature: -5, condition: 'snowy' }, { location: 'London', temperature: 0, condition: 'snowy' }, { location: 'Paris', temperature: 23, condition: 'cloudy' }, { location: 'Berlin', temperature: -9, condition: 'snowy' }] } }], text: false, reasoning: false },
+    facts: { usage: { inputTokens: 1151, outputTokens: 87, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, cacheWriteInputTokensByTtl: { fiveMinutes: 0, oneHour: 0 }, serviceTier: 'standard' }, finish: 'tool-calls', toolCalls: [{ name: 'json', arguments: { elements: [{ location: 'San Francisco', temperature: -5, condition: 'snowy' }, { location: 'London', temperature: 0, condition: 'snowy' }, { location: 'Paris', temperature: 23, condition: 'cloudy' }, { location: 'Berlin', temperature: -9, condition: 'snowy' }] } }], text: false, reasoning: false },
   },
   {
     name: 'anthropic text + tool without arguments stream',
@@ -124,7 +124,7 @@ export const PROVIDER_SCENARIOS: readonly ProviderScenario[] = [
     origin: 'recorded',
     prompt: 'Update the issue list.',
     tools: [{ name: 'updateIssueList', description: 'Refresh the issue list.', parameters: { type: 'object', properties: {} } }],
-    facts: { usage: { inputTokens: 565, outputTokens: 48, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 }, finish: 'tool-calls', toolCalls: [{ name: 'updateIssueList', arguments: {} }], text: true, reasoning: false },
+    facts: { usage: { inputTokens: 565, outputTokens: 48, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, cacheWriteInputTokensByTtl: { fiveMinutes: 0, oneHour: 0 }, serviceTier: 'standard' }, finish: 'tool-calls', toolCalls: [{ name: 'updateIssueList', arguments: {} }], text: true, reasoning: false },
   },
   {
     name: 'anthropic signed thinking, redacted thinking, cache',
@@ -134,7 +134,7 @@ export const PROVIDER_SCENARIOS: readonly ProviderScenario[] = [
     origin: 'constructed',
     prompt: 'What is the weather in Paris?',
     tools: [locationTool('get_weather')],
-    facts: { usage: { inputTokens: 1120, outputTokens: 85, cacheReadInputTokens: 1000, cacheWriteInputTokens: 100, reasoningOutputTokens: 40 }, finish: 'tool-calls', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], text: true, reasoning: true },
+    facts: { usage: { inputTokens: 1120, outputTokens: 85, cacheReadInputTokens: 1000, cacheWriteInputTokens: 100, reasoningOutputTokens: 40, serverToolRequests: { webSearch: 1 }, serviceTier: 'standard' }, finish: 'tool-calls', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], text: true, reasoning: true },
   },
   {
     name: 'anthropic signed thinking, redacted thinking, cache stream',
@@ -154,7 +154,7 @@ export const PROVIDER_SCENARIOS: readonly ProviderScenario[] = [
     origin: 'recorded',
     prompt: 'What is the weather in San Francisco?',
     tools: [locationTool('weather')],
-    facts: { usage: { inputTokens: 29, outputTokens: 1816, totalTokens: 1845, reasoningOutputTokens: 1801 }, finish: 'tool-calls', toolCalls: [{ name: 'weather', arguments: { location: 'San Francisco' } }], text: false, reasoning: false },
+    facts: { usage: { inputTokens: 29, outputTokens: 1816, totalTokens: 1845, reasoningOutputTokens: 1801, inputTokensByModality: { text: 29 } }, finish: 'tool-calls', toolCalls: [{ name: 'weather', arguments: { location: 'San Francisco' } }], text: false, reasoning: false },
   },
   {
     name: 'gemini streamed partial tool arguments',
@@ -164,7 +164,7 @@ export const PROVIDER_SCENARIOS: readonly ProviderScenario[] = [
     origin: 'recorded',
     prompt: 'Weather in Boston and San Francisco?',
     tools: [locationTool('getWeather')],
-    facts: { usage: { inputTokens: 26, outputTokens: 155, totalTokens: 181, reasoningOutputTokens: 132 }, finish: 'tool-calls', toolCalls: [{ name: 'getWeather', arguments: { location: 'Boston' } }, { name: 'getWeather', arguments: { location: 'San Francisco' } }], text: false, reasoning: false },
+    facts: { usage: { inputTokens: 26, outputTokens: 155, totalTokens: 181, reasoningOutputTokens: 132, inputTokensByModality: { text: 26 }, outputTokensByModality: { text: 23 } }, finish: 'tool-calls', toolCalls: [{ name: 'getWeather', arguments: { location: 'Boston' } }, { name: 'getWeather', arguments: { location: 'San Francisco' } }], text: false, reasoning: false },
   },
   {
     name: 'gemini thoughts with a trailing signature stream',
