@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { UnifiedFinishReasonV1, UsageV1 } from '@tokenforge/model-protocol';
+import type { UnifiedFinishReasonV1, UsageV3 } from '@tokenforge/model-protocol';
 import type { FixtureResponseV1 } from '@tokenforge/provider-adapters';
 import { CHUNK_FRAMING, type ChatDialect } from './dialects.js';
 
@@ -30,7 +30,7 @@ export interface ProviderScenario {
   readonly firstResponseOnly?: boolean;
   /** What the provider reported, read off the fixture by hand: the normalized terminal must carry it intact. */
   readonly facts: {
-    readonly usage: UsageV1;
+    readonly usage: UsageV3;
     readonly finish: UnifiedFinishReasonV1;
     /** Tool calls in order: name and parsed arguments. */
     readonly toolCalls: readonly { readonly name: string; readonly arguments: unknown }[];

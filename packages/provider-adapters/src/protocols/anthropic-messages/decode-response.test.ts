@@ -42,6 +42,29 @@ describe('decodeAnthropicMessagesResponse: recorded bodies', () => {
     });
   });
 
+  it('decodes the recorded web search answer with its billing details (vercel-ai__anthropic-web-search-tool.1.json)', () => {
+    const decoded = decode(fixture('vercel-ai__anthropic-web-search-tool.1.json'));
+    expect(decoded.terminal).toMatchObject({
+      status: 'completed',
+      finishReason: { unified: 'stop', raw: 'end_turn' },
+      usage: {
+        inputTokens: 27118,
+        outputTokens: 600,
+        cacheReadInputTokens: 0,
+        cacheWriteInputTokens: 0,
+        cacheWriteInputTokensByTtl: { fiveMinutes: 0, oneHour: 0 },
+        // Two searches billed, and a reported zero for web fetch stays a zero.
+        serverToolRequests: { webSearch: 2, webFetch: 0 },
+        serviceTier: 'standard',
+      },
+    });
+    if (decoded.terminal.status !== 'completed' || decoded.terminal.result.kind !== 'chat') throw new Error('expected chat');
+    // The server tool blocks are skipped; the eight text blocks around them, cited or not, are kept in order.
+    const content = decoded.terminal.result.content;
+    expect(content.map((part) => part.type)).toEqual(Array(8).fill('text'));
+    expect(content[2]).toMatchObject({ type: 'text', text: expect.stringContaining('sentenced to two years') });
+  });
+
   it('decodes the recorded sync tool call with nested input (vercel-ai__anthropic-json-tool.1.json)', () => {
     const decoded = decode(fixture('vercel-ai__anthropic-json-tool.1.json'));
     expect(decoded.terminal).toMatchObject({

@@ -83,6 +83,12 @@ describe('anthropic-messages egress: whole responses', () => {
     });
   });
 
+  it('writes the recorded web search billing details back to an Anthropic client', () => {
+    const recorded = JSON.parse(fixtureText('vercel-ai__anthropic-web-search-tool.1.json')) as Record<string, unknown>;
+    const { terminal } = decodeAnthropicMessagesResponse({ body: recorded, headers: {}, status: 200, nowMs: 0 });
+    expect((json(codec.encodeResponse(terminal, context).body) as Record<string, unknown>).usage).toEqual(recorded.usage);
+  });
+
   it('reverses the usage arithmetic and writes thinking, redacted thinking and refusal blocks', () => {
     const { terminal } = decodeAnthropicMessagesResponse({
       body: JSON.parse(fixtureText('constructed__anthropic-thinking-tool.json')),
