@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { TaskKindV2 } from '@tokenforge/model-protocol';
 import { createProtocolEngineV1 } from '@tokenforge/protocol-engine';
-import { createBuiltinTokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import { createBuiltinTokenForgeProtocolSuiteV1, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
 import type { GatewayCatalogueV1 } from './catalogue/gateway-catalogue-v1.js';
@@ -34,6 +34,12 @@ export interface StartGatewayOptions {
    * `@opentelemetry/api` when the gateway starts (no-ops until an SDK is registered).
    */
   readonly telemetry?: GatewayTelemetryOptions;
+  /**
+   * The protocol families the gateway dispatches to. Default: every builtin family with its default options. Pass
+   * a suite built with `createTokenForgeProtocolSuiteV1` to configure a family, for example an `openai-chat/v1`
+   * entry with `reportedCostCurrency` so that the operator log carries the cost a compatible server reports.
+   */
+  readonly suite?: TokenForgeProtocolSuiteV1;
 }
 
 /** A public model the gateway serves. */
@@ -80,7 +86,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     env = embedded.env;
     clientKey = embedded.clientKey;
   }
-  const suite = createBuiltinTokenForgeProtocolSuiteV1();
+  const suite = options.suite ?? createBuiltinTokenForgeProtocolSuiteV1();
   let resolved;
   try {
     resolved = resolveCatalogue(catalogue, suite, env);

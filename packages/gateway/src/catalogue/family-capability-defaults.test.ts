@@ -37,6 +37,16 @@ describe('capabilityOfTarget', () => {
     expect(capabilityOfTarget(target({ taskKinds: ['chat'] })).taskKinds).toEqual(['chat']);
   });
 
+  it('reads the forced-tool facts as V3: a target that cannot force, and one that forces while reasoning', () => {
+    expect(capabilityOfTarget(target({ forcedToolChoice: false }))).toEqual({ ...chatDefaults, structuredOutput: 'native-json-schema', forcedToolChoice: false });
+    expect(capabilityOfTarget(target({ structuredOutput: 'forced-tool', forcedToolChoiceWithReasoning: true }))).toEqual({
+      ...chatDefaults,
+      forcedToolChoice: true,
+      forcedToolChoiceWithReasoning: true,
+      structuredOutput: 'forced-tool',
+    });
+  });
+
   it('refuses a task kind outside the V3 list', () => {
     expect(gatewayTargetV1Schema.safeParse({ ...target(), capability: { taskKinds: ['count'] } }).success).toBe(false);
   });

@@ -26,7 +26,8 @@ export const FAMILY_CAPABILITY_DEFAULTS: Readonly<Record<string, CapabilityDefau
  * (which the engine reads as V3 itself) unless the override says what only V3 can say: a structured-output mode
  * (the V2 facts are then read as V3 and the mode replaces the boolean), a `token-count` task kind (the declared
  * task kinds replace the family's on the V3 reading) or an agent-era fact (`hostedTools`, `parallelToolCalls`,
- * `contextManagement`, `reasoningEfforts`, added to the V3 reading).
+ * `contextManagement`, `reasoningEfforts`, `forcedToolChoice`, `forcedToolChoiceWithReasoning`, added to the V3
+ * reading).
  */
 export function capabilityOfTarget(target: GatewayTargetV1): ProtocolCapabilityV2 | ProtocolCapabilityV3 {
   const defaults = FAMILY_CAPABILITY_DEFAULTS[target.family] ?? { executionMode: 'sync', taskKinds: v2TaskKinds(target.capability?.taskKinds) ?? ['chat'] };
@@ -56,7 +57,7 @@ export function capabilityOfTarget(target: GatewayTargetV1): ProtocolCapabilityV
 }
 
 /** Capability facts only V3 can say; declaring one makes the target's capability V3. */
-const V3_ONLY_FACTS: ReadonlySet<string> = new Set(['hostedTools', 'parallelToolCalls', 'contextManagement', 'reasoningEfforts']);
+const V3_ONLY_FACTS: ReadonlySet<string> = new Set(['hostedTools', 'parallelToolCalls', 'contextManagement', 'reasoningEfforts', 'forcedToolChoice', 'forcedToolChoiceWithReasoning']);
 
 /** The V2 kinds of a declared list (`undefined` when none is left). */
 function v2TaskKinds(kinds: readonly TaskKindV3[] | undefined): TaskKindV2[] | undefined {

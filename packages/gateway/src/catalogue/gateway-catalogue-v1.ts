@@ -64,6 +64,16 @@ export const gatewayCapabilityOverridesV1Schema = z.strictObject({
   /** The target prunes the conversation server-side (Anthropic context management; otherwise dropped, a hint). */
   contextManagement: z.boolean().optional(),
   /**
+   * The target can force a tool choice (`required`, or a named tool). Default: `true` for a target with tools.
+   * `false` refuses a forced choice before anything is sent, and rules out the forced-tool structured-output mode.
+   */
+  forcedToolChoice: z.boolean().optional(),
+  /**
+   * The target accepts a forced tool choice while reasoning is on (Anthropic refuses `tool_choice` `any` or `tool`
+   * with extended thinking). Default: not declared, so a forced-tool structured output with reasoning is refused.
+   */
+  forcedToolChoiceWithReasoning: z.boolean().optional(),
+  /**
    * The reasoning effort levels the model takes on the wire (`none` ... `max`); a requested level outside the list
    * goes to the nearest listed one. Absent: the family's documented mapping.
    */

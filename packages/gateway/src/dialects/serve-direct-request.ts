@@ -15,6 +15,7 @@ import {
   type ProtocolFamily,
   type ProviderDiagnosticV3,
   type ProviderRateLimitsV3,
+  type ProviderReportedCostV3,
   type TaskEnvelopeV3,
   type TaskKindV3,
   type UsageV3,
@@ -70,6 +71,7 @@ interface RequestRecord {
   /** The rate-limit facts of the latest attempt's response head (none when it had none, or got no head). */
   rateLimits?: ProviderRateLimitsV3 | undefined;
   usage?: UsageV3;
+  cost?: ProviderReportedCostV3;
   taskKind?: TaskKindV3;
   finishReason?: FinishReasonV1;
   streamed?: boolean;
@@ -124,6 +126,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
       status,
       outcome,
       ...(record.usage === undefined ? {} : { usage: record.usage }),
+      ...(record.cost === undefined ? {} : { cost: record.cost }),
       ...(record.rateLimits === undefined ? {} : { rateLimits: record.rateLimits }),
       ...(record.firstByteAt === undefined ? {} : { timeToFirstByteMs: Math.round(record.firstByteAt - record.started) }),
       totalMs: Math.round(performance.now() - record.started),
@@ -355,6 +358,7 @@ async function attempt(
       }
       logAttempt(terminal.status === 'completed' ? 'ok' : terminal.status);
       if (terminal.status === 'completed' && terminal.usage !== undefined) record.usage = terminal.usage;
+      if (terminal.status === 'completed' && terminal.cost !== undefined) record.cost = terminal.cost;
       if (terminal.status === 'completed' && terminal.finishReason !== undefined) record.finishReason = terminal.finishReason;
       record.firstByteAt = performance.now();
       return { kind: 'answer', response: toResponse(egress.encodeResponse(terminal, context), { 'x-request-id': record.requestId }), outcome: terminal.status };
@@ -432,6 +436,7 @@ async function startStream(
     closed = true;
     release();
     if (terminal !== undefined && terminal.status === 'completed' && terminal.usage !== undefined) record.usage = terminal.usage;
+    if (terminal !== undefined && terminal.status === 'completed' && terminal.cost !== undefined) record.cost = terminal.cost;
     if (terminal !== undefined && terminal.status === 'completed' && terminal.finishReason !== undefined) record.finishReason = terminal.finishReason;
     finish(200, status);
   };

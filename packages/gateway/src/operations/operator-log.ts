@@ -1,4 +1,4 @@
-import type { ProviderDiagnosticV3, ProviderRateLimitsV3, UsageV3 } from '@tokenforge/model-protocol';
+import type { ProviderDiagnosticV3, ProviderRateLimitsV3, ProviderReportedCostV3, UsageV3 } from '@tokenforge/model-protocol';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** One attempt at a target. */
@@ -39,6 +39,8 @@ export interface OperatorLogLine {
   readonly outcome: string;
   /** The normalized usage, details included (cache writes by time to live, tokens by modality, service tier...). */
   readonly usage?: UsageV3;
+  /** The cost the provider reported for this request (integer millionths of `currency`), when it reported one. */
+  readonly cost?: ProviderReportedCostV3;
   /** The rate-limit facts of the last provider response head of this request (see {@link OperatorLogAttempt.rateLimits}). */
   readonly rateLimits?: ProviderRateLimitsV3;
   readonly timeToFirstByteMs?: number;

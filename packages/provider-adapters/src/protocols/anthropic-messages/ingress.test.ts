@@ -176,6 +176,14 @@ describe('anthropic-messages ingress', () => {
     });
   });
 
+  it('reads the structured-outputs beta top-level output_format as the JSON response format', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    const beta = { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], output_format: { type: 'json_schema', schema } };
+    expect(decode(beta).task).toMatchObject({ responseFormat: { type: 'json', schema } });
+    // Sent both ways with the same schema (a client mid-migration), it is one format.
+    expect(decode({ ...beta, output_config: { format: { type: 'json_schema', schema } } }).task).toMatchObject({ responseFormat: { type: 'json', schema } });
+  });
+
   it('maps output_config format and effort, tool choices, disabled thinking and tool result errors with images', () => {
     const schema = { type: 'object', properties: { a: { type: 'string' } } };
     const { task } = decode({
@@ -333,6 +341,8 @@ describe('anthropic-messages ingress', () => {
     ['an unknown thinking display', { ...base, thinking: { type: 'adaptive', display: 'loud' } }, 'invalid-request'],
     ['enabled thinking without budget', { ...base, thinking: { type: 'enabled' } }, 'invalid-request'],
     ['an unknown effort', { ...base, output_config: { effort: 'extreme' } }, 'invalid-request'],
+    ['a beta output_format that is not json_schema', { ...base, output_format: { type: 'text' } }, 'invalid-request'],
+    ['a beta output_format that disagrees with output_config.format', { ...base, output_config: { format: { type: 'json_schema', schema: { type: 'object' } } }, output_format: { type: 'json_schema', schema: { type: 'array' } } }, 'invalid-request'],
     ['a file image source', { ...base, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'f' } }] }] }, 'unsupported-feature'],
     ['a document with context', { ...base, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'url', url: 'https://e.com/a.pdf' }, context: 'c' }] }] }, 'unsupported-feature'],
     ['a content document source', { ...base, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'content', content: [] } }] }] }, 'unsupported-feature'],

@@ -243,14 +243,29 @@ function readParallelToolCalls(value: unknown): boolean | undefined {
   return !value.disable_parallel_tool_use;
 }
 
-function readResponseFormat(value: unknown): ResponseFormatV2 | undefined {
+/**
+ * The JSON response format: `output_config.format`, or the structured-outputs beta's top-level `output_format`
+ * (same shape; clients built against the beta still send it). Both at once must agree.
+ */
+function readResponseFormat(body: JsonRecord): ResponseFormatV2 | undefined {
+  let config: unknown;
+  if (body.output_config !== undefined && body.output_config !== null) config = requireRecord(body.output_config, 'output_config').format;
+  const ga = readJsonSchemaFormat(config, 'output_config.format');
+  const beta = readJsonSchemaFormat(body.output_format, 'output_format');
+  if (ga !== undefined && beta !== undefined && JSON.stringify(ga) !== JSON.stringify(beta)) {
+    throw invalid('output_format', 'differs from output_config.format');
+  }
+  const schema = ga ?? beta;
+  return schema === undefined ? undefined : { type: 'json', schema };
+}
+
+/** The schema of a `{type: "json_schema", schema}` format, `undefined` when no format was sent. */
+function readJsonSchemaFormat(value: unknown, path: string): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return undefined;
-  const config = requireRecord(value, 'output_config');
-  if (config.format === undefined || config.format === null) return undefined;
-  const format = requireRecord(config.format, 'output_config.format');
-  if (format.type !== 'json_schema') throw invalid('output_config.format.type', 'must be json_schema');
-  if (!isRecord(format.schema)) throw invalid('output_config.format.schema', 'must be an object');
-  return { type: 'json', schema: format.schema };
+  const format = requireRecord(value, path);
+  if (format.type !== 'json_schema') throw invalid(`${path}.type`, 'must be json_schema');
+  if (!isRecord(format.schema)) throw invalid(`${path}.schema`, 'must be an object');
+  return format.schema;
 }
 
 function readStopSequences(body: JsonRecord): string[] | undefined {
@@ -274,7 +289,8 @@ function readStopSequences(body: JsonRecord): string[] | undefined {
  * `thinking.enabled` → `reasoning.budgetTokens` (`disabled` → none); `thinking.adaptive` → `reasoning.adaptive` at
  * `output_config.effort` (high when absent), returned to the client unless `display` is `omitted` (`display`
  * kept); `output_config.effort` over none … max → `reasoning.effort` unchanged (`none` alone when asked);
- * `output_config.format` (json_schema) → a JSON response format with that schema; `temperature`, `top_p`,
+ * `output_config.format` (json_schema), or the beta's top-level `output_format` (the two must agree when both are
+ * sent) → a JSON response format with that schema; `temperature`, `top_p`,
  * `top_k` → sampling; `stop_sequences`; `stream` (default false); `metadata.user_id` → `endUserId` (left out
  * when not a printable string within the bound); `context_management` edits → `contextManagement`
  * (see `readContextManagement`). The rest of `metadata`, `service_tier`, `container`, `inference_geo`, a top-level
@@ -317,7 +333,7 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
     parallelToolCalls: readParallelToolCalls(body.tool_choice),
     contextManagement: readContextManagement(body.context_management),
     endUserId: acceptEndUserId(metadata?.user_id),
-    responseFormat: readResponseFormat(body.output_config),
+    responseFormat: readResponseFormat(body),
     sampling,
     maxOutputTokens: maxTokens,
     stopSequences: readStopSequences(body),

@@ -187,11 +187,11 @@ describe('openai-chat adapter through the engine', () => {
     capability: { ...capability, taskKinds: ['chat'] },
   };
 
-  async function run(task: ChatTaskV2, response: FixtureResponseV1) {
+  async function run(task: ChatTaskV2, response: FixtureResponseV1, options: { reportedCostCurrency?: string } = {}) {
     const engine = createProtocolEngineV1({
       registry: {
         listProtocolFamilies: () => ['openai-chat/v1'],
-        require: () => createOpenAiChatAdapterFactory({ now: () => nowMs }),
+        require: () => createOpenAiChatAdapterFactory({ now: () => nowMs, ...options }),
       },
     });
     const transport = transportWith(response);
@@ -222,6 +222,39 @@ describe('openai-chat adapter through the engine', () => {
       expect(execution).toMatchObject({ kind: 'response', terminal: { status: 'completed' } });
     },
   );
+
+  // OpenRouter's usage accounting: `usage.cost` in credits, which are US dollars.
+  const costed = { id: 'gen-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 194, completion_tokens: 2, total_tokens: 196, cost: 0.000_95 } };
+
+  it('hands the host a reported cost in its declared currency, in integer millionths, sync and streamed', async () => {
+    const sync = await run(chatTask(), { body: { type: 'json', value: costed } }, { reportedCostCurrency: 'USD' });
+    expect(sync.execution).toMatchObject({ kind: 'response', terminal: { status: 'completed', cost: { amountMicros: 950, currency: 'USD' } } });
+
+    const chunks = [
+      { id: 'gen-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }] },
+      { id: 'gen-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: costed.usage },
+    ];
+    const stream = await run(chatTask({ stream: true }), { body: { type: 'chunks', text: chunks.map((chunk) => JSON.stringify(chunk)).join('\n'), framing: 'openai-chat' } }, { reportedCostCurrency: 'USD' });
+    if (stream.execution.kind !== 'stream') throw new Error('expected a stream');
+    for await (const event of stream.execution.events) void event;
+    expect(await stream.execution.terminal).toMatchObject({ status: 'completed', cost: { amountMicros: 950, currency: 'USD' } });
+  });
+
+  it('reads no cost without a declared currency, and leaves an unreadable one out without failing the answer', async () => {
+    const undeclared = await run(chatTask(), { body: { type: 'json', value: costed } });
+    expect(undeclared.execution.kind === 'response' && 'cost' in undeclared.execution.terminal).toBe(false);
+    for (const cost of [-1, '0.5', Number.MAX_VALUE]) {
+      const { execution } = await run(chatTask(), { body: { type: 'json', value: { ...costed, usage: { ...costed.usage, cost } } } }, { reportedCostCurrency: 'USD' });
+      expect(execution).toMatchObject({ kind: 'response', terminal: { status: 'completed', usage: { inputTokens: 194 } } });
+      expect(execution.kind === 'response' && 'cost' in execution.terminal).toBe(false);
+    }
+  });
+
+  it('refuses a currency that is not an ISO 4217 code when the factory is created', () => {
+    for (const currency of ['usd', 'US', 'credits']) {
+      expect(() => createOpenAiChatAdapterFactory({ reportedCostCurrency: currency })).toThrow(TypeError);
+    }
+  });
 
   it('passes a truncated stream to the host as a failed terminal', async () => {
     const { execution } = await run(chatTask({ stream: true }), {

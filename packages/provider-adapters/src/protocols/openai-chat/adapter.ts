@@ -1,5 +1,6 @@
 import type { ProviderAdapterFactory } from '@tokenforge/model-protocol';
 import { createAdapterStreamParts, defineHttpFamily, type HttpFamilyOptionsV1, SSE_OR_JSON_STREAM_MEDIA_TYPES } from '../../codec-kit/index.js';
+import { isReportedCostCurrency } from '../../codec-kit/reported-cost.js';
 import { OPENAI_RATE_LIMIT_HEADERS } from '../openai-common/map-rate-limits.js';
 import { createOpenAiChatStreamMachine } from './decode-stream.js';
 import { decodeOpenAiChatResponse } from './decode-response.js';
@@ -27,13 +28,13 @@ export const OPENAI_CHAT_HTTP_FAMILY = defineHttpFamily<OpenAiChatAdapterOptions
   rateLimitHeaders: OPENAI_RATE_LIMIT_HEADERS,
   encodeRequest: (input, options) => encodeOpenAiChatRequest(input.task, input.target.providerModel, options, input.target.capability.reasoningEfforts),
   maxBodyBytes: (options) => options?.maxBodyBytes,
-  decodeResponse: (body, { input }) => decodeOpenAiChatResponse(body, input.reportDiagnostic),
+  decodeResponse: (body, { input, options }) => decodeOpenAiChatResponse(body, input.reportDiagnostic, options?.reportedCostCurrency),
   streamMediaTypes: SSE_OR_JSON_STREAM_MEDIA_TYPES,
   decodeStream: (body, { input, options }) =>
     createAdapterStreamParts({
       body,
       sse: { bareJson: true, ...(options?.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }) },
-      machine: createOpenAiChatStreamMachine(),
+      machine: createOpenAiChatStreamMachine(options?.reportedCostCurrency === undefined ? undefined : { reportedCostCurrency: options.reportedCostCurrency }),
       signal: input.signal,
       reportDiagnostic: input.reportDiagnostic,
     }),
@@ -61,5 +62,13 @@ function readOpenAiChatErrorBody(body: unknown): OpenAiChatWireError | undefined
  * A transport failure before a response head rejects, as the contract asks.
  */
 export function createOpenAiChatAdapterFactory(options?: OpenAiChatAdapterOptionsV1): ProviderAdapterFactory {
+  assertOpenAiChatAdapterOptions(options);
   return OPENAI_CHAT_HTTP_FAMILY.createAdapterFactory(options);
+}
+
+/** Refuses options no server could mean (checked when a factory or suite entry is created, not per request). */
+export function assertOpenAiChatAdapterOptions(options: OpenAiChatAdapterOptionsV1 | undefined): void {
+  if (options?.reportedCostCurrency !== undefined && !isReportedCostCurrency(options.reportedCostCurrency)) {
+    throw new TypeError('reportedCostCurrency must be an ISO 4217 code of three upper-case letters (for example USD)');
+  }
 }

@@ -1,6 +1,7 @@
 import { diagnosticForError, reportDiagnostic, type DiagnosticReport } from '../../codec-kit/diagnostic-for-error.js';
 import { CONTRACT_BOUNDS_V1 as BOUNDS, type AdapterTerminalOutcomeV3, type ChatOutputPartV1, type NormalizedProviderFailureV1 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
+import { reportedCostField } from '../../codec-kit/reported-cost.js';
 import { convertOpenAiChatUsage } from './convert-usage.js';
 import { deriveOpenAiChatToolCallId } from './derive-tool-call-id.js';
 import { mapOpenAiChatFinishReasonFailure, mapOpenAiChatInBandError } from './map-error.js';
@@ -59,7 +60,7 @@ function messageParts(message: OpenAiChatWireMessage): ChatOutputPartV1[] {
   return parts;
 }
 
-function decode(body: unknown): OpenAiChatDecodedResponse {
+function decode(body: unknown, costCurrency: string | undefined): OpenAiChatDecodedResponse {
   const completion = readOpenAiChatCompletion(body);
   const providerModel = completion.model !== undefined && completion.model.length > 0 ? completion.model.slice(0, BOUNDS.providerIdentifierMaxLength) : undefined;
   const withModel = <T extends object>(value: T): T & { providerModel?: string } =>
@@ -87,6 +88,7 @@ function decode(body: unknown): OpenAiChatDecodedResponse {
       result: { kind: 'chat', content },
       finishReason: mapOpenAiChatFinishReason(choice.finish_reason, hasToolCalls),
       ...usageField,
+      ...reportedCostField(completion.usage?.cost, costCurrency),
     },
   });
 }
@@ -100,10 +102,11 @@ function decode(body: unknown): OpenAiChatDecodedResponse {
  * call without an id gets a derived one. More than one choice (or a choice index other than 0) is refused as
  * `unsupported`: this family never asks for `n > 1`. An `error` member in a 200 body, or a failure finish
  * reason, is a failed terminal. A body that breaks the protocol is a failed `protocol-violation` terminal.
+ * With `costCurrency` (the host's `reportedCostCurrency`), a readable `usage.cost` is the completed terminal's cost.
  */
-export function decodeOpenAiChatResponse(body: unknown, report?: DiagnosticReport): OpenAiChatDecodedResponse {
+export function decodeOpenAiChatResponse(body: unknown, report?: DiagnosticReport, costCurrency?: string): OpenAiChatDecodedResponse {
   try {
-    return decode(body);
+    return decode(body, costCurrency);
   } catch (error) {
     if (isProtocolViolationError(error)) {
       reportDiagnostic(report, diagnosticForError(error, 'protocol-violation'));
@@ -112,3 +115,4 @@ export function decodeOpenAiChatResponse(body: unknown, report?: DiagnosticRepor
     throw error;
   }
 }
+

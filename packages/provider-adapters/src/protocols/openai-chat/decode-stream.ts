@@ -17,6 +17,7 @@ import {
   type SseItem,
 } from '../../codec-kit/index.js';
 import { convertOpenAiChatUsage } from './convert-usage.js';
+import { reportedCostField } from '../../codec-kit/reported-cost.js';
 import type { CacheWriteReconciliation } from '../../codec-kit/usage-reconciliation.js';
 import { OPENAI_CHAT_MULTIPLE_CHOICES_FAILURE } from './decode-response.js';
 import { deriveOpenAiChatToolCallId } from './derive-tool-call-id.js';
@@ -77,6 +78,8 @@ export interface OpenAiChatStreamMachineOptions {
    * true). Both paths give the same steps; tests turn it off to prove it.
    */
   readonly plainTextFastPath?: boolean;
+  /** The currency of `usage.cost` (the host's `reportedCostCurrency`); unset, the cost is not read. */
+  readonly reportedCostCurrency?: string;
 }
 
 const { violation } = OPENAI_CHAT_WIRE;
@@ -121,6 +124,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
   let finishRaw: string | undefined;
   let finished = false;
   let usage: UsageV3 | undefined;
+  let costAmount: number | undefined;
 
   function closeText(events: NormalizedStreamEventV3[]): void {
     if (openText === undefined) return;
@@ -270,6 +274,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
         result: { kind: 'chat', content },
         finishReason: mapOpenAiChatFinishReason(finishRaw, hasToolCalls),
         ...(usage === undefined ? {} : { usage }),
+        ...reportedCostField(costAmount, options?.reportedCostCurrency),
       },
     };
   }
@@ -310,6 +315,8 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     const chunk = readOpenAiChatChunk(value);
     const events: NormalizedStreamEventV3[] = [];
     const chunkUsage = chunk.usage === undefined ? undefined : convertOpenAiChatUsage(chunk.usage, cacheWrite);
+    // The cost is a figure for the whole request: the last one sent wins.
+    if (chunk.usage?.cost !== undefined) costAmount = chunk.usage.cost;
     if (chunk.error !== undefined) {
       if (chunkUsage !== undefined) usage = mergeUsageSnapshot(usage, chunkUsage);
       return failed(mapOpenAiChatInBandError(chunk.error));

@@ -27,6 +27,13 @@ export interface OpenAiChatProtocolOptionsV1 {
    * on the tool call, as Gemini's OpenAI-compatible endpoint requires for function calling with thinking models.
    */
   readonly toolCallSignatures?: 'drop' | 'google-extra-content';
+  /**
+   * The ISO 4217 currency of a cost the server reports in `usage.cost` as a decimal amount (OpenRouter reports its
+   * credits, which are US dollars, this way: `USD`). When set, a readable `usage.cost` becomes the terminal's
+   * `cost` in integer millionths. Default: unset, and `usage.cost` is not read (OpenAI reports no cost, and an
+   * amount without a known currency is not a fact).
+   */
+  readonly reportedCostCurrency?: string;
 }
 
 /** The options with their defaults filled in. */

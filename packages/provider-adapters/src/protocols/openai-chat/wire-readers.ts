@@ -34,6 +34,8 @@ export interface OpenAiChatWireUsage {
   readonly completion_audio_tokens?: number;
   /** The envelope's `service_tier` beside this usage (`default`, `flex`, `priority`, ...), when readable. */
   readonly service_tier?: string;
+  /** `usage.cost` as sent, when it is a number (read only where the host declared its currency). */
+  readonly cost?: number;
 }
 
 /** One `tool_calls[]` element (whole, in a message, or a fragment, in a delta). */
@@ -133,6 +135,7 @@ function readUsage(value: JsonRecord, path: string, serviceTier: string | undefi
     if (audio !== undefined) usage.completion_audio_tokens = audio;
   }
   if (serviceTier !== undefined) usage.service_tier = serviceTier;
+  if (typeof value.cost === 'number') usage.cost = value.cost;
   return usage;
 }
 
