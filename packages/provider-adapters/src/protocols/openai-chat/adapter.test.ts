@@ -18,6 +18,7 @@ import { parseSafeJson } from '../../codec-kit/index.js';
 import { createFixtureTransportV1, type FixtureResponseV1 } from '../../testing/fixture-transport.js';
 import { createOpenAiChatAdapterFactory } from './adapter.js';
 import { readFixture } from './test-support/stream-harness.js';
+import { OPENAI_RATE_LIMIT_EXAMPLE_FACTS, OPENAI_RATE_LIMIT_EXAMPLE_HEADERS } from '../../codec-kit/test-support/openai-rate-limit-example.js';
 
 const capability = {
   protocolFamily: 'openai-chat/v1',
@@ -266,32 +267,22 @@ describe('openai-chat adapter through the engine', () => {
   });
 });
 
-// The documented example of OpenAI's rate-limit guide: resets are durations from the response.
-const OPENAI_RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit-requests': '60',
-  'x-ratelimit-remaining-requests': '59',
-  'x-ratelimit-reset-requests': '1s',
-  'x-ratelimit-limit-tokens': '150000',
-  'x-ratelimit-remaining-tokens': '149984',
-  'x-ratelimit-reset-tokens': '6m0s',
-};
-const OPENAI_RATE_LIMITS = { requests: { limit: 60, remaining: 59, resetMs: 1000 }, tokens: { limit: 150000, remaining: 149984, resetMs: 360_000 } };
 
 describe('openai-chat adapter: rate-limit facts', () => {
   it('reads x-ratelimit-* into the metadata of a sync answer, a stream and a 429 (retry-after-ms first); a malformed figure is left out', async () => {
-    const sync = await execute(chatTask(), transportWith({ headers: { ...OPENAI_RATE_LIMIT_HEADERS, 'x-request-id': 'req_1' }, body: { type: 'json', value: parseSafeJson(readFixture('vercel-ai__deepseek-reasoning.json')) } }));
-    expect(sync.responseMetadata).toMatchObject({ providerRequestId: 'req_1', rateLimits: OPENAI_RATE_LIMITS });
+    const sync = await execute(chatTask(), transportWith({ headers: { ...OPENAI_RATE_LIMIT_EXAMPLE_HEADERS, 'x-request-id': 'req_1' }, body: { type: 'json', value: parseSafeJson(readFixture('vercel-ai__deepseek-reasoning.json')) } }));
+    expect(sync.responseMetadata).toMatchObject({ providerRequestId: 'req_1', rateLimits: OPENAI_RATE_LIMIT_EXAMPLE_FACTS });
     const stream = await execute(
       chatTask({ stream: true }),
-      transportWith({ headers: OPENAI_RATE_LIMIT_HEADERS, body: { type: 'chunks', text: readFixture('vercel-ai__openai-text.chunks.txt'), framing: 'openai-chat' } }),
+      transportWith({ headers: OPENAI_RATE_LIMIT_EXAMPLE_HEADERS, body: { type: 'chunks', text: readFixture('vercel-ai__openai-text.chunks.txt'), framing: 'openai-chat' } }),
     );
-    expect(stream.responseMetadata).toEqual({ rateLimits: OPENAI_RATE_LIMITS });
+    expect(stream.responseMetadata).toEqual({ rateLimits: OPENAI_RATE_LIMIT_EXAMPLE_FACTS });
     await drain(stream);
     const limited = await execute(
       chatTask(),
       transportWith({
         status: 429,
-        headers: { ...OPENAI_RATE_LIMIT_HEADERS, 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-limit-tokens': 'n/a', 'retry-after-ms': '20', 'retry-after': '1' },
+        headers: { ...OPENAI_RATE_LIMIT_EXAMPLE_HEADERS, 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-limit-tokens': 'n/a', 'retry-after-ms': '20', 'retry-after': '1' },
         body: { type: 'json', value: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } },
       }),
     );

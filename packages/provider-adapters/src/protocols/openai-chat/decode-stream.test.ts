@@ -16,6 +16,18 @@ function contentOf(name: string, field: 'content' | 'reasoning_content'): string
     .join('');
 }
 
+// The usage of vercel-ai__openai-text.chunks.txt: its usage chunk carries audio_tokens (0) in both details and the
+// envelope's service_tier.
+const OPENAI_TEXT_USAGE = {
+  inputTokens: 16,
+  outputTokens: 300,
+  totalTokens: 316,
+  cacheReadInputTokens: 0,
+  reasoningOutputTokens: 0,
+  inputTokensByModality: { audio: 0 },
+  outputTokensByModality: { audio: 0 },
+  serviceTier: 'default',
+};
 const PROTOCOL_VIOLATION = { status: 'failed', failure: { code: 'protocol-violation', retryable: false } };
 const TRUNCATED = { code: 'truncated-stream', retryable: true };
 
@@ -25,17 +37,7 @@ describe('openai-chat stream (recorded)', () => {
     const text = contentOf('vercel-ai__openai-text.chunks.txt', 'content');
     expect(events[0]).toEqual({ type: 'text-start', index: 0 });
     expect(events.at(-2)).toEqual({ type: 'text-end', index: 0 });
-    // The recorded usage chunk carries audio_tokens (0) in both details and the envelope's service_tier.
-    const usage = {
-      inputTokens: 16,
-      outputTokens: 300,
-      totalTokens: 316,
-      cacheReadInputTokens: 0,
-      reasoningOutputTokens: 0,
-      inputTokensByModality: { audio: 0 },
-      outputTokensByModality: { audio: 0 },
-      serviceTier: 'default',
-    };
+    const usage = OPENAI_TEXT_USAGE;
     expect(events.at(-1)).toEqual({ type: 'usage', usage });
     expect(accumulate(events).get(0)).toBe(text);
     expect(terminal).toEqual({
@@ -116,16 +118,7 @@ describe('openai-chat stream (recorded)', () => {
     expect(terminal).toEqual({
       status: 'failed',
       failure: TRUNCATED,
-      usage: {
-        inputTokens: 16,
-        outputTokens: 300,
-        totalTokens: 316,
-        cacheReadInputTokens: 0,
-        reasoningOutputTokens: 0,
-        inputTokensByModality: { audio: 0 },
-        outputTokensByModality: { audio: 0 },
-        serviceTier: 'default',
-      },
+      usage: OPENAI_TEXT_USAGE,
     });
   });
 });

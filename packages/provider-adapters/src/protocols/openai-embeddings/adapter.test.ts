@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createFixtureTransportV1, type FixtureResponseV1 } from '../../testing/fixture-transport.js';
 import { OPENAI_EMBEDDING_JSON } from './__fixtures__/recorded-fixtures.js';
 import { createOpenAiEmbeddingsAdapterFactory, type OpenAiEmbeddingsAdapterOptionsV1 } from './adapter.js';
+import { OPENAI_RATE_LIMIT_EXAMPLE_FACTS, OPENAI_RATE_LIMIT_EXAMPLE_HEADERS } from '../../codec-kit/test-support/openai-rate-limit-example.js';
 
 const target: ProviderAdapterTargetV1 = {
   providerModel: 'embed-model',
@@ -115,14 +116,7 @@ describe('openai-embeddings adapter', () => {
 
 describe('openai-embeddings adapter: rate-limit facts', () => {
   it('reads x-ratelimit-* into the response metadata', async () => {
-    const { execution } = await execute([{ headers: {
-  'x-ratelimit-limit-requests': '60',
-  'x-ratelimit-remaining-requests': '59',
-  'x-ratelimit-reset-requests': '1s',
-  'x-ratelimit-limit-tokens': '150000',
-  'x-ratelimit-remaining-tokens': '149984',
-  'x-ratelimit-reset-tokens': '6m0s',
-}, body: { type: 'text', text: OPENAI_EMBEDDING_JSON } }]);
-    expect(execution.responseMetadata).toMatchObject({ rateLimits: { requests: { limit: 60, remaining: 59, resetMs: 1000 }, tokens: { limit: 150000, remaining: 149984, resetMs: 360_000 } } });
+    const { execution } = await execute([{ headers: OPENAI_RATE_LIMIT_EXAMPLE_HEADERS, body: { type: 'text', text: OPENAI_EMBEDDING_JSON } }]);
+    expect(execution.responseMetadata).toMatchObject({ rateLimits: OPENAI_RATE_LIMIT_EXAMPLE_FACTS });
   });
 });

@@ -8,6 +8,7 @@ import { createOpenAiImagesAdapterFactory } from './adapter.js';
 import { createOpenAiImagesEgressCodec } from './egress.js';
 import { createOpenAiImagesIngressCodec } from './ingress.js';
 import { mapOpenAiImagesHttpError } from './map-error.js';
+import { OPENAI_RATE_LIMIT_EXAMPLE_FACTS, OPENAI_RATE_LIMIT_EXAMPLE_HEADERS } from '../../codec-kit/test-support/openai-rate-limit-example.js';
 
 const target: ProviderAdapterTargetV1 = {
   providerModel: 'gpt-image-1',
@@ -109,17 +110,9 @@ describe('openai-images adapter', () => {
 
 describe('openai-images adapter: rate-limit facts', () => {
   it('reads x-ratelimit-* into the response metadata, with the retry-after of a refusal', async () => {
-    const headers = {
-  'x-ratelimit-limit-requests': '60',
-  'x-ratelimit-remaining-requests': '59',
-  'x-ratelimit-reset-requests': '1s',
-  'x-ratelimit-limit-tokens': '150000',
-  'x-ratelimit-remaining-tokens': '149984',
-  'x-ratelimit-reset-tokens': '6m0s',
-};
-    const { execution } = await execute([{ headers, body: { type: 'text', text: OPENAI_IMAGE_JSON } }]);
-    expect(execution.responseMetadata).toMatchObject({ rateLimits: { requests: { limit: 60, remaining: 59, resetMs: 1000 }, tokens: { limit: 150000, remaining: 149984, resetMs: 360_000 } } });
-    const refused = await execute([{ status: 400, headers: { ...headers, 'retry-after': '7' }, body: { type: 'text', text: GPT_IMAGE_RESPONSE_FORMAT_ERROR_JSON } }]);
-    expect(refused.execution.responseMetadata).toEqual({ rateLimits: { ...{ requests: { limit: 60, remaining: 59, resetMs: 1000 }, tokens: { limit: 150000, remaining: 149984, resetMs: 360_000 } }, retryAfterMs: 7000 } });
+    const { execution } = await execute([{ headers: OPENAI_RATE_LIMIT_EXAMPLE_HEADERS, body: { type: 'text', text: OPENAI_IMAGE_JSON } }]);
+    expect(execution.responseMetadata).toMatchObject({ rateLimits: OPENAI_RATE_LIMIT_EXAMPLE_FACTS });
+    const refused = await execute([{ status: 400, headers: { ...OPENAI_RATE_LIMIT_EXAMPLE_HEADERS, 'retry-after': '7' }, body: { type: 'text', text: GPT_IMAGE_RESPONSE_FORMAT_ERROR_JSON } }]);
+    expect(refused.execution.responseMetadata).toEqual({ rateLimits: { ...OPENAI_RATE_LIMIT_EXAMPLE_FACTS, retryAfterMs: 7000 } });
   });
 });

@@ -11,6 +11,7 @@ import { parseSafeJson } from '../../codec-kit/index.js';
 import { createFixtureTransportV1, type FixtureResponseV1 } from '../../testing/fixture-transport.js';
 import { createOpenAiResponsesAdapterFactory, type OpenAiResponsesAdapterOptionsV1 } from './adapter.js';
 import { readFixture, splitRecordedResponses } from './test-support/stream-harness.js';
+import { OPENAI_RATE_LIMIT_EXAMPLE_FACTS, OPENAI_RATE_LIMIT_EXAMPLE_HEADERS } from '../../codec-kit/test-support/openai-rate-limit-example.js';
 
 const reasoningTarget: ProviderAdapterTargetV1 = {
   providerModel: 'model-x',
@@ -144,21 +145,12 @@ describe('openai-responses adapter', () => {
   });
 });
 
-const OPENAI_RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit-requests': '60',
-  'x-ratelimit-remaining-requests': '59',
-  'x-ratelimit-reset-requests': '1s',
-  'x-ratelimit-limit-tokens': '150000',
-  'x-ratelimit-remaining-tokens': '149984',
-  'x-ratelimit-reset-tokens': '6m0s',
-};
-
 describe('openai-responses adapter: rate-limit facts', () => {
   it('reads x-ratelimit-* into the metadata of a sync answer and a stream', async () => {
-    const rateLimits = { requests: { limit: 60, remaining: 59, resetMs: 1000 }, tokens: { limit: 150000, remaining: 149984, resetMs: 360_000 } };
-    const sync = await execute(chatTask(), transportWith({ headers: OPENAI_RATE_LIMIT_HEADERS, body: { type: 'json', value: parseSafeJson(readFixture('vercel-ai__openai-phase.1.json')) } }));
+    const rateLimits = OPENAI_RATE_LIMIT_EXAMPLE_FACTS;
+    const sync = await execute(chatTask(), transportWith({ headers: OPENAI_RATE_LIMIT_EXAMPLE_HEADERS, body: { type: 'json', value: parseSafeJson(readFixture('vercel-ai__openai-phase.1.json')) } }));
     expect(sync.responseMetadata).toMatchObject({ rateLimits });
-    const stream = await execute(chatTask({ stream: true }), transportWith({ headers: OPENAI_RATE_LIMIT_HEADERS, body: { type: 'chunks', text: step4, framing: 'typed-sse' } }));
+    const stream = await execute(chatTask({ stream: true }), transportWith({ headers: OPENAI_RATE_LIMIT_EXAMPLE_HEADERS, body: { type: 'chunks', text: step4, framing: 'typed-sse' } }));
     expect(stream.responseMetadata).toEqual({ rateLimits });
     await drain(stream);
   });
