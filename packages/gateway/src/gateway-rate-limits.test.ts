@@ -3,7 +3,7 @@ import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/prov
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from './start-gateway.js';
-import { createLogCapture, eventually } from './test-support/log-capture.js';
+import { createLogCapture, nextRequestLineReader } from './test-support/log-capture.js';
 import { simulatorCatalogue, TEST_CLIENT_KEY } from './test-support/simulator-catalogue.js';
 
 let simulator: ProviderSimulator;
@@ -37,13 +37,7 @@ const openai = () => new OpenAI({ apiKey: TEST_CLIENT_KEY, baseURL: `${gateway.u
 const anthropic = () => new Anthropic({ apiKey: TEST_CLIENT_KEY, baseURL: gateway.url, maxRetries: 0 });
 const rateLimitHeaders = (headers: Headers): Record<string, string> =>
   Object.fromEntries([...headers].filter(([name]) => name.startsWith('x-ratelimit-') || name.startsWith('anthropic-ratelimit-')));
-// The operator log line of a request is written when its answer ends: wait for the next one.
-let seenLines = 0;
-const nextLogLine = async (): Promise<Record<string, unknown>> => {
-  await eventually(() => log.requests().length > seenLines);
-  seenLines = log.requests().length;
-  return log.requests().at(-1) as Record<string, unknown>;
-};
+const nextLogLine = nextRequestLineReader(log);
 
 describe('rate-limit facts through the gateway', () => {
   it('an opted-in target passes its OpenAI rate limits to an OpenAI client, rewritten from the normalized facts', async () => {

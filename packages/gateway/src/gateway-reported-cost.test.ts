@@ -4,7 +4,7 @@ import { createOpenAiChatSuiteEntryV1, createTokenForgeProtocolSuiteV1 } from '@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from './start-gateway.js';
-import { createLogCapture, eventually } from './test-support/log-capture.js';
+import { createLogCapture, nextRequestLineReader } from './test-support/log-capture.js';
 
 /*
  * A compatible server that reports each request's cost the way OpenRouter's usage accounting does (`usage.cost`
@@ -61,12 +61,7 @@ afterAll(async () => {
 });
 
 const openai = () => new OpenAI({ apiKey: CLIENT_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
-let seenLines = 0;
-const nextLogLine = async (): Promise<Record<string, unknown>> => {
-  await eventually(() => log.requests().length > seenLines);
-  seenLines = log.requests().length;
-  return log.requests().at(-1) as Record<string, unknown>;
-};
+const nextLogLine = nextRequestLineReader(log);
 
 describe('provider-reported cost through the gateway', () => {
   it('a sync answer: the operator log has the cost in integer millionths; the client sees tokens only', async () => {

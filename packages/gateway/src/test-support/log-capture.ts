@@ -27,3 +27,16 @@ export async function eventually(predicate: () => boolean, timeoutMs = 3000): Pr
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/**
+ * A reader of the next operator request line of `log`: each call waits for a line written after the last one it
+ * returned (a request's line is written when its answer ends) and returns it.
+ */
+export function nextRequestLineReader(log: LogCapture): () => Promise<Record<string, unknown>> {
+  let seen = log.requests().length;
+  return async () => {
+    await eventually(() => log.requests().length > seen);
+    seen = log.requests().length;
+    return log.requests().at(-1) as Record<string, unknown>;
+  };
+}

@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSafeJson } from '../../codec-kit/index.js';
 import { createFixtureTransportV1, type FixtureResponseV1 } from '../../testing/fixture-transport.js';
 import { createOpenAiChatAdapterFactory } from './adapter.js';
+import { createOpenAiChatSuiteEntryV1 } from './suite-entry.js';
 import { readFixture } from './test-support/stream-harness.js';
 import { OPENAI_RATE_LIMIT_EXAMPLE_FACTS, OPENAI_RATE_LIMIT_EXAMPLE_HEADERS } from '../../codec-kit/test-support/openai-rate-limit-example.js';
 
@@ -251,9 +252,10 @@ describe('openai-chat adapter through the engine', () => {
     }
   });
 
-  it('refuses a currency that is not an ISO 4217 code when the factory is created', () => {
+  it('refuses a currency that is not an ISO 4217 code when the factory or suite entry is created', () => {
     for (const currency of ['usd', 'US', 'credits']) {
       expect(() => createOpenAiChatAdapterFactory({ reportedCostCurrency: currency })).toThrow(TypeError);
+      expect(() => createOpenAiChatSuiteEntryV1({ reportedCostCurrency: currency })).toThrow(TypeError);
     }
   });
 
