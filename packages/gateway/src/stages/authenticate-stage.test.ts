@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clientKeyDigest } from '../http/client-key-digest.js';
 import { CLIENT_KEY_REFUSAL } from '../pipeline/gateway-refusal.js';
 import type { RuntimeClientKey } from '../runtime/resolve-catalogue.js';
+import { PIPELINE_CLIENT_KEY, pipelineGateway } from '../test-support/pipeline-gateway.js';
 import { authenticateStage } from './authenticate-stage.js';
 
 const configured = (id: string, value: string): RuntimeClientKey => {
@@ -33,5 +34,29 @@ describe('authenticateStage', () => {
     expect(await authenticateStage({ request: request({ 'x-api-key': 'key-a-0123456789' }), placement: 'bearer', clientKeys })).toEqual(refused);
     expect(await authenticateStage({ request: request({}, '?key=key-a-0123456789'), placement: 'bearer', clientKeys })).toEqual(refused);
     expect(await authenticateStage({ request: request({}), placement: 'gemini', clientKeys })).toEqual(refused);
+  });
+});
+
+describe('the key check of every route', () => {
+  const { app } = pipelineGateway();
+  const get = (path: string, headers: Record<string, string>): Promise<Response> => Promise.resolve(app.request(`http://gateway.test${path}`, { headers }));
+
+  it('lists models only for a matching key, in the place each dialect’s SDK puts it', async () => {
+    expect((await get('/v1/models', { authorization: `Bearer ${PIPELINE_CLIENT_KEY}` })).status).toBe(200);
+    expect((await get('/v1/models', { 'x-api-key': PIPELINE_CLIENT_KEY, 'anthropic-version': '2023-06-01' })).status).toBe(200);
+    expect((await get(`/v1beta/models?key=${PIPELINE_CLIENT_KEY}`, {})).status).toBe(200);
+    const openai = await get('/v1/models', { authorization: 'Bearer wrong-key-0123456789' });
+    expect([openai.status, await openai.json()]).toEqual([401, expect.objectContaining({ error: expect.objectContaining({ code: 'invalid_api_key' }) })]);
+    const anthropic = await get('/v1/models', { 'x-api-key': 'wrong-key-0123456789' });
+    expect([anthropic.status, await anthropic.json()]).toEqual([401, expect.objectContaining({ type: 'error', request_id: 'unauthenticated' })]);
+    expect((await get('/v1beta/models', { authorization: `Bearer ${PIPELINE_CLIENT_KEY}` })).status).toBe(401);
+  });
+
+  it('lets a matching bearer key past the jobs API’s key check and refuses any other key first', async () => {
+    const jobs = await get('/v1/jobs?model=m', { authorization: `Bearer ${PIPELINE_CLIENT_KEY}` });
+    expect([jobs.status, await jobs.json()]).toEqual([404, expect.objectContaining({ error: expect.objectContaining({ code: 'jobs-disabled' }) })]);
+    const refused = await get('/v1/jobs?model=m', { authorization: 'Bearer wrong-key-0123456789' });
+    expect([refused.status, await refused.json()]).toEqual([401, expect.objectContaining({ error: expect.objectContaining({ code: 'invalid-client-key' }) })]);
+    expect((await get('/v1/jobs?model=m', { 'x-api-key': PIPELINE_CLIENT_KEY })).status).toBe(401);
   });
 });
