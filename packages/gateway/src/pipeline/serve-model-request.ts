@@ -1,6 +1,8 @@
 import type { EgressContextV1 } from '@tokenforge/model-protocol';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
+import { reservationFactsOf } from '../governance/wiring/reservation-facts.js';
+import { RequestMetering } from '../governance/wiring/request-metering.js';
 import { requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import { admitStage } from '../stages/admit-stage.js';
@@ -35,9 +37,11 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     return response;
   };
 
-  const authenticated = await authenticateStage({ request, placement: dialect.keyPlacement, clientKeys: runtime.catalogue.clientKeys });
+  const authenticated = await authenticateStage({ request, placement: dialect.keyPlacement, clientKeys: runtime.catalogue.clientKeys, governance: runtime.governance });
   if (authenticated.kind === 'refuse') return answerRefusal(authenticated.refusal);
   facts.client = authenticated.value.clientId;
+  const principal = authenticated.value.principal;
+  if (principal !== undefined) facts.keyId = principal.key.id;
   const admitted = await admitStage({ draining: runtime.draining, limiter: runtime.limiter });
   if (admitted.kind === 'refuse') return answerRefusal(admitted.refusal);
   const admission = admitted.value;
@@ -50,15 +54,19 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
   try {
     const read = await decodeStage({ request, dialect, ingress: codecs.ingress, maxBodyBytes: runtime.limits.maxBodyBytes });
     if (read.kind === 'refuse') return answerRefusal(read.refusal);
-    const { decoded, preparedMedia } = read.value;
+    const { decoded, preparedMedia, bodyBytes } = read.value;
     context = { ...context, modelLabel: decoded.modelLabel };
     egress = dialect.egressFor?.(decoded) ?? egress;
     const ingressDropped = droppedHostedTools(decoded);
     facts.droppedHostedTools = ingressDropped;
     facts.model = decoded.modelLabel;
     facts.taskKind = decoded.task.kind;
-    const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel });
+    const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel, principal });
     if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
+    const metering =
+      runtime.governance === undefined || principal === undefined
+        ? undefined
+        : new RequestMetering(runtime.governance, principal, scope.requestId, decoded.modelLabel, routed.value, reservationFactsOf(decoded.task, bodyBytes), runtime.now() + runtime.limits.requestTimeoutMs, runtime.now);
 
     deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs);
     const answered = await attemptStage(
@@ -78,6 +86,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
         budget: { attemptsLeft: runtime.limits.maxAttempts, waitBudgetMs: runtime.limits.retryBudgetMs },
         release,
         end,
+        metering,
       },
       scope,
     );

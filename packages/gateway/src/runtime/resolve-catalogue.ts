@@ -4,6 +4,7 @@ import { createProtocolEngineTargetBindingV1, type ProtocolEngineDispatchTargetV
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
 import type { GatewayCatalogueV1, GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
+import { resolvePriceTableV1, type PriceTableV1 } from '../governance/v1/price-table-v1.js';
 import { clientKeyDigest } from '../http/client-key-digest.js';
 import { GatewayConfigurationError } from './gateway-configuration-error.js';
 
@@ -19,6 +20,8 @@ export interface RuntimeTarget {
   readonly execution: 'sync' | 'async';
   /** The catalogue's `passRateLimitHeaders` opt-in: the client of a matching dialect sees this target's rate limits. */
   readonly passRateLimitHeaders: boolean;
+  /** The catalogue's price table of the target, resolved to micro-units (absent: not priced). */
+  readonly price?: PriceTableV1;
 }
 
 /** A public model with its targets in order. */
@@ -121,6 +124,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         capability,
         execution: asyncFamilies.has(family) ? 'async' : 'sync',
         passRateLimitHeaders: target.passRateLimitHeaders === true,
+        ...(target.price === undefined ? {} : { price: resolvePriceTableV1(target.price) }),
         binding: createProtocolEngineTargetBindingV1({
           target: { provider: target.provider, providerModel: target.model, connectionRef: ref, capability } as ProtocolEngineDispatchTargetV1,
           bindTransport: () => transport,
@@ -129,6 +133,8 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
       runtimeTargets.push(runtimeTarget);
       targets.set(ref, runtimeTarget);
     });
+    const currencies = new Set(model.targets.flatMap((target) => (target.price === undefined ? [] : [target.price.currency])));
+    if (currencies.size > 1) problems.push(`models.${modelIndex}.targets: the prices of one model's targets must share one currency`);
     models.set(model.name, { name: model.name, taskKind: model.taskKind, targets: runtimeTargets });
   });
 

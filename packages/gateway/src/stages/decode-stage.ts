@@ -20,6 +20,8 @@ export interface DecodedRequest {
   readonly decoded: IngressDecodedRequestV1;
   /** Media the dialect's own decoder prepared (image edits). */
   readonly preparedMedia?: PreparedMediaExecutionInputV2 | undefined;
+  /** Bytes of the request body as received (what a governance reservation bounds input tokens by). */
+  readonly bodyBytes: number;
 }
 
 /** Reads the body up to the limit and decodes it (the dialect's own decoder, its wire decoder, or the ingress). */
@@ -30,11 +32,11 @@ export async function decodeStage(input: DecodeInput): Promise<StageOutcome<Deco
   try {
     if (dialect.decode !== undefined) {
       const custom = await dialect.decode(body, request);
-      return proceed({ decoded: custom.decoded, preparedMedia: custom.preparedMedia });
+      return proceed({ decoded: custom.decoded, preparedMedia: custom.preparedMedia, bodyBytes: body.byteLength });
     }
     const url = new URL(request.url);
     const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: meaningfulHeaders(request.headers) };
-    return proceed({ decoded: dialect.decodeWire === undefined ? input.ingress.decodeRequest(wire) : dialect.decodeWire(wire) });
+    return proceed({ decoded: dialect.decodeWire === undefined ? input.ingress.decodeRequest(wire) : dialect.decodeWire(wire), bodyBytes: body.byteLength });
   } catch (error) {
     if (!isCodecErrorV1(error)) throw error;
     return refuse(egressRefusal({ source: 'ingress', code: error.code, ...(error.path === undefined ? {} : { param: error.path }) }, `refused:${error.code}`));

@@ -16,6 +16,7 @@ export function logStage(logger: Logger, scope: RequestScope, status: number, ou
     requestId: scope.requestId,
     route: scope.route,
     ...(facts.client === undefined ? {} : { client: facts.client }),
+    ...(facts.keyId === undefined ? {} : { keyId: facts.keyId }),
     ...(facts.model === undefined ? {} : { model: facts.model }),
     ...(facts.target === undefined ? {} : { target: { provider: facts.target.provider, family: facts.target.family, ref: facts.target.ref } }),
     attempts: facts.attempts,

@@ -1,5 +1,6 @@
 import type { TaskEnvelopeV3, TaskKindV3 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 } from '@tokenforge/protocol-engine';
+import { mayUseModel, type GovernancePrincipal } from '../governance/wiring/governance-snapshot-view.js';
 import { egressRefusal } from '../pipeline/gateway-refusal.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
 import type { ResolvedCatalogue, RuntimeTarget } from '../runtime/resolve-catalogue.js';
@@ -10,6 +11,8 @@ export interface RouteInput {
   readonly task: TaskEnvelopeV3;
   /** The catalogue model the client named. */
   readonly modelName: string;
+  /** With governance: who asks (a model it may not use is answered exactly like an unknown model). */
+  readonly principal?: GovernancePrincipal | undefined;
 }
 
 /** The sync targets of a catalogue model that can serve `task`, in catalogue order; undefined for an unknown model or a model of another kind. */
@@ -24,6 +27,9 @@ export function targetsFor(catalogue: Pick<ResolvedCatalogue, 'models'>, task: T
 
 /** The ordered targets for the requested model, or the dialect's `not-found` (a counting request: its not-supported refusal). */
 export async function routeStage(input: RouteInput): Promise<StageOutcome<readonly RuntimeTarget[]>> {
+  if (input.principal !== undefined && !mayUseModel(input.principal, input.modelName)) {
+    return refuse(egressRefusal({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-allowed'));
+  }
   const targets = targetsFor(input.catalogue, input.task, input.modelName);
   // A model none of whose targets can count answers the dialect's not-supported refusal (each dialect's 400 for
   // the engine's task mismatch), never an estimate or zero.
