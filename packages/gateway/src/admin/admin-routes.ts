@@ -29,8 +29,15 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
 }
 
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+/** `T` with `undefined` taken out of every optional field, nested objects included (zod outputs carry it). */
+type Defined<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]: Defined<Exclude<T[K], undefined>> } : T;
+
+/** Drops fields whose value is `undefined`, in nested plain objects too. */
+function withoutUndefined<T extends object>(value: T): Defined<T> {
+  const entries = Object.entries(value)
+    .filter(([, entry]) => entry !== undefined)
+    .map(([name, entry]) => [name, entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? withoutUndefined(entry as object) : entry]);
+  return Object.fromEntries(entries) as Defined<T>;
 }
 
 /** A key as the admin API shows it: never its digest. */
@@ -90,7 +97,7 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
   admin.post('/tenants', async (c) => {
     const parsed = await body(c, adminTenantCreateV1Schema);
     if (!parsed.ok) return parsed.response;
-    const { id, name, modelAccess, limits, disabled } = parsed.value;
+    const { id, name, modelAccess, limits, disabled } = withoutUndefined(parsed.value);
     const change = await governance.store.admin.createTenant({ id, name, modelAccess: modelAccess ?? ['*'], limits: limits ?? {}, disabled: disabled ?? false }, ADMIN_ACTOR);
     return c.json({ version: await applied(change.version), tenant: tenantView(change.value) }, 201);
   });

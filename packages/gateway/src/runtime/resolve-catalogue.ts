@@ -4,6 +4,7 @@ import { createProtocolEngineTargetBindingV1, type ProtocolEngineDispatchTargetV
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
 import type { GatewayCatalogueV1, GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
+import { attemptIdTransport } from '../governance/wiring/attempt-id-header.js';
 import { resolvePriceTableV1, type PriceTableV1 } from '../governance/v1/price-table-v1.js';
 import { clientKeyDigest } from '../http/client-key-digest.js';
 import { GatewayConfigurationError } from './gateway-configuration-error.js';
@@ -116,6 +117,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         return;
       }
       transports.push(transport);
+      const bound = attemptIdTransport(transport);
       const ref = `${model.name}#${targetIndex}`;
       const runtimeTarget: RuntimeTarget = {
         ref,
@@ -127,7 +129,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         ...(target.price === undefined ? {} : { price: resolvePriceTableV1(target.price) }),
         binding: createProtocolEngineTargetBindingV1({
           target: { provider: target.provider, providerModel: target.model, connectionRef: ref, capability } as ProtocolEngineDispatchTargetV1,
-          bindTransport: () => transport,
+          bindTransport: () => bound,
         }),
       };
       runtimeTargets.push(runtimeTarget);

@@ -1,5 +1,6 @@
 import type { EgressCodecV1, EgressContextV1, PreparedMediaExecutionInputV2, ProviderDiagnosticV3, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
+import { withAttemptId } from '../governance/wiring/attempt-id-header.js';
 import type { AttemptMeter } from '../governance/wiring/request-metering.js';
 import { egressResponse } from '../pipeline/egress-response.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
@@ -56,13 +57,15 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
   const observer = { onDiagnostic: (diagnostic: ProviderDiagnosticV3): void => void diagnostics.push(diagnostic) };
   let execution: ProtocolEngineExecutionV1;
   try {
-    execution = await input.engine.execute({
-      binding: target.binding,
-      task,
-      signal: input.signal,
-      observer,
-      ...(input.preparedMedia === undefined ? {} : { preparedMedia: input.preparedMedia }),
-    });
+    execution = await withAttemptId(meter?.attemptId, () =>
+      input.engine.execute({
+        binding: target.binding,
+        task,
+        signal: input.signal,
+        observer,
+        ...(input.preparedMedia === undefined ? {} : { preparedMedia: input.preparedMedia }),
+      }),
+    );
   } catch (error) {
     if (!isProtocolEngineErrorV1(error)) throw error;
     logAttempt(error.code, { retryable: error.phase === 'input' || error.phase === 'transport', acceptance: error.phase === 'transport' ? 'unknown' : 'not-accepted' });

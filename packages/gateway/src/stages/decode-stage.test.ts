@@ -39,10 +39,10 @@ describe('decodeStage', () => {
     const ingress = { decodeRequest: () => decodedFor('ingress') } as unknown as IngressCodecV1;
     const preparedMedia = { media: [] } as never;
     const custom = dialect({ decode: async () => ({ decoded: decodedFor('custom'), preparedMedia }), decodeWire: () => decodedFor('wire') });
-    expect(await decodeStage({ request: post('{}'), dialect: custom, ingress, maxBodyBytes: 100 })).toEqual({ kind: 'continue', value: { decoded: decodedFor('custom'), preparedMedia } });
+    expect(await decodeStage({ request: post('{}'), dialect: custom, ingress, maxBodyBytes: 100 })).toEqual({ kind: 'continue', value: { decoded: decodedFor('custom'), preparedMedia, bodyBytes: 2 } });
     expect(await decodeStage({ request: post('{}'), dialect: dialect({ decodeWire: () => decodedFor('wire') }), ingress, maxBodyBytes: 100 })).toEqual({
       kind: 'continue',
-      value: { decoded: decodedFor('wire') },
+      value: { decoded: decodedFor('wire'), bodyBytes: 2 },
     });
   });
 });

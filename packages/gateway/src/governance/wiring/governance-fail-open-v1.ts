@@ -2,10 +2,10 @@ import type { GovernanceLimitsV1 } from '../v1/governance-store-v1.js';
 
 /** Which limits let requests through when the governance store cannot be reached (each default `false`: closed). */
 export interface GovernanceFailOpenV1 {
-  readonly requestsPerMinute?: boolean;
-  readonly tokensPerMinute?: boolean;
-  readonly concurrentRequests?: boolean;
-  readonly budget?: boolean;
+  readonly requestsPerMinute?: boolean | undefined;
+  readonly tokensPerMinute?: boolean | undefined;
+  readonly concurrentRequests?: boolean | undefined;
+  readonly budget?: boolean | undefined;
 }
 
 /**
