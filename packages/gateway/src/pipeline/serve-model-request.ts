@@ -17,8 +17,8 @@ import { renderRefusal } from './render-refusal.js';
 import { createRequestScope } from './request-scope.js';
 
 /**
- * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, admit, decode, route, attempt
- * (each attempt settled; a stream committed), log. The only place that orders the stages and releases what
+ * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, decode (the body read under its
+ * own deadlines, before any slot is taken), admit, route, attempt (each attempt settled; a stream committed), log. The only place that orders the stages and releases what
  * admission took: at the end of the request, or when a stream it handed on ends. Every refusal goes out in the
  * dialect's egress; one operator log line ends every request.
  */
@@ -42,6 +42,21 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
   facts.client = authenticated.value.clientId;
   const principal = authenticated.value.principal;
   if (principal !== undefined) facts.keyId = principal.key.id;
+  const read = await decodeStage({
+    request,
+    dialect,
+    ingress: codecs.ingress,
+    maxBodyBytes: runtime.limits.maxBodyBytes,
+    bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs },
+  });
+  if (read.kind === 'refuse') return answerRefusal(read.refusal);
+  const { decoded, preparedMedia, bodyBytes } = read.value;
+  context = { ...context, modelLabel: decoded.modelLabel };
+  egress = dialect.egressFor?.(decoded) ?? egress;
+  const ingressDropped = droppedHostedTools(decoded);
+  facts.droppedHostedTools = ingressDropped;
+  facts.model = decoded.modelLabel;
+  facts.taskKind = decoded.task.kind;
   const admitted = await admitStage({ draining: runtime.draining, limiter: runtime.limiter });
   if (admitted.kind === 'refuse') return answerRefusal(admitted.refusal);
   const admission = admitted.value;
@@ -52,15 +67,6 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     deadline?.dispose();
   };
   try {
-    const read = await decodeStage({ request, dialect, ingress: codecs.ingress, maxBodyBytes: runtime.limits.maxBodyBytes });
-    if (read.kind === 'refuse') return answerRefusal(read.refusal);
-    const { decoded, preparedMedia, bodyBytes } = read.value;
-    context = { ...context, modelLabel: decoded.modelLabel };
-    egress = dialect.egressFor?.(decoded) ?? egress;
-    const ingressDropped = droppedHostedTools(decoded);
-    facts.droppedHostedTools = ingressDropped;
-    facts.model = decoded.modelLabel;
-    facts.taskKind = decoded.task.kind;
     const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel, principal });
     if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
     const metering =

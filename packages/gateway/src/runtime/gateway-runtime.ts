@@ -15,6 +15,8 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
   maxBodyBytes: 16 * 1024 * 1024,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 600_000,
+  bodyIdleTimeoutMs: 60_000,
+  bodyTimeoutMs: 300_000,
   maxConcurrentRequests: 64,
   maxAttempts: 3,
   retryBudgetMs: 5_000,
