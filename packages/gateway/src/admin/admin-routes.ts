@@ -81,13 +81,12 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
     governance = runtime.governance;
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
     if (!timingSafeEqual(digest(presented), digest(governance.adminKey))) return adminError(c, 'admin-unauthorized', 'The admin key is missing or wrong.');
-    try {
-      await next();
-    } catch (error) {
-      if (isGovernanceStoreErrorV1(error)) return adminError(c, error.code, error.code === 'conflict' ? 'The id exists.' : 'A referenced record does not exist.');
-      throw error;
-    }
+    await next();
     return undefined;
+  });
+  admin.onError((error, c) => {
+    if (isGovernanceStoreErrorV1(error)) return adminError(c, error.code, error.code === 'conflict' ? 'The id exists.' : 'A referenced record does not exist.');
+    throw error;
   });
   const applied = async (version: number): Promise<number> => {
     await governance.refresh();

@@ -106,7 +106,8 @@ export class RequestMetering {
     switch (admission.kind) {
       case 'refused':
         this.state.limits = admission.limits;
-        return { kind: 'refused', code: admission.code, retryAfterMs: admission.retryAfterMs };
+        // A slot frees when a request ends: the store names no time, the client is told to try again in a second.
+        return { kind: 'refused', code: admission.code, retryAfterMs: admission.retryAfterMs ?? (admission.code === 'tenant-concurrency-limit' ? 1000 : undefined) };
       case 'unavailable':
         return { kind: 'refused', code: 'governance-unavailable', retryAfterMs: 1000 };
       case 'unmetered':
