@@ -12,7 +12,7 @@ describe('decodeStage', () => {
     const seen: unknown[] = [];
     const ingress = { decodeRequest: (wire: unknown) => (seen.push(wire), decodedFor('m')) } as unknown as IngressCodecV1;
     const outcome = await decodeStage({ request: post('{"a":1}'), dialect: dialect(), ingress, maxBodyBytes: 100 });
-    expect(outcome).toEqual({ kind: 'continue', value: { decoded: decodedFor('m') } });
+    expect(outcome).toEqual({ kind: 'continue', value: { decoded: decodedFor('m'), bodyBytes: 7 } });
     const wire = seen[0] as { path: string; query: object; body: Uint8Array; headers: Record<string, string> };
     expect({ path: wire.path, query: wire.query, body: new TextDecoder().decode(wire.body) }).toEqual({ path: '/v1/chat/completions', query: { x: '1' }, body: '{"a":1}' });
     expect(wire.headers).toHaveProperty('content-type', 'application/json');

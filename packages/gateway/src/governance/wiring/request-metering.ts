@@ -79,6 +79,16 @@ export class RequestMetering {
     this.#reservationVersion = estimate?.priceVersion ?? UNPRICED_VERSION;
   }
 
+  /** Money each attempt reserves, in micro-units of {@link RequestMetering.currency}. */
+  get reservedMicros(): number {
+    return this.#reservedMicros;
+  }
+
+  /** The currency of the reservation (the model's price tables'). */
+  get currency(): string {
+    return this.#currency;
+  }
+
   /** Admits the next attempt, on `target`. */
   async admit(target: RuntimeTarget): Promise<MeteredAdmission> {
     this.#attempt += 1;
