@@ -356,10 +356,13 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
     const now = this.#clock();
     const prune = now - this.#lastPruneMs >= 60_000;
     if (this.#queuedLedger.length + this.#queuedOpened.length + this.#queuedClosed.length + this.#queuedRequests.length === 0 && !prune) return;
+    // A reservation opened and closed within one batch never needs to reach the disk.
+    const closed = new Set(this.#queuedClosed);
+    const opened = new Set(this.#queuedOpened.map((request) => request.attemptId));
     const batch = {
       ledger: this.#queuedLedger,
-      reservationsOpened: this.#queuedOpened,
-      reservationsClosed: this.#queuedClosed,
+      reservationsOpened: this.#queuedOpened.filter((request) => !closed.has(request.attemptId)),
+      reservationsClosed: this.#queuedClosed.filter((attemptId) => !opened.has(attemptId)),
       requests: this.#queuedRequests,
       ...(prune ? { pruneRequestsBeforeMs: now - this.#retentionMs } : {}),
     };
