@@ -51,7 +51,7 @@ export interface EmbeddedGovernanceStore extends GovernanceStoreV1 {
 interface HeldReservation {
   readonly request: AdmissionRequestV1;
   readonly admittedAtMs: number;
-  readonly tokenEntries: readonly [WindowEntry, WindowEntry];
+  readonly tokenEntries: readonly [WindowEntry | undefined, WindowEntry | undefined];
 }
 
 interface HeldSlot {
@@ -170,14 +170,17 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
           return Promise.resolve({ kind: 'refused', scope, ...refusal, limits: this.#limitStates(scoped, now) });
         }
       }
-      for (const holder of holders) {
+      // Windows are kept only where a limit applies: their memory is then bounded by the limits the operator set.
+      for (const [, holder, limits] of scoped) {
         if (request.firstAttempt) {
-          holder.requests.add(now, 1);
+          if (limits?.requestsPerMinute !== undefined) holder.requests.add(now, 1);
           holder.inFlight += 1;
         }
         holder.addReserved(request.currency, request.reservedMicros);
       }
-      const tokenEntries = [holders[0].tokens.add(now, request.reservedTokens), holders[1].tokens.add(now, request.reservedTokens)] as const;
+      const tokenEntry = (index: 0 | 1, limits: GovernanceLimitsV1 | undefined) =>
+        limits?.tokensPerMinute === undefined ? undefined : holders[index].tokens.add(now, request.reservedTokens);
+      const tokenEntries = [tokenEntry(0, request.tenantLimits), tokenEntry(1, request.keyLimits)] as const;
       this.#reservations.set(request.attemptId, { request, admittedAtMs: now, tokenEntries });
       const slot = this.#slots.get(request.requestId);
       if (request.firstAttempt && slot === undefined) {
@@ -250,8 +253,8 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
       const { request, tokenEntries } = reservation;
       tenant.addReserved(request.currency, -request.reservedMicros);
       key.addReserved(request.currency, -request.reservedMicros);
-      tenant.tokens.correct(tokenEntries[0], settlement.usedTokens);
-      key.tokens.correct(tokenEntries[1], settlement.usedTokens);
+      if (tokenEntries[0] !== undefined) tenant.tokens.correct(tokenEntries[0], settlement.usedTokens);
+      if (tokenEntries[1] !== undefined) key.tokens.correct(tokenEntries[1], settlement.usedTokens);
       this.#queuedClosed.push(settlement.attemptId);
     }
     const slot = this.#slots.get(settlement.requestId);

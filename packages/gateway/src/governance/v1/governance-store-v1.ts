@@ -318,7 +318,10 @@ export interface GovernanceAdminV1 {
   limitUse(tenantId: string): Promise<LimitUseV1>;
 }
 
-/** Current use of a tenant's limits. */
+/**
+ * Current use of a tenant's limits. A window is counted only while its limit applies: a holder without a requests
+ * (tokens) limit reports 0 requests (tokens) in the last minute.
+ */
 export interface LimitUseV1 {
   readonly tenantId: string;
   readonly requestsLastMinute: number;

@@ -350,7 +350,7 @@ export function describeGovernanceStoreContract(
       });
 
       it('records each kind: actual, estimated at the reservation, released at nothing', async () => {
-        const holder = { tenant: await tenant({ budget: { amountMicros: 10_000, currency: 'USD', period: 'total' } }) };
+        const holder = { tenant: await tenant({ tokensPerMinute: 10_000, budget: { amountMicros: 10_000, currency: 'USD', period: 'total' } }) };
         const actual = admission(holder, { reservedMicros: 500, reservedTokens: 300 });
         const estimated = admission(holder, { reservedMicros: 400, reservedTokens: 300 });
         const released = admission(holder, { reservedMicros: 300, reservedTokens: 300 });
