@@ -289,7 +289,10 @@ export interface GovernanceChangeV1<T> {
   readonly value: T;
 }
 
-/** The admin verbs. */
+/**
+ * The admin verbs. A create whose id exists is refused with a `GovernanceStoreErrorV1` of code `conflict`, a key of
+ * an unknown tenant with `not-found`; a refused verb changes nothing.
+ */
 export interface GovernanceAdminV1 {
   createTenant(tenant: Omit<TenantRecordV1, 'createdAtMs'>, actor: string): Promise<GovernanceChangeV1<TenantRecordV1>>;
   updateTenant(
