@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdmissionRequestV1, SettlementV1 } from '../v1/governance-store-v1.js';
+import { isGovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
 import { describeGovernanceStoreContract } from '../v1/test-support/governance-store-contract.js';
 import { GOVERNANCE_DATA_FILES } from './governance-data-directory.js';
 import { type EmbeddedGovernanceStoreOptions, openEmbeddedGovernanceStore } from './embedded-governance-store.js';
@@ -180,6 +181,21 @@ describe('embedded governance store', () => {
     expect(await again.admin.ledger({ tenantId: 'acme', limit: 10 })).toHaveLength(1);
     await again.close();
   }, 30_000);
+
+  it('holds its data directory: a second store is refused while the first is open', async () => {
+    const first = await open();
+    const directory = directories[0] ?? '';
+    let refusal: unknown;
+    try {
+      openEmbeddedGovernanceStore({ dataDirectory: directory });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(isGovernanceStoreErrorV1(refusal) && refusal.code).toBe('data-directory-in-use');
+    await first.close();
+    const second = await open({ dataDirectory: directory });
+    await second.close();
+  });
 
   it('forgets request records older than their retention', async () => {
     let now = Date.UTC(2026, 3, 15);

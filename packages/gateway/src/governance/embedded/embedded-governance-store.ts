@@ -22,7 +22,12 @@ import type {
   TenantRecordV1,
   TrackedJobV1,
 } from '../v1/governance-store-v1.js';
-import { type GovernanceDataDirectorySecrets, GOVERNANCE_DATA_FILES, prepareGovernanceDataDirectory } from './governance-data-directory.js';
+import {
+  type GovernanceDataDirectorySecrets,
+  GOVERNANCE_DATA_FILES,
+  lockGovernanceDataDirectory,
+  prepareGovernanceDataDirectory,
+} from './governance-data-directory.js';
 import { GovernanceDatabase, type QueuedLedgerWrite, type SpendDelta } from './governance-database.js';
 import { LimitHolder } from './limit-holder.js';
 import type { WindowEntry } from './sliding-window-log.js';
@@ -80,8 +85,14 @@ const DAY_MS = 86_400_000;
  */
 export function openEmbeddedGovernanceStore(options: EmbeddedGovernanceStoreOptions): EmbeddedGovernanceStore {
   const secrets = prepareGovernanceDataDirectory(options.dataDirectory);
-  const database = new GovernanceDatabase(join(options.dataDirectory, GOVERNANCE_DATA_FILES.database));
-  return new EmbeddedStore(database, secrets, options);
+  const release = lockGovernanceDataDirectory(options.dataDirectory);
+  try {
+    const database = new GovernanceDatabase(join(options.dataDirectory, GOVERNANCE_DATA_FILES.database));
+    return new EmbeddedStore(database, secrets, release, options);
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 function withoutUndefined<T extends object>(value: T): T {
@@ -92,6 +103,7 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
   readonly secrets: GovernanceDataDirectorySecrets;
   readonly admin: GovernanceAdminV1;
   readonly #database: GovernanceDatabase;
+  readonly #release: () => void;
   readonly #clock: () => number;
   readonly #retentionMs: number;
   readonly #flushIntervalMs: number;
@@ -113,8 +125,9 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
 
-  constructor(database: GovernanceDatabase, secrets: GovernanceDataDirectorySecrets, options: EmbeddedGovernanceStoreOptions) {
+  constructor(database: GovernanceDatabase, secrets: GovernanceDataDirectorySecrets, release: () => void, options: EmbeddedGovernanceStoreOptions) {
     this.#database = database;
+    this.#release = release;
     this.secrets = secrets;
     this.#clock = options.clock ?? Date.now;
     this.#retentionMs = options.requestRetentionMs ?? 7 * DAY_MS;
@@ -393,6 +406,7 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
     this.flush();
     this.#closed = true;
     this.#database.close();
+    this.#release();
     return Promise.resolve();
   }
 
