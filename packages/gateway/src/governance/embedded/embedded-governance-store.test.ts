@@ -182,6 +182,37 @@ describe('embedded governance store', () => {
     await again.close();
   }, 30_000);
 
+  it('keeps a batch the disk refused, refuses admission while too many rows wait, and writes them once it can', async () => {
+    const errors: unknown[] = [];
+    const store = await open({ flushIntervalMs: 10, maxQueuedLedgerRows: 2, onWriteError: (error) => errors.push(error) });
+    const path = join(directories[0] ?? '', GOVERNANCE_DATA_FILES.database);
+    const other = new Database(path);
+    other.exec(`CREATE TRIGGER refuse_ledger BEFORE INSERT ON ledger BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;`);
+    const attempts = ['a', 'b'].map((requestId) => ({ ...admission, requestId, attemptId: `${requestId}:1`, tenantLimits: {} }));
+    try {
+      for (const attempt of attempts) {
+        expect((await store.admit(attempt)).kind).toBe('admitted');
+        expect(await store.settle(settlementOf(attempt, 5))).toEqual({ kind: 'settled' });
+      }
+      const deadline = Date.now() + 5000;
+      while (errors.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(errors.length).toBeGreaterThan(0);
+      expect(await store.admit({ ...admission, requestId: 'c', attemptId: 'c:1', tenantLimits: {} })).toEqual({ kind: 'unavailable' });
+      expect(await store.settle(settlementOf(attempts[0] ?? admission, 5))).toEqual({ kind: 'duplicate' });
+      other.exec('DROP TRIGGER refuse_ledger');
+      let rows = 0;
+      while (rows < 2 && Date.now() < deadline + 5000) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        rows = (other.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number }).n;
+      }
+      expect(rows).toBe(2);
+      expect((await store.admit({ ...admission, requestId: 'c', attemptId: 'c:1', tenantLimits: {} })).kind).toBe('admitted');
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
   it('holds its data directory: a second store is refused while the first is open', async () => {
     const first = await open();
     const directory = directories[0] ?? '';

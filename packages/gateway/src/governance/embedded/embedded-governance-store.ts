@@ -44,6 +44,13 @@ export interface EmbeddedGovernanceStoreOptions {
   readonly flushIntervalMs?: number;
   /** A batch is written as soon as this many ledger rows wait; default 500. */
   readonly flushBatchRows?: number;
+  /**
+   * While this many ledger rows wait unwritten (the disk refuses them), `admit` answers `unavailable`: new requests
+   * are refused rather than money left unrecorded. Default 10,000.
+   */
+  readonly maxQueuedLedgerRows?: number;
+  /** Called when a batch could not be written; it is kept and tried again at the next interval. */
+  readonly onWriteError?: (error: unknown) => void;
 }
 
 /** The embedded governance store, with the secrets of its data directory. */
@@ -108,6 +115,8 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
   readonly #retentionMs: number;
   readonly #flushIntervalMs: number;
   readonly #flushBatchRows: number;
+  readonly #maxQueuedLedgerRows: number;
+  readonly #onWriteError: (error: unknown) => void;
 
   #version: number;
   readonly #tenants = new Map<string, TenantRecordV1>();
@@ -123,6 +132,7 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
   #queuedRequests: RequestRecordV1[] = [];
   #lastPruneMs = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
+  #timerSoon = false;
   #closed = false;
 
   constructor(database: GovernanceDatabase, secrets: GovernanceDataDirectorySecrets, release: () => void, options: EmbeddedGovernanceStoreOptions) {
@@ -133,6 +143,8 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
     this.#retentionMs = options.requestRetentionMs ?? 7 * DAY_MS;
     this.#flushIntervalMs = options.flushIntervalMs ?? 200;
     this.#flushBatchRows = options.flushBatchRows ?? 500;
+    this.#maxQueuedLedgerRows = options.maxQueuedLedgerRows ?? 10_000;
+    this.#onWriteError = options.onWriteError ?? (() => undefined);
     this.#version = database.version();
     for (const tenant of database.tenants()) this.#tenants.set(tenant.id, tenant);
     for (const key of database.keys()) this.#keys.set(key.id, key);
@@ -169,7 +181,7 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
   }
 
   admit(request: AdmissionRequestV1): Promise<AdmissionResultV1> {
-    if (this.#closed) return Promise.resolve({ kind: 'unavailable' });
+    if (this.#closed || this.#queuedLedger.length >= this.#maxQueuedLedgerRows) return Promise.resolve({ kind: 'unavailable' });
     const now = this.#clock();
     const holders = this.#holdersOf(request.tenantId, request.keyId);
     const scoped = [
@@ -350,16 +362,24 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
     return Promise.resolve(this.#database.jobs(tenantId, query));
   }
 
-  #schedule(): void {
-    if (this.#queuedLedger.length >= this.#flushBatchRows) {
-      setImmediate(() => this.flush());
-      return;
+  #flushInBackground(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      this.#onWriteError(error);
     }
-    if (this.#timer !== undefined) return;
+  }
+
+  /** Arms the flush timer: at once when a full batch waits (unless retrying a failed write), else after the interval. */
+  #schedule(retrying = false): void {
+    const soon = !retrying && this.#queuedLedger.length >= this.#flushBatchRows;
+    if (this.#timer !== undefined && !(soon && !this.#timerSoon)) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerSoon = soon;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.flush();
-    }, this.#flushIntervalMs);
+      this.#flushInBackground();
+    }, soon ? 0 : this.#flushIntervalMs);
     this.#timer.unref();
   }
 
@@ -394,7 +414,7 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
       this.#queuedOpened = [...batch.reservationsOpened, ...this.#queuedOpened];
       this.#queuedClosed = [...batch.reservationsClosed, ...this.#queuedClosed];
       this.#queuedRequests = [...batch.requests, ...this.#queuedRequests];
-      this.#schedule();
+      if (!this.#closed) this.#schedule(true);
       throw error;
     }
     if (prune) this.#lastPruneMs = now;
