@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isGovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
 import type { AdmissionRequestV1, SettlementV1 } from '../v1/governance-store-v1.js';
+import { isGovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
 import { describeGovernanceStoreContract } from '../v1/test-support/governance-store-contract.js';
 import { GOVERNANCE_DATA_FILES } from './governance-data-directory.js';
 import { type EmbeddedGovernanceStoreOptions, openEmbeddedGovernanceStore } from './embedded-governance-store.js';
@@ -182,6 +182,52 @@ describe('embedded governance store', () => {
     await again.close();
   }, 30_000);
 
+  it('keeps a batch the disk refused, refuses admission while too many rows wait, and writes them once it can', async () => {
+    const errors: unknown[] = [];
+    const store = await open({ flushIntervalMs: 10, maxQueuedLedgerRows: 2, onWriteError: (error) => errors.push(error) });
+    const path = join(directories[0] ?? '', GOVERNANCE_DATA_FILES.database);
+    const other = new Database(path);
+    other.exec(`CREATE TRIGGER refuse_ledger BEFORE INSERT ON ledger BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;`);
+    const attempts = ['a', 'b'].map((requestId) => ({ ...admission, requestId, attemptId: `${requestId}:1`, tenantLimits: {} }));
+    try {
+      for (const attempt of attempts) {
+        expect((await store.admit(attempt)).kind).toBe('admitted');
+        expect(await store.settle(settlementOf(attempt, 5))).toEqual({ kind: 'settled' });
+      }
+      const deadline = Date.now() + 5000;
+      while (errors.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(errors.length).toBeGreaterThan(0);
+      expect(await store.admit({ ...admission, requestId: 'c', attemptId: 'c:1', tenantLimits: {} })).toEqual({ kind: 'unavailable' });
+      expect(await store.settle(settlementOf(attempts[0] ?? admission, 5))).toEqual({ kind: 'duplicate' });
+      other.exec('DROP TRIGGER refuse_ledger');
+      let rows = 0;
+      while (rows < 2 && Date.now() < deadline + 5000) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        rows = (other.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number }).n;
+      }
+      expect(rows).toBe(2);
+      expect((await store.admit({ ...admission, requestId: 'c', attemptId: 'c:1', tenantLimits: {} })).kind).toBe('admitted');
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
+  it('holds its data directory: a second store is refused while the first is open', async () => {
+    const first = await open();
+    const directory = directories[0] ?? '';
+    let refusal: unknown;
+    try {
+      openEmbeddedGovernanceStore({ dataDirectory: directory });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(isGovernanceStoreErrorV1(refusal) && refusal.code).toBe('data-directory-in-use');
+    await first.close();
+    const second = await open({ dataDirectory: directory });
+    await second.close();
+  });
+
   it('forgets request records older than their retention', async () => {
     let now = Date.UTC(2026, 3, 15);
     const store = await open({ clock: () => now, requestRetentionMs: 60_000 });
@@ -190,17 +236,6 @@ describe('embedded governance store', () => {
     store.recordRequest({ ...base, requestId: 'new', atMs: now + 30_000 });
     now += 75_000;
     expect((await store.admin.requests({ limit: 10 })).map((record) => record.requestId)).toEqual(['new']);
-    await store.close();
-  });
-
-  it('refuses a tenant or key id that exists, or a key of an unknown tenant, with a typed error', async () => {
-    const store = await open();
-    await store.admin.createTenant({ id: 'acme', name: 'Acme', modelAccess: [], limits: {}, disabled: false }, 'admin');
-    const duplicate = await store.admin.createTenant({ id: 'acme', name: 'Other', modelAccess: [], limits: {}, disabled: false }, 'admin').catch((error: unknown) => error);
-    expect(isGovernanceStoreErrorV1(duplicate) && duplicate.code).toBe('conflict');
-    const orphan = await store.admin.createKey({ id: 'k9', tenantId: 'nobody', digest: 'ef'.repeat(32), displayPrefix: 'tf-zzzz' }, 'admin').catch((error: unknown) => error);
-    expect(isGovernanceStoreErrorV1(orphan) && orphan.code).toBe('not-found');
-    expect(await store.currentVersion()).toBe(1);
     await store.close();
   });
 });

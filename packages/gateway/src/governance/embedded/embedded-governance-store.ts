@@ -22,7 +22,12 @@ import type {
   TenantRecordV1,
   TrackedJobV1,
 } from '../v1/governance-store-v1.js';
-import { type GovernanceDataDirectorySecrets, GOVERNANCE_DATA_FILES, prepareGovernanceDataDirectory } from './governance-data-directory.js';
+import {
+  type GovernanceDataDirectorySecrets,
+  GOVERNANCE_DATA_FILES,
+  lockGovernanceDataDirectory,
+  prepareGovernanceDataDirectory,
+} from './governance-data-directory.js';
 import { GovernanceDatabase, type QueuedLedgerWrite, type SpendDelta } from './governance-database.js';
 import { LimitHolder } from './limit-holder.js';
 import type { WindowEntry } from './sliding-window-log.js';
@@ -39,6 +44,13 @@ export interface EmbeddedGovernanceStoreOptions {
   readonly flushIntervalMs?: number;
   /** A batch is written as soon as this many ledger rows wait; default 500. */
   readonly flushBatchRows?: number;
+  /**
+   * While this many ledger rows wait unwritten (the disk refuses them), `admit` answers `unavailable`: new requests
+   * are refused rather than money left unrecorded. Default 10,000.
+   */
+  readonly maxQueuedLedgerRows?: number;
+  /** Called when a batch could not be written; it is kept and tried again at the next interval. */
+  readonly onWriteError?: (error: unknown) => void;
 }
 
 /** The embedded governance store, with the secrets of its data directory. */
@@ -51,7 +63,7 @@ export interface EmbeddedGovernanceStore extends GovernanceStoreV1 {
 interface HeldReservation {
   readonly request: AdmissionRequestV1;
   readonly admittedAtMs: number;
-  readonly tokenEntries: readonly [WindowEntry, WindowEntry];
+  readonly tokenEntries: readonly [WindowEntry | undefined, WindowEntry | undefined];
 }
 
 interface HeldSlot {
@@ -80,8 +92,14 @@ const DAY_MS = 86_400_000;
  */
 export function openEmbeddedGovernanceStore(options: EmbeddedGovernanceStoreOptions): EmbeddedGovernanceStore {
   const secrets = prepareGovernanceDataDirectory(options.dataDirectory);
-  const database = new GovernanceDatabase(join(options.dataDirectory, GOVERNANCE_DATA_FILES.database));
-  return new EmbeddedStore(database, secrets, options);
+  const release = lockGovernanceDataDirectory(options.dataDirectory);
+  try {
+    const database = new GovernanceDatabase(join(options.dataDirectory, GOVERNANCE_DATA_FILES.database));
+    return new EmbeddedStore(database, secrets, release, options);
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 function withoutUndefined<T extends object>(value: T): T {
@@ -92,10 +110,13 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
   readonly secrets: GovernanceDataDirectorySecrets;
   readonly admin: GovernanceAdminV1;
   readonly #database: GovernanceDatabase;
+  readonly #release: () => void;
   readonly #clock: () => number;
   readonly #retentionMs: number;
   readonly #flushIntervalMs: number;
   readonly #flushBatchRows: number;
+  readonly #maxQueuedLedgerRows: number;
+  readonly #onWriteError: (error: unknown) => void;
 
   #version: number;
   readonly #tenants = new Map<string, TenantRecordV1>();
@@ -111,15 +132,19 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
   #queuedRequests: RequestRecordV1[] = [];
   #lastPruneMs = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
+  #timerSoon = false;
   #closed = false;
 
-  constructor(database: GovernanceDatabase, secrets: GovernanceDataDirectorySecrets, options: EmbeddedGovernanceStoreOptions) {
+  constructor(database: GovernanceDatabase, secrets: GovernanceDataDirectorySecrets, release: () => void, options: EmbeddedGovernanceStoreOptions) {
     this.#database = database;
+    this.#release = release;
     this.secrets = secrets;
     this.#clock = options.clock ?? Date.now;
     this.#retentionMs = options.requestRetentionMs ?? 7 * DAY_MS;
     this.#flushIntervalMs = options.flushIntervalMs ?? 200;
     this.#flushBatchRows = options.flushBatchRows ?? 500;
+    this.#maxQueuedLedgerRows = options.maxQueuedLedgerRows ?? 10_000;
+    this.#onWriteError = options.onWriteError ?? (() => undefined);
     this.#version = database.version();
     for (const tenant of database.tenants()) this.#tenants.set(tenant.id, tenant);
     for (const key of database.keys()) this.#keys.set(key.id, key);
@@ -156,7 +181,7 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
   }
 
   admit(request: AdmissionRequestV1): Promise<AdmissionResultV1> {
-    if (this.#closed) return Promise.resolve({ kind: 'unavailable' });
+    if (this.#closed || this.#queuedLedger.length >= this.#maxQueuedLedgerRows) return Promise.resolve({ kind: 'unavailable' });
     const now = this.#clock();
     const holders = this.#holdersOf(request.tenantId, request.keyId);
     const scoped = [
@@ -170,14 +195,17 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
           return Promise.resolve({ kind: 'refused', scope, ...refusal, limits: this.#limitStates(scoped, now) });
         }
       }
-      for (const holder of holders) {
+      // Windows are kept only where a limit applies: their memory is then bounded by the limits the operator set.
+      for (const [, holder, limits] of scoped) {
         if (request.firstAttempt) {
-          holder.requests.add(now, 1);
+          if (limits?.requestsPerMinute !== undefined) holder.requests.add(now, 1);
           holder.inFlight += 1;
         }
         holder.addReserved(request.currency, request.reservedMicros);
       }
-      const tokenEntries = [holders[0].tokens.add(now, request.reservedTokens), holders[1].tokens.add(now, request.reservedTokens)] as const;
+      const tokenEntry = (index: 0 | 1, limits: GovernanceLimitsV1 | undefined) =>
+        limits?.tokensPerMinute === undefined ? undefined : holders[index].tokens.add(now, request.reservedTokens);
+      const tokenEntries = [tokenEntry(0, request.tenantLimits), tokenEntry(1, request.keyLimits)] as const;
       this.#reservations.set(request.attemptId, { request, admittedAtMs: now, tokenEntries });
       const slot = this.#slots.get(request.requestId);
       if (request.firstAttempt && slot === undefined) {
@@ -250,8 +278,8 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
       const { request, tokenEntries } = reservation;
       tenant.addReserved(request.currency, -request.reservedMicros);
       key.addReserved(request.currency, -request.reservedMicros);
-      tenant.tokens.correct(tokenEntries[0], settlement.usedTokens);
-      key.tokens.correct(tokenEntries[1], settlement.usedTokens);
+      if (tokenEntries[0] !== undefined) tenant.tokens.correct(tokenEntries[0], settlement.usedTokens);
+      if (tokenEntries[1] !== undefined) key.tokens.correct(tokenEntries[1], settlement.usedTokens);
       this.#queuedClosed.push(settlement.attemptId);
     }
     const slot = this.#slots.get(settlement.requestId);
@@ -334,16 +362,24 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
     return Promise.resolve(this.#database.jobs(tenantId, query));
   }
 
-  #schedule(): void {
-    if (this.#queuedLedger.length >= this.#flushBatchRows) {
-      setImmediate(() => this.flush());
-      return;
+  #flushInBackground(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      this.#onWriteError(error);
     }
-    if (this.#timer !== undefined) return;
+  }
+
+  /** Arms the flush timer: at once when a full batch waits (unless retrying a failed write), else after the interval. */
+  #schedule(retrying = false): void {
+    const soon = !retrying && this.#queuedLedger.length >= this.#flushBatchRows;
+    if (this.#timer !== undefined && !(soon && !this.#timerSoon)) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerSoon = soon;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.flush();
-    }, this.#flushIntervalMs);
+      this.#flushInBackground();
+    }, soon ? 0 : this.#flushIntervalMs);
     this.#timer.unref();
   }
 
@@ -356,10 +392,13 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
     const now = this.#clock();
     const prune = now - this.#lastPruneMs >= 60_000;
     if (this.#queuedLedger.length + this.#queuedOpened.length + this.#queuedClosed.length + this.#queuedRequests.length === 0 && !prune) return;
+    // A reservation opened and closed within one batch never needs to reach the disk.
+    const closed = new Set(this.#queuedClosed);
+    const opened = new Set(this.#queuedOpened.map((request) => request.attemptId));
     const batch = {
       ledger: this.#queuedLedger,
-      reservationsOpened: this.#queuedOpened,
-      reservationsClosed: this.#queuedClosed,
+      reservationsOpened: this.#queuedOpened.filter((request) => !closed.has(request.attemptId)),
+      reservationsClosed: this.#queuedClosed.filter((attemptId) => !opened.has(attemptId)),
       requests: this.#queuedRequests,
       ...(prune ? { pruneRequestsBeforeMs: now - this.#retentionMs } : {}),
     };
@@ -375,7 +414,7 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
       this.#queuedOpened = [...batch.reservationsOpened, ...this.#queuedOpened];
       this.#queuedClosed = [...batch.reservationsClosed, ...this.#queuedClosed];
       this.#queuedRequests = [...batch.requests, ...this.#queuedRequests];
-      this.#schedule();
+      if (!this.#closed) this.#schedule(true);
       throw error;
     }
     if (prune) this.#lastPruneMs = now;
@@ -387,6 +426,7 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
     this.flush();
     this.#closed = true;
     this.#database.close();
+    this.#release();
     return Promise.resolve();
   }
 

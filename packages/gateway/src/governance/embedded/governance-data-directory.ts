@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateClientKeyV1 } from '../v1/client-key-v1.js';
+import { GovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
 
 /** The secrets the embedded store keeps in its data directory. */
 export interface GovernanceDataDirectorySecrets {
@@ -18,6 +19,7 @@ export const GOVERNANCE_DATA_FILES = {
   database: 'governance.sqlite',
   keyHashingSecret: 'key-hashing-secret',
   adminKey: 'admin-key',
+  lock: 'governance.lock',
 } as const;
 
 function readSecret(path: string): string | undefined {
@@ -58,4 +60,38 @@ export function prepareGovernanceDataDirectory(directory: string): GovernanceDat
     created = true;
   }
   return { keyHashingSecret, adminKey, created };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the data directory for this process: its counters are in memory, so two processes on one directory would
+ * each admit up to every limit. The lock file holds the owner's pid; a lock left by a process that no longer runs
+ * (killed) is taken over. Throws a `GovernanceStoreErrorV1` of code `data-directory-in-use` while another live
+ * process (or another store of this one) holds it. Answers the release.
+ */
+export function lockGovernanceDataDirectory(directory: string): () => void {
+  const path = join(directory, GOVERNANCE_DATA_FILES.lock);
+  const mine = String(process.pid);
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      writeFileSync(path, mine, { mode: 0o600, flag: 'wx' });
+      return () => {
+        if (readSecret(path) === mine) unlinkSync(path);
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readSecret(path));
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) break;
+      unlinkSync(path);
+    }
+  }
+  throw new GovernanceStoreErrorV1('data-directory-in-use', 'the governance data directory is in use by another process');
 }

@@ -192,6 +192,8 @@ export class GovernanceDatabase {
   /** Writes a batch in one transaction; a ledger row already present is skipped with its spend. */
   write(batch: GovernanceWriteBatch): void {
     const statements = this.#statements;
+    // Spend totals are summed per holder, period and currency first: one upsert each per batch, not six per row.
+    const totals = new Map<string, number>();
     this.#db.transaction(() => {
       for (const request of batch.reservationsOpened) statements.openReservation.run(request.attemptId, JSON.stringify(request));
       for (const attemptId of batch.reservationsClosed) statements.closeReservation.run(attemptId);
@@ -209,7 +211,16 @@ export class GovernanceDatabase {
           row.usage?.outputTokens ?? 0,
           JSON.stringify(row),
         );
-        if (inserted.changes === 1) for (const delta of spend) statements.addSpend.run(delta.holder, delta.period, delta.currency, delta.micros);
+        if (inserted.changes === 1) {
+          for (const delta of spend) {
+            const name = `${delta.holder}\u0000${delta.period}\u0000${delta.currency}`;
+            totals.set(name, (totals.get(name) ?? 0) + delta.micros);
+          }
+        }
+      }
+      for (const [name, micros] of totals) {
+        const [holder = '', period = '', currency = ''] = name.split('\u0000');
+        statements.addSpend.run(holder, period, currency, micros);
       }
       for (const record of batch.requests) statements.addRequest.run(record.tenantId ?? null, record.atMs, JSON.stringify(record));
       if (batch.pruneRequestsBeforeMs !== undefined) statements.pruneRequests.run(batch.pruneRequestsBeforeMs);

@@ -39,6 +39,7 @@ export class SlidingWindowLog {
   }
 
   add(nowMs: number, amount: number): WindowEntry {
+    this.#prune(nowMs);
     const entry: WindowEntry = { atMs: nowMs, amount, expired: false };
     this.#entries.push(entry);
     this.#total += amount;

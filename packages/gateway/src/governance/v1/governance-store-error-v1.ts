@@ -1,9 +1,12 @@
 const MARKER = Symbol.for('tokenforge.governance-store-error-v1');
 
-/** Why an admin verb was refused: `conflict` (the id exists) or `not-found` (a key's tenant does not). */
-export type GovernanceStoreErrorCodeV1 = 'conflict' | 'not-found';
+/**
+ * Why a store refused: an admin verb's id exists (`conflict`) or a key's tenant does not (`not-found`); or the
+ * embedded store's data directory is held by another live process (`data-directory-in-use`).
+ */
+export type GovernanceStoreErrorCodeV1 = 'conflict' | 'not-found' | 'data-directory-in-use';
 
-/** An admin verb refused; the store changed nothing. The message names no value. */
+/** A store refused a verb or could not open; the store changed nothing. The message names no value. */
 export class GovernanceStoreErrorV1 extends Error {
   readonly [MARKER] = true;
   readonly code: GovernanceStoreErrorCodeV1;

@@ -289,7 +289,10 @@ export interface GovernanceChangeV1<T> {
   readonly value: T;
 }
 
-/** The admin verbs. */
+/**
+ * The admin verbs. A create whose id exists is refused with a `GovernanceStoreErrorV1` of code `conflict`, a key of
+ * an unknown tenant with `not-found`; a refused verb changes nothing.
+ */
 export interface GovernanceAdminV1 {
   createTenant(tenant: Omit<TenantRecordV1, 'createdAtMs'>, actor: string): Promise<GovernanceChangeV1<TenantRecordV1>>;
   updateTenant(
@@ -318,7 +321,10 @@ export interface GovernanceAdminV1 {
   limitUse(tenantId: string): Promise<LimitUseV1>;
 }
 
-/** Current use of a tenant's limits. */
+/**
+ * Current use of a tenant's limits. A window is counted only while its limit applies: a holder without a requests
+ * (tokens) limit reports 0 requests (tokens) in the last minute.
+ */
 export interface LimitUseV1 {
   readonly tenantId: string;
   readonly requestsLastMinute: number;

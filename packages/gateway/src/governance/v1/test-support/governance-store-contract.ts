@@ -1,5 +1,6 @@
 import type { UsageV3 } from '@tokenforge/model-protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isGovernanceStoreErrorV1 } from '../governance-store-error-v1.js';
 import type {
   AdmissionRequestV1,
   AdmissionResultV1,
@@ -350,7 +351,7 @@ export function describeGovernanceStoreContract(
       });
 
       it('records each kind: actual, estimated at the reservation, released at nothing', async () => {
-        const holder = { tenant: await tenant({ budget: { amountMicros: 10_000, currency: 'USD', period: 'total' } }) };
+        const holder = { tenant: await tenant({ tokensPerMinute: 10_000, budget: { amountMicros: 10_000, currency: 'USD', period: 'total' } }) };
         const actual = admission(holder, { reservedMicros: 500, reservedTokens: 300 });
         const estimated = admission(holder, { reservedMicros: 400, reservedTokens: 300 });
         const released = admission(holder, { reservedMicros: 300, reservedTokens: 300 });
@@ -552,6 +553,22 @@ export function describeGovernanceStoreContract(
         expect(await store.admin.revokeKey('nothing', 'admin')).toBeUndefined();
         expect(await store.currentVersion()).toBe(before);
         expect(await store.admin.audit(10)).toHaveLength(0);
+      });
+
+      it('refuses a tenant or key id that exists, or a key of an unknown tenant, with a typed error, changing nothing', async () => {
+        await store.admin.createTenant({ id: 'acme', name: 'Acme', modelAccess: [], limits: {}, disabled: false }, 'admin');
+        await store.admin.createKey({ id: 'k1', tenantId: 'acme', digest: 'ab'.repeat(32), displayPrefix: 'tf-abcd' }, 'admin');
+        const version = await store.currentVersion();
+        const refusal = async (attempt: Promise<unknown>): Promise<string | undefined> => {
+          const error = await attempt.then(() => undefined, (caught: unknown) => caught);
+          return isGovernanceStoreErrorV1(error) ? error.code : undefined;
+        };
+        expect(await refusal(store.admin.createTenant({ id: 'acme', name: 'Other', modelAccess: [], limits: {}, disabled: false }, 'admin'))).toBe('conflict');
+        expect(await refusal(store.admin.createKey({ id: 'k1', tenantId: 'acme', digest: 'cd'.repeat(32), displayPrefix: 'tf-cdcd' }, 'admin'))).toBe('conflict');
+        expect(await refusal(store.admin.createKey({ id: 'k2', tenantId: 'nobody', digest: 'ef'.repeat(32), displayPrefix: 'tf-efef' }, 'admin'))).toBe('not-found');
+        expect(await store.currentVersion()).toBe(version);
+        expect((await store.admin.listTenants()).map((record) => record.name)).toEqual(['Acme']);
+        expect((await store.admin.listKeys()).map((record) => record.digest)).toEqual(['ab'.repeat(32)]);
       });
 
       it('lists tenants, and keys of all tenants or of one', async () => {
