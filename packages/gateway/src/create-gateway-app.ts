@@ -6,7 +6,6 @@ import type { ClientKeyPlacement } from './http/authenticate-client.js';
 import { ANTHROPIC_COUNT_TOKENS, GEMINI_COUNT_TOKENS, OPENAI_RESPONSES_INPUT_TOKENS } from './dialects/count-tokens-dialects.js';
 import { decodeImageEdit } from './dialects/decode-image-edit.js';
 import { anthropicModelList, geminiModelList, openAiModelList, type ModelFilter } from './dialects/list-models.js';
-import { mayUseModel } from './governance/wiring/governance-snapshot-view.js';
 import type { DirectDialect } from './dialects/direct-dialect.js';
 import { serveDirectRequest } from './dialects/serve-direct-request.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
@@ -52,7 +51,8 @@ async function visibleModels(c: Context, runtime: GatewayRuntime, placement: Cli
   const authenticated = await authenticateStage({ request: c.req.raw, placement, clientKeys: runtime.catalogue.clientKeys, governance: runtime.governance });
   if (authenticated.kind === 'refuse') return undefined;
   const principal = authenticated.value.principal;
-  return principal === undefined ? () => true : (name) => mayUseModel(principal, name);
+  const governance = runtime.governance;
+  return principal === undefined || governance === undefined ? () => true : (name) => governance.mayUseModel(principal, name);
 }
 
 /**

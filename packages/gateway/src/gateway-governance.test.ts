@@ -194,7 +194,7 @@ describe('governance with the embedded store', () => {
     expect(ready.governance.appliedVersion).toBeGreaterThanOrEqual(revoked.body.version as number);
     const refused = await failureOf(openai(apiKey).chat.completions.create({ model: 'chat', messages: hi }));
     expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
-    await eventually(() => log.requests().some((entry) => entry.outcome === 'refused:client-key-revoked'));
+    await eventually(() => log.requests().some((entry) => entry.outcome === 'refused:revoked-key'));
 
     const audit = await admin('GET', '/audit?limit=50');
     const actions = (audit.body.entries as { action: string; subject: string; actor: string }[]).filter((entry) => entry.subject === 'acme' || entry.subject === keyId);
@@ -399,7 +399,7 @@ describe('governance with the embedded store', () => {
     });
 
     it('spend reads back by tenant, model and day through the admin API', async () => {
-      const { apiKey, tenantId } = await tenantKey();
+      const { apiKey, tenantId } = await tenantKey({ requestsPerMinute: 100 });
       await openai(apiKey).chat.completions.create({ model: 'chat', messages: hi });
       await openai(apiKey).chat.completions.create({ model: 'claude', messages: hi });
       await gateway.governance?.settled();

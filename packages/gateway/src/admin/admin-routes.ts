@@ -85,7 +85,8 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
     return undefined;
   });
   admin.onError((error, c) => {
-    if (isGovernanceStoreErrorV1(error)) return adminError(c, error.code, error.code === 'conflict' ? 'The id exists.' : 'A referenced record does not exist.');
+    if (isGovernanceStoreErrorV1(error) && error.code === 'conflict') return adminError(c, 'conflict', 'The id exists.');
+    if (isGovernanceStoreErrorV1(error) && error.code === 'not-found') return adminError(c, 'not-found', 'A referenced record does not exist.');
     throw error;
   });
   const applied = async (version: number): Promise<number> => {

@@ -8,7 +8,7 @@ import { recordJobRequest } from '../telemetry/record-job-request.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
 import { withAttemptId } from '../governance/wiring/attempt-id-header.js';
-import { mayUseModel, type GovernancePrincipal } from '../governance/wiring/governance-snapshot-view.js';
+import type { GovernanceIdentityV1 as GovernancePrincipal } from '../governance/v1/governance-runtime-v1.js';
 import { RequestMetering, type AttemptEnding, type AttemptMeter } from '../governance/wiring/request-metering.js';
 import { reservationFactsOf } from '../governance/wiring/reservation-facts.js';
 import { TERMINAL_JOB_STATES, trackedJobSettlement } from '../governance/wiring/settle-tracked-job.js';
@@ -113,7 +113,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     const { model: modelName, idempotencyKey: clientIdempotencyKey, ...fields } = request.data;
     const model = runtime.catalogue.models.get(modelName);
     const targets = model?.targets.filter((target) => target.execution === 'async') ?? [];
-    if (model === undefined || targets.length === 0 || (principal !== undefined && !mayUseModel(principal, modelName))) {
+    if (model === undefined || targets.length === 0 || (principal !== undefined && runtime.governance?.mayUseModel(principal, modelName) === false)) {
       return jobError(c, 404, 'model-not-found', 'No async model of that name.');
     }
     const visibleKey = clientIdempotencyKey ?? randomBytes(12).toString('base64url');

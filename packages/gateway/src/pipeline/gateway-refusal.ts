@@ -11,7 +11,7 @@ export type GatewayRefusal =
       readonly kind: 'client-key';
       /**
        * The operator log outcome: `refused:client-key`, or with governance why the key was refused
-       * (`refused:client-key-revoked`, `-expired`, `-tenant-disabled`); the client sees the same 401 for all.
+       * (`refused:revoked-key`, `refused:expired-key`, `refused:tenant-disabled`); the client sees the same 401 for all.
        */
       readonly outcome: string;
     }

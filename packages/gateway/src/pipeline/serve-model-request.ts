@@ -67,7 +67,9 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     deadline?.dispose();
   };
   try {
-    const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel, principal });
+    const governance = runtime.governance;
+    const mayUse = governance === undefined || principal === undefined ? undefined : (model: string) => governance.mayUseModel(principal, model);
+    const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel, mayUse });
     if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
     const metering =
       runtime.governance === undefined || principal === undefined

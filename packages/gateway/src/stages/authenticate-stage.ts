@@ -1,5 +1,5 @@
 import type { GatewayGovernance } from '../governance/wiring/gateway-governance.js';
-import type { GovernancePrincipal } from '../governance/wiring/governance-snapshot-view.js';
+import type { GovernanceIdentityV1 } from '../governance/v1/governance-runtime-v1.js';
 import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from '../http/authenticate-client.js';
 import { CLIENT_KEY_REFUSAL } from '../pipeline/gateway-refusal.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
@@ -21,7 +21,7 @@ export interface AuthenticatedClient {
   /** The id of the client key that matched; with governance, the tenant id. */
   readonly clientId: string;
   /** With governance: the tenant and key. */
-  readonly principal?: GovernancePrincipal;
+  readonly principal?: GovernanceIdentityV1;
 }
 
 /**
@@ -35,8 +35,8 @@ export async function authenticateStage(input: AuthenticateInput): Promise<Stage
   const presented = presentedClientKey(input.placement, input.request.headers, url.searchParams);
   if (input.governance !== undefined) {
     const found = input.governance.authenticate(presented);
-    if (found.kind === 'refused') return refuse(found.reason === 'unknown' ? CLIENT_KEY_REFUSAL : { kind: 'client-key', outcome: `refused:client-key-${found.reason}` });
-    return proceed({ clientId: found.principal.tenant.id, principal: found.principal });
+    if (found.kind === 'refused') return refuse(found.reason === 'unknown-key' ? CLIENT_KEY_REFUSAL : { kind: 'client-key', outcome: `refused:${found.reason}` });
+    return proceed({ clientId: found.tenant.id, principal: { tenant: found.tenant, key: found.key } });
   }
   const clientId = matchClientKey(presented, input.clientKeys);
   return clientId === undefined ? refuse(CLIENT_KEY_REFUSAL) : proceed({ clientId });

@@ -1,6 +1,5 @@
 import type { TaskEnvelopeV3, TaskKindV3 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 } from '@tokenforge/protocol-engine';
-import { mayUseModel, type GovernancePrincipal } from '../governance/wiring/governance-snapshot-view.js';
 import { egressRefusal } from '../pipeline/gateway-refusal.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
 import type { ResolvedCatalogue, RuntimeTarget } from '../runtime/resolve-catalogue.js';
@@ -11,8 +10,8 @@ export interface RouteInput {
   readonly task: TaskEnvelopeV3;
   /** The catalogue model the client named. */
   readonly modelName: string;
-  /** With governance: who asks (a model it may not use is answered exactly like an unknown model). */
-  readonly principal?: GovernancePrincipal | undefined;
+  /** With governance: whether the caller may use a model (one it may not use is answered like an unknown model). */
+  readonly mayUse?: ((modelName: string) => boolean) | undefined;
 }
 
 /** The sync targets of a catalogue model that can serve `task`, in catalogue order; undefined for an unknown model or a model of another kind. */
@@ -27,7 +26,7 @@ export function targetsFor(catalogue: Pick<ResolvedCatalogue, 'models'>, task: T
 
 /** The ordered targets for the requested model, or the dialect's `not-found` (a counting request: its not-supported refusal). */
 export async function routeStage(input: RouteInput): Promise<StageOutcome<readonly RuntimeTarget[]>> {
-  if (input.principal !== undefined && !mayUseModel(input.principal, input.modelName)) {
+  if (input.mayUse !== undefined && !input.mayUse(input.modelName)) {
     return refuse(egressRefusal({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-allowed'));
   }
   const targets = targetsFor(input.catalogue, input.task, input.modelName);

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { hashClientKeyV1 } from '../v1/client-key-v1.js';
 import type { AdmissionRequestV1, AdmissionResultV1, GovernanceStoreV1, SettlementV1 } from '../v1/governance-store-v1.js';
+import { createGovernanceRuntimeV1, type AuthenticationResultV1, type GovernanceIdentityV1, type GovernanceRuntimeV1 } from '../v1/governance-runtime-v1.js';
 import { failsOpen, type GovernanceFailOpenV1 } from './governance-fail-open-v1.js';
-import { GovernanceSnapshotView, type KeyLookup } from './governance-snapshot-view.js';
 import { SettlementQueue } from './settlement-queue.js';
 
 /** Options of {@link GatewayGovernance}. */
@@ -24,63 +24,55 @@ export interface GatewayGovernanceOptions {
 export type AttemptAdmission = AdmissionResultV1 | { readonly kind: 'unmetered' };
 
 /**
- * Governance as one gateway process holds it: the store, the snapshot of the current governance version (polled
- * and reloaded when it changes, so no store read is on a request's path to authenticate), the fail-open policy
- * and the background settlement queue.
+ * Governance as one gateway process holds it: the store, the governance runtime (the snapshot of the current
+ * governance version, polled and reloaded when it changes, so no store read is on a request's path to
+ * authenticate), the fail-open policy and the background settlement queue.
  */
 export class GatewayGovernance {
   readonly store: GovernanceStoreV1;
   readonly adminKey: string;
   readonly settlements: SettlementQueue;
-  #view: GovernanceSnapshotView;
-  #timer: NodeJS.Timeout | undefined;
-  #reloading: Promise<void> | undefined;
+  readonly #runtime: GovernanceRuntimeV1;
 
-  private constructor(
-    private readonly options: GatewayGovernanceOptions,
-    view: GovernanceSnapshotView,
-  ) {
+  private constructor(private readonly options: GatewayGovernanceOptions) {
     this.store = options.store;
     this.adminKey = options.adminKey;
     this.settlements = new SettlementQueue(options.store, options.logger);
-    this.#view = view;
+    this.#runtime = createGovernanceRuntimeV1({
+      store: options.store,
+      keyHashingSecret: options.keyHashingSecret,
+      clock: options.now,
+      ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+      onReloadError: () => options.logger.warn('governance snapshot reload failed; the applied version is kept'),
+    });
   }
 
   /** Loads the first snapshot and starts polling the governance version. */
   static async start(options: GatewayGovernanceOptions): Promise<GatewayGovernance> {
-    const governance = new GatewayGovernance(options, new GovernanceSnapshotView(await options.store.loadSnapshot()));
-    governance.#timer = setInterval(() => void governance.refresh().catch(() => undefined), options.pollIntervalMs ?? 1000);
-    governance.#timer.unref();
+    const governance = new GatewayGovernance(options);
+    await governance.#runtime.start();
     return governance;
   }
 
   /** The governance version this process has applied. */
   get appliedVersion(): number {
-    return this.#view.version;
+    return this.#runtime.appliedVersion();
   }
 
-  /** The applied snapshot. */
-  get view(): GovernanceSnapshotView {
-    return this.#view;
-  }
-
-  /** Reloads the snapshot when the store's version is newer than the applied one. */
+  /** Applies the store's newest version now (after an admin change made on this instance). */
   refresh(): Promise<void> {
-    this.#reloading ??= (async () => {
-      try {
-        const version = await this.store.currentVersion();
-        if (version > this.#view.version) this.#view = new GovernanceSnapshotView(await this.store.loadSnapshot());
-      } finally {
-        this.#reloading = undefined;
-      }
-    })();
-    return this.#reloading;
+    return this.#runtime.refresh();
   }
 
-  /** The tenant and key a presented key belongs to (its HMAC digest looked up in the snapshot). */
-  authenticate(presented: string | undefined): KeyLookup {
-    if (presented === undefined || presented.length === 0) return { kind: 'refused', reason: 'unknown' };
-    return this.#view.lookup(hashClientKeyV1(presented, this.options.keyHashingSecret), this.options.now());
+  /** The tenant and key a presented key belongs to (its HMAC digest looked up in the applied snapshot). */
+  authenticate(presented: string | undefined): AuthenticationResultV1 {
+    if (presented === undefined || presented.length === 0) return { kind: 'refused', reason: 'unknown-key' };
+    return this.#runtime.authenticate(presented);
+  }
+
+  /** Whether `identity` may use `publicModel` (the tenant's model access, narrowed by the key's). */
+  mayUseModel(identity: GovernanceIdentityV1, publicModel: string): boolean {
+    return this.#runtime.mayUseModel(identity, publicModel);
   }
 
   /** The keyed digest of a client key (for keys the gateway creates). */
@@ -107,7 +99,7 @@ export class GatewayGovernance {
 
   /** Stops polling, waits for queued settlements, closes the store. */
   async close(): Promise<void> {
-    clearInterval(this.#timer);
+    this.#runtime.stop();
     this.settlements.close();
     await this.settlements.drain();
     await this.store.close();

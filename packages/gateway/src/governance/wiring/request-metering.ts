@@ -4,7 +4,7 @@ import { computeCostV1 } from '../v1/compute-cost-v1.js';
 import { DEFAULT_OUTPUT_TOKEN_CEILING_V1, DOCUMENT_INPUT_TOKEN_ALLOWANCE_V1, estimateReservationV1, IMAGE_INPUT_TOKEN_ALLOWANCE_V1, type ReservationTaskFactsV1 } from '../v1/estimate-reservation-v1.js';
 import type { GovernanceRefusalCodeV1, LimitStatesV1, SettlementKindV1 } from '../v1/governance-store-v1.js';
 import type { GatewayGovernance } from './gateway-governance.js';
-import type { GovernancePrincipal } from './governance-snapshot-view.js';
+import type { GovernanceIdentityV1 as GovernancePrincipal } from '../v1/governance-runtime-v1.js';
 
 /** The price version a ledger row names when the target has no price (tokens are metered, nothing is charged). */
 export const UNPRICED_VERSION = 'unpriced';
