@@ -412,6 +412,11 @@ describe('governance with the embedded store', () => {
       expect(groups.every((group) => /^\d{4}-\d{2}-\d{2}$/.test(group.day) && group.costMicros > 0)).toBe(true);
       const use = await admin('GET', `/tenants/${tenantId}/limit-use`);
       expect(use.body).toEqual(expect.objectContaining({ tenantId, requestsLastMinute: 2, inFlight: 0 }));
+      const records = await admin('GET', `/requests?tenantId=${tenantId}`);
+      expect((records.body.requests as { publicModel: string; outcome: string; status: number }[]).map((record) => [record.publicModel, record.status, record.outcome]).sort()).toEqual([
+        ['chat', 200, 'completed'],
+        ['claude', 200, 'completed'],
+      ]);
       const targets = await admin('GET', '/targets');
       expect(targets.body.targets).toContainEqual(expect.objectContaining({ ref: 'chat#0', priceVersion: 'test-price-1' }));
     });

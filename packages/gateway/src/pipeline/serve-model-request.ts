@@ -29,7 +29,8 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
   const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route));
   const facts = scope.facts;
   let context: EgressContextV1 = { responseId: `gw-${scope.requestId}`, modelLabel: 'unknown', createdAtMs: runtime.now() };
-  const end = (status: number, outcome: string): void => logStage(runtime.logger, scope, status, outcome);
+  const recordRequest = runtime.governance === undefined ? undefined : runtime.governance.store.recordRequest.bind(runtime.governance.store);
+  const end = (status: number, outcome: string): void => logStage(runtime.logger, scope, status, outcome, recordRequest);
   const answerRefusal = (refusal: GatewayRefusal): Response => {
     const response = renderRefusal(refusal, { egress, context, errorShape: dialect.errorShape, requestId: scope.requestId, structuredOutput: facts.structuredOutput });
     if (refusal.kind === 'egress') facts.firstByteAt ??= performance.now();
