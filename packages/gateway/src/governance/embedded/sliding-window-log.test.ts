@@ -22,7 +22,7 @@ describe('SlidingWindowLog', () => {
       fc.record({ kind: fc.constant('correct' as const), pick: fc.nat(), amount: fc.integer({ min: 0, max: 50 }), advance: fc.integer({ min: 0, max: 300 }) }),
     );
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 200 }), (steps, limit) => {
+      fc.property(fc.array(step, { minLength: 100, maxLength: 300, size: 'max' }), fc.integer({ min: 1, max: 200 }), (steps, limit) => {
         const log = new SlidingWindowLog(1000);
         const naive: { atMs: number; amount: number; sequence: number }[] = [];
         let now = 0;
