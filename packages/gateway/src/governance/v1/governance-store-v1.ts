@@ -28,7 +28,9 @@ export interface GovernanceStoreV1 {
   settle(settlement: SettlementV1): Promise<SettleResultV1>;
   /**
    * Settles every reservation whose deadline passed before `nowMs` (its instance died) as an `orphaned` row at its
-   * reserved amount, exactly once even when several instances sweep at the same time. Answers how many it settled.
+   * reserved amount, exactly once even when several instances sweep at the same time, and frees the concurrency slot
+   * of every request whose deadline passed with no reservation held (its last settlement never released it). Answers
+   * how many reservations it settled.
    */
   sweepOrphans(nowMs: number): Promise<number>;
 

@@ -456,6 +456,19 @@ export function describeGovernanceStoreContract(
         expect((await store.admin.limitUse(holder.tenant.id)).budgetSpentMicros).toBe(300);
       });
 
+      it('frees, after the request deadline, a slot its instance never released', async () => {
+        const holder = { tenant: await tenant({ concurrentRequests: 1 }) };
+        const request = admission(holder, { deadlineMs: clock.now() + 1000 });
+        await store.admit(request);
+        await store.settle(settlement(request, { releaseSlot: false }));
+        expect(await store.admit(admission(holder))).toMatchObject({ kind: 'refused', code: 'tenant-concurrency-limit' });
+        expect(await store.sweepOrphans(clock.now() + 500)).toBe(0);
+        expect(await store.admit(admission(holder))).toMatchObject({ kind: 'refused', code: 'tenant-concurrency-limit' });
+        expect(await store.sweepOrphans(clock.now() + 2000)).toBe(0);
+        expect((await store.admin.limitUse(holder.tenant.id)).inFlight).toBe(0);
+        expect((await store.admit(admission(holder))).kind).toBe('admitted');
+      });
+
       it('never sweeps a settled attempt', async () => {
         const holder = { tenant: await tenant({}) };
         const request = admission(holder, { deadlineMs: clock.now() + 1000 });
