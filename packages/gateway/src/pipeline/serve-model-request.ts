@@ -3,7 +3,7 @@ import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
 import { reservationFactsOf } from '../governance/wiring/reservation-facts.js';
 import { RequestMetering } from '../governance/wiring/request-metering.js';
-import { requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
+import { isGatewayShutdown, requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import { admitStage } from '../stages/admit-stage.js';
 import { attemptStage } from '../stages/attempt-stage.js';
@@ -12,9 +12,11 @@ import { decodeStage } from '../stages/decode-stage.js';
 import { logStage } from '../stages/log-stage.js';
 import { routeStage } from '../stages/route-stage.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
-import type { GatewayRefusal } from './gateway-refusal.js';
+import { egressRefusal, type GatewayRefusal } from './gateway-refusal.js';
 import { renderRefusal } from './render-refusal.js';
 import { createRequestScope } from './request-scope.js';
+
+const SHUTDOWN_REFUSAL = egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'cancelled:shutdown', { connection: 'close' });
 
 /**
  * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, decode (the body read under its
@@ -77,7 +79,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
         ? undefined
         : new RequestMetering(runtime.governance, principal, scope.requestId, decoded.modelLabel, routed.value, reservationFactsOf(decoded.task, bodyBytes), runtime.now() + runtime.limits.requestTimeoutMs, runtime.now);
 
-    deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs);
+    deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs, runtime.shutdown);
     const answered = await attemptStage(
       {
         engine: runtime.engine,
@@ -99,8 +101,11 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
       },
       scope,
     );
-    if (answered.kind === 'refuse') return answerRefusal(answered.refusal);
+    // A request the drain deadline cut before it streamed gets the dialect's overloaded error, whatever it became.
+    const cutAtShutdown = isGatewayShutdown(deadline.signal.reason);
+    if (answered.kind === 'refuse') return answerRefusal(cutAtShutdown ? SHUTDOWN_REFUSAL : answered.refusal);
     const { response, outcome } = answered.value;
+    if (cutAtShutdown && outcome !== 'stream' && outcome !== 'completed') return answerRefusal(SHUTDOWN_REFUSAL);
     if (outcome !== 'stream') end(response.status, outcome);
     else handedToStream = true;
     return response;

@@ -99,7 +99,7 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
       return { kind: 'answer', response: egressResponse(egress.encodeResponse(terminal, context), { 'x-request-id': scope.requestId }), outcome: terminal.status };
     }
     case 'stream':
-      return commitStream({ execution, egress, context, logAttempt, settle, release: input.release, end: input.end }, scope);
+      return commitStream({ execution, egress, context, logAttempt, settle, signal: input.signal, release: input.release, end: input.end }, scope);
     case 'accepted-job':
     case 'rejected':
       logAttempt('unexpected-async');

@@ -37,7 +37,8 @@ export async function decodeStage(input: DecodeInput): Promise<StageOutcome<Deco
   try {
     body = await readLimitedBody(request, input.maxBodyBytes, input.bodyDeadlines);
   } catch (error) {
-    if (!(error instanceof BodyReadTimeoutError)) throw error;
+    // Any other failure of the body is the client going away (or the gateway closing its connection).
+    if (!(error instanceof BodyReadTimeoutError)) return refuse(egressRefusal({ source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' }, 'cancelled'));
     return refuse(egressRefusal({ source: 'engine', code: 'GATEWAY_BODY_TIMEOUT' }, `refused:body-timeout-${error.deadline}`, { connection: 'close' }));
   }
   if (body === undefined) return refuse(egressRefusal({ source: 'ingress', code: 'body-too-large' }, 'refused:body-too-large'));
