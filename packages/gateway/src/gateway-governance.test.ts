@@ -59,6 +59,7 @@ beforeAll(async () => {
     { name: 'chat', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text' }] },
     { name: 'claude', taskKind: 'chat', targets: [{ family: 'anthropic-messages/v1', model: 'text' }] },
     { name: 'gem', taskKind: 'chat', targets: [{ family: 'gemini-generate-content/v1', model: 'text' }] },
+    { name: 'counting', taskKind: 'chat', targets: [{ family: 'anthropic-messages/v1', model: 'text', capability: { taskKinds: ['chat', 'token-count'] } }] },
     {
       name: 'fallback',
       taskKind: 'chat',
@@ -70,6 +71,14 @@ beforeAll(async () => {
     { name: 'long', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text.100000' }] },
     { name: 'cut', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'truncated' }] },
     { name: 'hidden', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text' }] },
+    {
+      name: 'unreachable-first',
+      taskKind: 'chat',
+      targets: [
+        { family: 'openai-chat/v1', model: 'text', baseUrl: 'http://127.0.0.1:1/v1' },
+        { family: 'openai-chat/v1', model: 'text' },
+      ],
+    },
     { name: 'recorded', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'rec', baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1` }] },
   ]);
   for (const model of catalogue.models) for (const target of model.targets) (target as { price?: unknown }).price = PRICE;
@@ -187,6 +196,14 @@ describe('governance with the embedded store', () => {
     expect(JSON.stringify(listed.body)).not.toContain(apiKey);
 
     expect((await openai(apiKey).chat.completions.create({ model: 'chat', messages: hi })).object).toBe('chat.completion');
+    // A key narrows its tenant's model access; a disabled tenant's keys are refused like unknown ones.
+    const narrowed = await admin('PATCH', `/keys/${keyId}`, { modelAccess: ['claude'] });
+    expect(narrowed.body.key).toEqual(expect.objectContaining({ modelAccess: ['claude'] }));
+    expect(await failureOf(openai(apiKey).chat.completions.create({ model: 'chat', messages: hi }))).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((await openai(apiKey).chat.completions.create({ model: 'claude', messages: hi })).object).toBe('chat.completion');
+    await admin('PATCH', '/tenants/acme', { disabled: true });
+    expect(await failureOf(openai(apiKey).chat.completions.create({ model: 'claude', messages: hi }))).toBeInstanceOf(OpenAI.AuthenticationError);
+    await admin('PATCH', '/tenants/acme', { disabled: false });
     const revoked = await admin('POST', `/keys/${keyId}/revoke`);
     expect(revoked.status).toBe(200);
     expect(revoked.body.key).toEqual(expect.objectContaining({ id: keyId, revokedAtMs: expect.any(Number) }));
@@ -343,6 +360,14 @@ describe('governance with the embedded store', () => {
       expect(row.reservedMicros).toBeGreaterThan(row.costMicros);
     });
 
+    it('a token count is not metered: no ledger row, no request counted', async () => {
+      const { apiKey, tenantId } = await tenantKey({ requestsPerMinute: 1 });
+      const count = await anthropic(apiKey).messages.countTokens({ model: 'counting', messages: hi });
+      expect(count.input_tokens).toBeGreaterThan(0);
+      expect(await ledgerOf(tenantId)).toEqual([]);
+      expect((await anthropic(apiKey).messages.create({ model: 'claude', max_tokens: 16, messages: hi })).type).toBe('message');
+    });
+
     it('a streamed answer settles with its usage when the stream ends (Anthropic SDK)', async () => {
       const { apiKey, tenantId } = await tenantKey();
       const stream = anthropic(apiKey).messages.stream({ model: 'claude', max_tokens: 64, messages: hi });
@@ -363,6 +388,16 @@ describe('governance with the embedded store', () => {
         [`${requestId}:2`, 'fallback#0', 'released', false],
         [`${requestId}:3`, 'fallback#1', 'actual', true],
       ]);
+    });
+
+    it('an attempt that never reached a provider (connection refused) is released, and the fallback is charged', async () => {
+      const { apiKey, tenantId } = await tenantKey();
+      await openai(apiKey).chat.completions.create({ model: 'unreachable-first', messages: hi });
+      const rows = await ledgerOf(tenantId);
+      expect(rows.at(-1)).toEqual(expect.objectContaining({ targetRef: 'unreachable-first#1', kind: 'actual' }));
+      const before = rows.slice(0, -1);
+      expect(before.length).toBeGreaterThanOrEqual(1);
+      expect(before.every((row) => row.targetRef === 'unreachable-first#0' && row.kind === 'released' && row.costMicros === 0)).toBe(true);
     });
 
     it('a stream the client cut before usage arrived is charged its reservation as estimated', async () => {
