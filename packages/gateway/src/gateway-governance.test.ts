@@ -71,6 +71,7 @@ beforeAll(async () => {
     { name: 'long', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text.100000' }] },
     { name: 'cut', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'truncated' }] },
     { name: 'hidden', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text' }] },
+    { name: 'passing', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text', passRateLimitHeaders: true }] },
     {
       name: 'unreachable-first',
       taskKind: 'chat',
@@ -276,6 +277,17 @@ describe('governance with the embedded store', () => {
       const exhausted = (await failureOf(openai(broke.apiKey, 2).chat.completions.create({ model: 'chat', messages: hi }))) as InstanceType<typeof OpenAI.APIError>;
       expect([exhausted.status, exhausted.type, exhausted.code]).toEqual([429, 'insufficient_quota', 'tenant-budget-exhausted']);
       expect(calls.count).toBe(1);
+    });
+
+    it('the tenant’s windows replace a target’s passed rate-limit headers once the tenant holds limits', async () => {
+      const unlimited = await tenantKey();
+      const passed = await openai(unlimited.apiKey).chat.completions.create({ model: 'passing', messages: hi }).withResponse();
+      expect(passed.response.headers.get('x-ratelimit-limit-requests')).toBe('500');
+      const limited = await tenantKey({ requestsPerMinute: 7 });
+      const own = await openai(limited.apiKey).chat.completions.create({ model: 'passing', messages: hi }).withResponse();
+      expect(own.response.headers.get('x-ratelimit-limit-requests')).toBe('7');
+      expect(own.response.headers.get('x-ratelimit-remaining-requests')).toBe('6');
+      expect(own.response.headers.get('x-ratelimit-limit-tokens')).toBeNull();
     });
 
     it('Anthropic clients: documented error types, the code in error.code, tenant windows in anthropic-ratelimit-*, a budget refusal not retried', async () => {
