@@ -50,7 +50,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     dialect,
     ingress: codecs.ingress,
     maxBodyBytes: runtime.limits.maxBodyBytes,
-    bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs },
+    bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs, signal: runtime.shutdown },
   });
   if (read.kind === 'refuse') return answerRefusal(read.refusal);
   const { decoded, preparedMedia, bodyBytes } = read.value;
