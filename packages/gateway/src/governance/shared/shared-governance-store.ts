@@ -139,7 +139,7 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
     flusherRedis?.on('error', () => undefined);
     try {
       await Promise.all([redis.connect(), flusherRedis?.connect(), applyGovernanceMigrations(pool)]);
-      await flusherRedis?.call('XGROUP', 'CREATE', names.outbox, names.outboxGroup, '0', 'MKSTREAM').catch((error: unknown) => {
+      await redis.call('XGROUP', 'CREATE', names.outbox, names.outboxGroup, '0', 'MKSTREAM').catch((error: unknown) => {
         if (!(error instanceof Error && error.message.startsWith('BUSYGROUP'))) throw error;
       });
     } catch (error) {
