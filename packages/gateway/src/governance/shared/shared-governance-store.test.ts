@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AdmissionRequestV1 } from '../v1/governance-store-v1.js';
 import { describeGovernanceStoreContract } from '../v1/test-support/governance-store-contract.js';
+import { redisGovernanceKeys } from './redis-governance-keys.js';
 import { SharedGovernanceStore } from './shared-governance-store.js';
 import { type RealServers, realServersAvailable, startRealServers } from './test-support/real-servers.js';
 import { resetSharedGovernanceState } from './test-support/reset-shared-governance-state.js';
@@ -19,5 +22,75 @@ describe.skipIf(!realServersAvailable())('shared governance store on real Redis 
       clock: () => clock.now(),
     });
     return { store, cleanup: () => store.close() };
+  });
+
+  describe('several instances over one Redis and one PostgreSQL', () => {
+    const instances: SharedGovernanceStore[] = [];
+    afterEach(async () => {
+      await Promise.all(instances.splice(0).map((instance) => instance.close()));
+    });
+    async function openInstances(count: number): Promise<SharedGovernanceStore[]> {
+      await resetSharedGovernanceState(servers.redis.url, servers.postgres.url);
+      const opened = await Promise.all(
+        Array.from({ length: count }, () => SharedGovernanceStore.open({ redisUrl: servers.redis.url, databaseUrl: servers.postgres.url })),
+      );
+      instances.push(...opened);
+      return opened;
+    }
+    function admission(index: number, overrides: Partial<AdmissionRequestV1> = {}): AdmissionRequestV1 {
+      return {
+        attemptId: `request-${index}:1`,
+        requestId: `request-${index}`,
+        attempt: 1,
+        tenantId: 'acme',
+        keyId: `key-${index % 2}`,
+        publicModel: 'model-a',
+        targetRef: 'model-a#0',
+        provider: 'simulator',
+        priceVersion: 'prices-1',
+        tenantLimits: { requestsPerMinute: 10, budget: { amountMicros: 5000, currency: 'USD', period: 'day' } },
+        firstAttempt: true,
+        reservedTokens: 10,
+        reservedMicros: 400,
+        currency: 'USD',
+        deadlineMs: Date.now() + 60_000,
+        ...overrides,
+      };
+    }
+
+    it('three instances admitting 60 attempts at once admit exactly the limit', async () => {
+      const stores = await openInstances(3);
+      const results = await Promise.all(Array.from({ length: 60 }, (_, index) => stores[index % 3]!.admit(admission(index))));
+      expect(results.filter((result) => result.kind === 'admitted')).toHaveLength(10);
+      expect(results.filter((result) => result.kind === 'refused' && result.code === 'tenant-rate-limit')).toHaveLength(50);
+    });
+
+    it('a reservation of an instance that died is swept by another, once, while a third sweeps at the same time', async () => {
+      const [dying, first, second] = await openInstances(3);
+      await dying!.admin.createTenant({ id: 'acme', name: 'Acme', modelAccess: ['*'], limits: {}, disabled: false }, 'admin');
+      const deadlineMs = Date.now() + 200;
+      for (let index = 0; index < 4; index += 1) expect((await dying!.admit(admission(index, { deadlineMs }))).kind).toBe('admitted');
+      instances.splice(instances.indexOf(dying!), 1);
+      await dying!.close();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const swept = await Promise.all([first!.sweepOrphans(Date.now()), second!.sweepOrphans(Date.now())]);
+      expect(swept[0]! + swept[1]!).toBe(4);
+      const rows = await first!.admin.ledger({ tenantId: 'acme', limit: 10 });
+      expect(rows.map((row) => [row.kind, row.costMicros])).toEqual(Array.from({ length: 4 }, () => ['orphaned', 400]));
+    });
+
+    it('an admin change on one instance is seen by the others polling the version; a lost Redis counter is restored from PostgreSQL', async () => {
+      const [writer, reader] = await openInstances(2);
+      const before = await reader!.currentVersion();
+      const change = await writer!.admin.createTenant({ id: 'acme', name: 'Acme', modelAccess: ['*'], limits: {}, disabled: false }, 'admin');
+      expect(change.version).toBe(before + 1);
+      expect(await reader!.currentVersion()).toBe(change.version);
+      expect((await reader!.loadSnapshot()).tenants.map((tenant) => tenant.id)).toEqual(['acme']);
+      const redis = new Redis(servers.redis.url);
+      await redis.del(redisGovernanceKeys.version);
+      expect(await reader!.currentVersion()).toBe(change.version);
+      expect(await redis.get(redisGovernanceKeys.version)).toBe(String(change.version));
+      redis.disconnect();
+    });
   });
 });
