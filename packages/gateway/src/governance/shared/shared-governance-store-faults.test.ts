@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdmissionRequestV1, SettlementV1 } from '../v1/governance-store-v1.js';
 import { redisGovernanceKeys } from './redis-governance-keys.js';
-import { SharedGovernanceStore, type SharedGovernanceStoreOptions } from './shared-governance-store.js';
+import { SharedGovernanceConfigError, SharedGovernanceStore, type SharedGovernanceStoreOptions } from './shared-governance-store.js';
 import { type RealServers, realServersAvailable, startRealServers } from './test-support/real-servers.js';
 import { resetSharedGovernanceState } from './test-support/reset-shared-governance-state.js';
 
@@ -207,4 +207,14 @@ describe.skipIf(!realServersAvailable())('shared governance store faults on real
     const dead = await redis.xrange(redisGovernanceKeys.deadLetter, '-', '+');
     expect(dead.map(([, fields]) => fields)).toEqual([['row', '{"not":"a row"}']]);
   }, 60_000);
+
+  it('opens from REDIS_URL and DATABASE_URL, and names a missing variable without echoing any URL', async () => {
+    const store = await SharedGovernanceStore.fromEnvironment({ REDIS_URL: servers.redis.url, DATABASE_URL: servers.postgres.url });
+    stores.push(store);
+    expect(await store.currentVersion()).toBe(0);
+    const missing = await SharedGovernanceStore.fromEnvironment({ REDIS_URL: 'redis://:secret@127.0.0.1:1' }).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(SharedGovernanceConfigError);
+    expect(missing).toMatchObject({ code: 'governance-store-config-missing', variable: 'DATABASE_URL' });
+    expect(String((missing as Error).message)).not.toContain('secret');
+  });
 });

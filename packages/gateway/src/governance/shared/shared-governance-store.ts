@@ -74,6 +74,17 @@ export interface SharedGovernanceStoreOptions {
   readonly clock?: () => number;
 }
 
+/** The shared store's configuration is incomplete: `variable` is not set. Never carries a URL (it may hold a password). */
+export class SharedGovernanceConfigError extends Error {
+  readonly code = 'governance-store-config-missing';
+  readonly variable: 'REDIS_URL' | 'DATABASE_URL';
+  constructor(variable: 'REDIS_URL' | 'DATABASE_URL') {
+    super(`The shared governance store needs ${variable}.`);
+    this.name = 'SharedGovernanceConfigError';
+    this.variable = variable;
+  }
+}
+
 type AdmissionReply = [string, string, string, number, number, number, number, number, number, number];
 
 /**
@@ -121,6 +132,21 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
             },
           });
     this.admin = this.#adminVerbs();
+  }
+
+  /**
+   * Opens the store from `REDIS_URL` and `DATABASE_URL` (plus `options`); throws a {@link SharedGovernanceConfigError}
+   * naming the variable when one is missing.
+   */
+  static async fromEnvironment(
+    environment: Readonly<Record<string, string | undefined>> = process.env,
+    options: Omit<SharedGovernanceStoreOptions, 'redisUrl' | 'databaseUrl'> = {},
+  ): Promise<SharedGovernanceStore> {
+    const redisUrl = environment.REDIS_URL;
+    const databaseUrl = environment.DATABASE_URL;
+    if (redisUrl === undefined || redisUrl === '') throw new SharedGovernanceConfigError('REDIS_URL');
+    if (databaseUrl === undefined || databaseUrl === '') throw new SharedGovernanceConfigError('DATABASE_URL');
+    return SharedGovernanceStore.open({ ...options, redisUrl, databaseUrl });
   }
 
   /** Connects to both servers, applies the migrations (under an advisory lock), and starts the ledger flusher. */
