@@ -99,13 +99,30 @@ describe.skipIf(!realServersAvailable())('the governance scripts on a real Redis
     await store.close();
   });
 
-  /** Commands the server received from clients (a script's inner commands come from `lua` and are not round trips). */
+  /**
+   * Commands the server received from clients while `work` ran (a script's inner commands come from `lua` and are not
+   * round trips). A marker command sent on another connection before and after fences the window: the server runs
+   * commands one at a time, so MONITOR reports everything of `work` between the two markers.
+   */
   async function clientCommandsDuring(work: () => Promise<unknown>): Promise<string[]> {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    seen.length = 0;
+    const marker = new Redis(servers.redis.url);
+    const fence = async (name: string): Promise<number> => {
+      await marker.echo(name);
+      for (;;) {
+        const index = seen.findIndex((entry) => entry.command === `echo ${name}`);
+        if (index >= 0) return index;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    const id = Math.random().toString(36).slice(2);
+    const start = await fence(`start-${id}`);
     await work();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    return seen.filter((entry) => entry.source !== 'lua').map((entry) => entry.command.split(' ').slice(0, 2).join(' '));
+    const end = await fence(`end-${id}`);
+    marker.disconnect();
+    return seen
+      .slice(start + 1, end)
+      .filter((entry) => entry.source !== 'lua')
+      .map((entry) => entry.command.split(' ').slice(0, 2).join(' '));
   }
 
   it('the server computes the same SHA-1 for each script as the pinned one', async () => {

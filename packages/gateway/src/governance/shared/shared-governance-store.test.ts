@@ -93,4 +93,18 @@ describe.skipIf(!realServersAvailable())('shared governance store on real Redis 
       redis.disconnect();
     });
   });
+
+  it('deletes request records older than their retention when it writes new ones; the ledger is kept', async () => {
+    await resetSharedGovernanceState(servers.redis.url, servers.postgres.url);
+    const now = Date.now();
+    const store = await SharedGovernanceStore.open({ redisUrl: servers.redis.url, databaseUrl: servers.postgres.url, requestRetentionMs: 60_000 });
+    try {
+      const record = { route: '/v1/chat/completions', status: 200, outcome: 'completed', totalMs: 3, attempts: [] } as const;
+      store.recordRequest({ ...record, requestId: 'old', atMs: now - 120_000 });
+      store.recordRequest({ ...record, requestId: 'recent', atMs: now - 1000 });
+      expect((await store.admin.requests({ limit: 10 })).map((entry) => entry.requestId)).toEqual(['recent']);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -37,7 +37,11 @@ const VERSION: RedisScriptV1 = { source: REDIS_VERSION_SCRIPT, sha1: REDIS_VERSI
 
 /** How the shared store reaches Redis and PostgreSQL, and its bounds. */
 export interface SharedGovernanceStoreOptions {
-  /** `REDIS_URL`: one Redis primary, run with `appendonly yes` so a restart keeps reservations and the outbox. */
+  /**
+   * `REDIS_URL`: one Redis primary (not Cluster: a settlement writes its tenant's keys and the global outbox in one
+   * script), run with `appendonly yes` so a restart keeps reservations and the outbox, and `maxmemory-policy
+   * noeviction` so memory pressure refuses writes (admission answers `unavailable`) instead of evicting money.
+   */
   readonly redisUrl: string;
   /** `DATABASE_URL`: PostgreSQL 13 or newer. */
   readonly databaseUrl: string;
