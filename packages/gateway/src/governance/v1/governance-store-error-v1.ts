@@ -1,0 +1,20 @@
+const MARKER = Symbol.for('tokenforge.governance-store-error-v1');
+
+/** Why an admin verb was refused: `conflict` (the id exists) or `not-found` (a key's tenant does not). */
+export type GovernanceStoreErrorCodeV1 = 'conflict' | 'not-found';
+
+/** An admin verb refused; the store changed nothing. The message names no value. */
+export class GovernanceStoreErrorV1 extends Error {
+  readonly [MARKER] = true;
+  readonly code: GovernanceStoreErrorCodeV1;
+  constructor(code: GovernanceStoreErrorCodeV1, message: string) {
+    super(message);
+    this.name = 'GovernanceStoreErrorV1';
+    this.code = code;
+  }
+}
+
+/** Recognises a {@link GovernanceStoreErrorV1} across realms and package copies. */
+export function isGovernanceStoreErrorV1(value: unknown): value is GovernanceStoreErrorV1 {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+}
