@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isGovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
 import type { AdmissionRequestV1 } from '../v1/governance-store-v1.js';
 import { describeGovernanceStoreContract } from '../v1/test-support/governance-store-contract.js';
 import { redisGovernanceKeys } from './redis-governance-keys.js';
@@ -103,6 +104,28 @@ describe.skipIf(!realServersAvailable())('shared governance store on real Redis 
       store.recordRequest({ ...record, requestId: 'old', atMs: now - 120_000 });
       store.recordRequest({ ...record, requestId: 'recent', atMs: now - 1000 });
       expect((await store.admin.requests({ limit: 10 })).map((entry) => entry.requestId)).toEqual(['recent']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a duplicate tenant or key id is a conflict and a key of an unknown tenant not-found, changing nothing', async () => {
+    await resetSharedGovernanceState(servers.redis.url, servers.postgres.url);
+    const store = await SharedGovernanceStore.open({ redisUrl: servers.redis.url, databaseUrl: servers.postgres.url });
+    try {
+      const tenant = { id: 'acme', name: 'Acme', modelAccess: ['*'], limits: {}, disabled: false };
+      await store.admin.createTenant(tenant, 'admin');
+      await store.admin.createKey({ id: 'k1', tenantId: 'acme', digest: 'ab'.repeat(32), displayPrefix: 'tf-ab' }, 'admin');
+      const version = await store.currentVersion();
+      const refusals = await Promise.all([
+        store.admin.createTenant(tenant, 'admin').catch((error: unknown) => error),
+        store.admin.createKey({ id: 'k1', tenantId: 'acme', digest: 'cd'.repeat(32), displayPrefix: 'tf-cd' }, 'admin').catch((error: unknown) => error),
+        store.admin.createKey({ id: 'k2', tenantId: 'nobody', digest: 'ef'.repeat(32), displayPrefix: 'tf-ef' }, 'admin').catch((error: unknown) => error),
+      ]);
+      expect(refusals.map((error) => (isGovernanceStoreErrorV1(error) ? error.code : error))).toEqual(['conflict', 'conflict', 'not-found']);
+      expect(JSON.stringify(refusals.map((error) => (error as Error).message))).not.toContain('cd'.repeat(32));
+      expect(await store.currentVersion()).toBe(version);
+      expect(await store.admin.audit(10)).toHaveLength(2);
     } finally {
       await store.close();
     }

@@ -17,6 +17,7 @@ import type {
   SettleResultV1,
   TrackedJobV1,
 } from '../v1/governance-store-v1.js';
+import { GovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
 import { LedgerOutboxFlusher } from './ledger-outbox-flusher.js';
 import { encodeSettlementRow, type OrphanRowFactsV1 } from './ledger-outbox-row.js';
 import { applyGovernanceMigrations } from './postgres-governance-migrations.js';
@@ -384,9 +385,9 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
     };
     return {
       createTenant: async (tenant, actor) => {
-        const change = await records.change(actor, 'tenant.create', tenant.id, tenantDetail(tenant), (client, atMs) =>
-          records.insertTenant(client, { ...tenant, createdAtMs: atMs }),
-        );
+        const change = await records
+          .change(actor, 'tenant.create', tenant.id, tenantDetail(tenant), (client, atMs) => records.insertTenant(client, { ...tenant, createdAtMs: atMs }))
+          .catch(refuseConstraint('a tenant with this id exists', 'unreachable'));
         return publish(change!);
       },
       updateTenant: async (id, patch, actor) =>
@@ -399,7 +400,9 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
       listTenants: () => records.tenants(),
       createKey: async (key, actor) => {
         const { digest: _digest, ...detail } = key;
-        const change = await records.change(actor, 'key.create', key.id, detail, (client, atMs) => records.insertKey(client, { ...key, createdAtMs: atMs }));
+        const change = await records
+          .change(actor, 'key.create', key.id, detail, (client, atMs) => records.insertKey(client, { ...key, createdAtMs: atMs }))
+          .catch(refuseConstraint('a key with this id or digest exists', 'the key names an unknown tenant'));
         return publish(change!);
       },
       updateKey: async (id, patch, actor) =>
@@ -459,6 +462,19 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
       })),
     };
   }
+}
+
+/**
+ * Turns PostgreSQL's unique violation (23505) into a `conflict` and its foreign-key violation (23503) into a
+ * `not-found`, as the embedded store answers them; the messages name no value.
+ */
+function refuseConstraint(conflict: string, notFound: string): (error: unknown) => never {
+  return (error) => {
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    if (code === '23505') throw new GovernanceStoreErrorV1('conflict', conflict);
+    if (code === '23503') throw new GovernanceStoreErrorV1('not-found', notFound);
+    throw error;
+  };
 }
 
 function integer(value: number): string {
