@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -174,7 +176,7 @@ describe.skipIf(!realServersAvailable())('shared governance store faults on real
     expect(await ledgerCounts()).toEqual({ rows: 2, attempts: 2, cost: 250_400 });
   }, 60_000);
 
-  it('a killed consumer: rows it read and never acknowledged are claimed by another instance and written once', async () => {
+  it('a killed instance: rows its flusher read and never acknowledged are claimed by another instance and written once', async () => {
     const settler = await open({ flushLedger: false });
     await settler.admin.createTenant({ id: 'acme', name: 'Acme', modelAccess: ['*'], limits: LIMITS, disabled: false }, 'admin');
     const requests = Array.from({ length: 8 }, () => admission());
@@ -182,11 +184,19 @@ describe.skipIf(!realServersAvailable())('shared governance store faults on real
       await settler.admit(request);
       await settler.settle(settlement(request));
     }
-    // The dead instance's flusher: it read every row (so they are pending at it), then its process was killed.
-    const dead = new Redis(servers.redis.url);
-    const read = (await dead.call('XREADGROUP', 'GROUP', redisGovernanceKeys.outboxGroup, 'dead-instance', 'COUNT', 100, 'STREAMS', redisGovernanceKeys.outbox, '>')) as [string, unknown[]][];
-    expect(read[0]![1]).toHaveLength(8);
-    dead.disconnect();
+    const script = fileURLToPath(new URL('./test-support/read-outbox-and-hang.ts', import.meta.url));
+    const root = fileURLToPath(new URL('../../../../../', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', script, servers.redis.url], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const said = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+      child.once('exit', () => reject(new Error('the instance exited before reading')));
+    });
+    expect(said).toBe('read');
+    child.kill('SIGKILL');
+    await exited;
+    const pendingAtDead = (await redis.call('XPENDING', redisGovernanceKeys.outbox, redisGovernanceKeys.outboxGroup, '-', '+', 100, 'doomed')) as unknown[];
+    expect(pendingAtDead).toHaveLength(8);
 
     const survivor = await open({ ledgerClaimIdleMs: 500, consumerName: 'survivor' });
     expect(await survivor.drainOutbox(15_000)).toBe(true);
