@@ -56,15 +56,15 @@ export async function startPostgresServer(): Promise<PostgresServerHandle> {
     const [file, argv] = user === undefined ? [binary, args] : ['runuser', ['-u', user.name, '--', binary, ...args]];
     await run(file, argv, { cwd: folder, timeout: 60_000 });
   };
-  const port = await freeLoopbackPort();
+  let port = await freeLoopbackPort();
   await asUser('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
-  const options = [
+  const options = (): string => [
     `-p ${port}`, '-c listen_addresses=127.0.0.1', `-c unix_socket_directories=${sockets}`, '-c fsync=off',
     '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=60', '-c shared_buffers=16MB',
   ].join(' ');
   let running = false;
   const start = async (): Promise<void> => {
-    await asUser('pg_ctl', ['-D', data, '-o', options, '-l', join(folder, 'server.log'), '-w', '-t', '60', 'start']);
+    await asUser('pg_ctl', ['-D', data, '-o', options(), '-l', join(folder, 'server.log'), '-w', '-t', '60', 'start']);
     running = true;
   };
   const stop = async (): Promise<void> => {
@@ -72,7 +72,16 @@ export async function startPostgresServer(): Promise<PostgresServerHandle> {
     running = false;
     await asUser('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
   };
-  await start();
+  // The free port may be taken by another process between the check and the start: try another one.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      port = await freeLoopbackPort();
+    }
+  }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,

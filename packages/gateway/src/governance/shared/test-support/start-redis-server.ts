@@ -26,7 +26,7 @@ export function redisServerInstalled(): boolean {
 /** Starts a real Redis with `appendonly yes` (fsync every write, as a restart test needs) and waits until it answers. */
 export async function startRedisServer(): Promise<RedisServerHandle> {
   const folder = mkdtempSync(join(tmpdir(), 'tf-redis-'));
-  const port = await freeLoopbackPort();
+  let port = await freeLoopbackPort();
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {
@@ -56,7 +56,16 @@ export async function startRedisServer(): Promise<RedisServerHandle> {
     });
   };
 
-  await start();
+  // The free port may be taken by another process between the check and the start: try another one.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      port = await freeLoopbackPort();
+    }
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
