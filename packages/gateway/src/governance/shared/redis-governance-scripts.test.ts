@@ -160,4 +160,19 @@ describe.skipIf(!realServersAvailable())('the governance scripts on a real Redis
       vi.useRealTimers();
     }
   });
+
+  it.each([
+    ['the last minute of a leap February', Date.UTC(2028, 1, 29, 23, 59, 0), 60_000],
+    ['the last seconds of a year', Date.UTC(2026, 11, 31, 23, 59, 30), 30_000],
+    ['the first instant of a month', Date.UTC(2027, 2, 1, 0, 0, 0), Date.UTC(2027, 3, 1) - Date.UTC(2027, 2, 1)],
+  ])('a month budget in %s says to retry when the next UTC month starts', async (_name, nowMs, retryAfterMs) => {
+    const clocked = await SharedGovernanceStore.open({ redisUrl: servers.redis.url, databaseUrl: servers.postgres.url, flushLedger: false, clock: () => nowMs });
+    try {
+      const tenantLimits = { budget: { amountMicros: 100, currency: 'USD', period: 'month' as const } };
+      expect((await clocked.admit(admission({ tenantLimits, reservedMicros: 100 }))).kind).toBe('admitted');
+      expect(await clocked.admit(admission({ tenantLimits, reservedMicros: 1 }))).toMatchObject({ kind: 'refused', code: 'tenant-budget-exhausted', retryAfterMs });
+    } finally {
+      await clocked.close();
+    }
+  });
 });
