@@ -10,8 +10,12 @@ import { REDIS_SCRIPT_PRELUDE } from './redis-script-prelude.js';
  * tenant-level keys are declared. The orphaned row is built by text concatenation around the admission's facts JSON
  * so no number passes through Lua's 14-digit formatting.
  *
+ * A slot whose request deadline passed is freed too, also when its reservations were settled but the last settlement
+ * never released it (the instance died between two attempts): slots are scored by the request's deadline.
+ *
  * KEYS: 1 reservations, 2 deadlines, 3 settled attempts, 4 the outbox stream. ARGV: 1 clock override, 2 nowMs,
- * 3 at most this many per run, 4 the tenant's key prefix (`{t:<tenant>}:`), 5 settled-id memory (ms).
+ * 3 at most this many per run, 4 the tenant's key prefix (`{t:<tenant>}:`), 5 settled-id memory (ms), 6.. the
+ * tenant's key ids (their slot sets are swept too).
  * Answers `{settled count, outbox length}`.
  */
 export const REDIS_ORPHAN_SWEEP_SCRIPT = `${REDIS_SCRIPT_PRELUDE}
@@ -40,9 +44,13 @@ for _, attempt_id in ipairs(due) do
     end
   end
 end
+redis.call('ZREMRANGEBYSCORE', prefix .. 'sl', '-inf', '(' .. ARGV[2])
+for i = 6, #ARGV do
+  redis.call('ZREMRANGEBYSCORE', prefix .. 'k:' .. ARGV[i] .. ':sl', '-inf', '(' .. ARGV[2])
+end
 redis.call('ZREMRANGEBYSCORE', done, '-inf', '(' .. int(now - tonumber(ARGV[5])))
 return { settled, redis.call('XLEN', outbox) }
 `;
 
 /** SHA-1 of {@link REDIS_ORPHAN_SWEEP_SCRIPT}, pinned. */
-export const REDIS_ORPHAN_SWEEP_SCRIPT_SHA1 = 'b51cb749885990039e9b1d9b6d6dba669299b0dd';
+export const REDIS_ORPHAN_SWEEP_SCRIPT_SHA1 = 'ab9c434b41952fa114f5b255a06325d554666442';

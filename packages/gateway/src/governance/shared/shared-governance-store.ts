@@ -299,12 +299,14 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
       .then((tenants) => (this.#knownTenantIds = tenants.map((tenant) => tenant.id)))
       .catch(() => this.#knownTenantIds);
     if (tenantIds.length === 0) return 0;
+    const keyIds = new Map<string, string[]>();
+    for (const key of await this.#records.keys().catch(() => [])) keyIds.set(key.tenantId, [...(keyIds.get(key.tenantId) ?? []), key.id]);
     const run = () => {
       const pipeline = this.#redis.pipeline();
       for (const tenantId of tenantIds) {
         const prefix = names.tenantPrefix(tenantId);
         pipeline.evalsha(ORPHAN_SWEEP.sha1, 4, `${prefix}res`, `${prefix}dl`, `${prefix}done`, names.outbox, '', integer(nowMs), 1000,
-          prefix, integer(this.#options.settledMemoryMs ?? 6 * 3_600_000));
+          prefix, integer(this.#options.settledMemoryMs ?? 6 * 3_600_000), ...(keyIds.get(tenantId) ?? []));
       }
       return pipeline.exec();
     };
