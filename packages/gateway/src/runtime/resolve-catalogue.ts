@@ -2,6 +2,7 @@ import { createHttpProviderTransport, type HttpProviderTransport, type HttpTrans
 import type { ProtocolCapabilityV2, ProtocolCapabilityV3, ProtocolFamily, TaskKindV2 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, type ProtocolEngineDispatchTargetV1, type ProtocolEngineTargetBindingV1 } from '@tokenforge/protocol-engine';
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import { FAMILIES_ECHOING_IDEMPOTENCY_KEY } from '../catalogue/families-echoing-idempotency-key.js';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
 import type { GatewayCatalogueV1, GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
 import { clientKeyDigest } from '../http/client-key-digest.js';
@@ -17,6 +18,11 @@ export interface RuntimeTarget {
   readonly capability: ProtocolCapabilityV2 | ProtocolCapabilityV3;
   readonly binding: ProtocolEngineTargetBindingV1;
   readonly execution: 'sync' | 'async';
+  /**
+   * Async targets: whether the provider echoes the gateway's owner-tagged idempotency key on listed jobs, so a
+   * recovery can keep exactly the caller's jobs (see {@link FAMILIES_ECHOING_IDEMPOTENCY_KEY}).
+   */
+  readonly echoesIdempotencyKey: boolean;
   /** The catalogue's `passRateLimitHeaders` opt-in: the client of a matching dialect sees this target's rate limits. */
   readonly passRateLimitHeaders: boolean;
 }
@@ -120,6 +126,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         family,
         capability,
         execution: asyncFamilies.has(family) ? 'async' : 'sync',
+        echoesIdempotencyKey: FAMILIES_ECHOING_IDEMPOTENCY_KEY.has(family),
         passRateLimitHeaders: target.passRateLimitHeaders === true,
         binding: createProtocolEngineTargetBindingV1({
           target: { provider: target.provider, providerModel: target.model, connectionRef: ref, capability } as ProtocolEngineDispatchTargetV1,
