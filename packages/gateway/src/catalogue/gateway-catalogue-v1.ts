@@ -84,6 +84,9 @@ export const gatewayCapabilityOverridesV1Schema = z.strictObject({
   embedding: embeddingSpaceV2Schema.optional(),
 });
 
+/** Connections per target when `maxConnections` is absent: the default `limits.maxConcurrentRequests`, so the pool never refuses first. */
+export const DEFAULT_TARGET_MAX_CONNECTIONS = 64;
+
 /** One upstream a public model can be served by. */
 export const gatewayTargetV1Schema = z.strictObject({
   /** Opaque provider identity, shown in the operator log (never a dispatch key). */
@@ -109,6 +112,12 @@ export const gatewayTargetV1Schema = z.strictObject({
       bodyIdleMs: milliseconds.optional(),
     })
     .optional(),
+  /**
+   * Most connections open at once to this target (default {@link DEFAULT_TARGET_MAX_CONNECTIONS}). A request that
+   * finds them all busy waits for one at most `timeouts.connectMs`, then fails as a retryable `overloaded` (503 in
+   * the client's dialect) that falls back to the next target: never a silent queue.
+   */
+  maxConnections: z.number().int().min(1).max(1024).optional(),
   /**
    * Pass the provider's rate-limit facts back to the client (default `false`: they describe the operator's
    * account). When `true`, an answer this target gave to a client of the same rate-limit header dialect (OpenAI's

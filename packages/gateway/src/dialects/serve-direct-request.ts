@@ -20,6 +20,7 @@ import {
   type TaskKindV3,
   type UsageV3,
 } from '@tokenforge/model-protocol';
+import { isConnectionPoolExhausted } from '@tokenforge/http-transport';
 import { isProtocolEngineErrorV1, PROTOCOL_ENGINE_ERROR_CODES_V1, type ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
 import { sameRateLimitHeaderDialect, writeRateLimitHeaders } from '@tokenforge/provider-adapters';
 import type { Context } from 'hono';
@@ -343,6 +344,8 @@ async function attempt(
     // An input-phase refusal (the target cannot do what the task asks) sent nothing: the next target may.
     if (error.phase === 'input') return { kind: 'failure', failure: { code: 'unsupported', retryable: true }, acceptance: 'not-accepted' };
     // A transport failure (connection refused or reset, no response head) returned nothing to the client.
+    // No free connection to the target within its connectMs: nothing was sent; 503-class, the next target may serve.
+    if (error.phase === 'transport' && isConnectionPoolExhausted(error)) return { kind: 'failure', failure: { code: 'overloaded', retryable: true }, acceptance: 'not-accepted' };
     if (error.phase === 'transport') return { kind: 'failure', failure: { code: 'network', retryable: true }, acceptance: 'unknown' };
     const answer = egress.encodeError({ source: 'engine', code: error.code }, context);
     return { kind: 'answer', response: toResponse(answer, { 'x-request-id': record.requestId }), outcome: `engine:${error.code}` };

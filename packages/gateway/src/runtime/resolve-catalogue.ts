@@ -4,7 +4,7 @@ import { createProtocolEngineTargetBindingV1, type ProtocolEngineDispatchTargetV
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { FAMILIES_ECHOING_IDEMPOTENCY_KEY } from '../catalogue/families-echoing-idempotency-key.js';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
-import type { GatewayCatalogueV1, GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
+import { DEFAULT_TARGET_MAX_CONNECTIONS, type GatewayCatalogueV1, type GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
 import { clientKeyDigest } from '../http/client-key-digest.js';
 import { GatewayConfigurationError } from './gateway-configuration-error.js';
 
@@ -128,6 +128,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
               ...(target.network?.allowPrivate === true ? (['private'] as const) : []),
             ],
             allowInsecureHttpToLoopback: target.network?.allowLoopback === true,
+            maxConnections: target.maxConnections ?? DEFAULT_TARGET_MAX_CONNECTIONS,
             ...(target.timeouts?.connectMs === undefined ? {} : { connectTimeoutMs: target.timeouts.connectMs }),
             ...(target.timeouts?.headersMs === undefined ? {} : { headersTimeoutMs: target.timeouts.headersMs }),
             ...(target.timeouts?.bodyIdleMs === undefined ? {} : { bodyIdleTimeoutMs: target.timeouts.bodyIdleMs }),

@@ -28,6 +28,8 @@ export interface DispatchRequestInput {
   readonly redact: SecretRedactor;
   /** Counts requests waiting for a socket: acquired once at dispatch, released once writing starts or the request ends. */
   readonly socketDemand: SocketDemand;
+  /** Called once when the exchange no longer needs its connection (the response ended, failed or was released). */
+  readonly onDone?: () => void;
   /** Removes the connection's secrets from header values, and from the body of a response that is not 2xx, before anyone reads them. */
   readonly responseRedactor: ResponseRedactor;
 }
@@ -223,6 +225,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   #settleHeadFailure(failure: Failure): void {
     this.#releaseDemand();
+    this.#input.onDone?.();
     if (this.#head !== 'pending') return;
     this.#head = 'rejected';
     this.#input.signal.removeEventListener('abort', this.#onAbort);
@@ -231,6 +234,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   #finish(): void {
     this.#releaseDemand();
+    this.#input.onDone?.();
     this.#clearBodyTimers();
     this.#finished = true;
     this.#input.signal.removeEventListener('abort', this.#onAbort);
