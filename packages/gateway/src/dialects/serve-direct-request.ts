@@ -34,6 +34,7 @@ import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/at
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
 import { STRUCTURED_OUTPUT_HEADER, structuredOutputStrategyOf } from './structured-output-header.js';
+import { catalogueModelLabel } from '../telemetry/catalogue-model-label.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
 import type { AttemptEnd, RequestTelemetry } from '../telemetry/gateway-telemetry.js';
 import { fitTaskToTarget } from './fit-task-to-target.js';
@@ -213,7 +214,7 @@ export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, di
     const ingressDropped = droppedHostedTools(decoded);
     const hostedNames = hostedToolNames(decoded);
     record.droppedHostedTools = ingressDropped;
-    record.model = decoded.modelLabel;
+    record.model = catalogueModelLabel(runtime.catalogue.models, decoded.modelLabel);
     record.taskKind = decoded.task.kind;
     const targets = targetsFor(runtime, decoded.task, decoded.modelLabel);
     // A model none of whose targets can count answers the dialect's not-supported refusal (each dialect's 400 for
