@@ -6,6 +6,7 @@ import { FAMILIES_ECHOING_IDEMPOTENCY_KEY } from '../catalogue/families-echoing-
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
 import { DEFAULT_TARGET_MAX_CONNECTIONS, type GatewayCatalogueV1, type GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
 import { clientKeyDigest } from '../http/client-key-digest.js';
+import { explainBaseUrlRefusal } from './explain-base-url-refusal.js';
 import { GatewayConfigurationError } from './gateway-configuration-error.js';
 
 /** One catalogue target, ready to serve: its binding over a transport of its own. */
@@ -135,7 +136,11 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
           },
         });
       } catch (error) {
-        problems.push(`${path}: the transport refused the target (${error instanceof Error && 'code' in error ? String(error.code) : 'invalid'})`);
+        const code = error instanceof Error && 'code' in error ? String(error.code) : 'invalid';
+        // The transport's messages are its own fixed texts (never a secret); the explanation adds the catalogue fix.
+        const explained = explainBaseUrlRefusal(target);
+        if (explained !== undefined) problems.push(`${path}.baseUrl: ${explained} (${code})`);
+        else problems.push(`${path}: the transport refused the target: ${error instanceof Error ? error.message : 'invalid'} (${code})`);
         return;
       }
       transports.push(transport);
