@@ -144,6 +144,7 @@ describe('async jobs with signed handles', () => {
   it('a recovery over a family that echoes no owner tag answers recovery-unsupported, listing nothing', async () => {
     const lost = await create('video-unknown-dashscope');
     expect(lost.json.error.code).toBe('job-acceptance-unknown');
+    expect(lost.json.error.message).toContain('recovery-unsupported');
     expect((await create('video-dashscope', OTHER_CLIENT_KEY)).status).toBe(202);
     const recovered = await call('GET', `/v1/jobs?recover=${lost.json.error.recover}`);
     expect(recovered.status).toBe(409);

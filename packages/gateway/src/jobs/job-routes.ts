@@ -143,7 +143,10 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
         const window = { from: submittedAfter, to: iso(runtime.now() + 1000) };
         const recovery = signJobHandle({ kind: 'window', target: target.ref, providerJobId: '', client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds, window }, signingKey);
         log('POST /v1/jobs', started, 502, `unknown:${execution.failureCode}`, logged);
-        return jobError(c, 502, 'job-acceptance-unknown', 'The provider may have created this job; it was not resent. List the submission window with the recovery token (GET /v1/jobs?recover=...) before submitting again.', {
+        const how = target.echoesIdempotencyKey
+          ? 'List the submission window with the recovery token (GET /v1/jobs?recover=...) before submitting again.'
+          : 'This provider does not echo the idempotency key, so the gateway cannot find it for you (the recovery token answers recovery-unsupported); check with the operator before submitting again.';
+        return jobError(c, 502, 'job-acceptance-unknown', `The provider may have created this job; it was not resent. ${how}`, {
           idempotencyKey: visibleKey,
           submittedWindow: window,
           recover: recovery,
