@@ -140,7 +140,9 @@ function readUsage(value: JsonRecord, path: string, requireInput: boolean, requi
   }
   const cacheCreation = readDetailRecord(value.cache_creation);
   const serverToolUse = readDetailRecord(value.server_tool_use);
+  const compaction = readCompactionIterations(value.iterations, `${path}.iterations`);
   return compact<AnthropicWireUsage>({
+    ...compaction,
     input_tokens: requireInput ? wire.requiredCount(value.input_tokens, path, 'input_tokens') : wire.optionalCount(value.input_tokens, path, 'input_tokens'),
     output_tokens: requireOutput ? wire.requiredCount(value.output_tokens, path, 'output_tokens') : wire.optionalCount(value.output_tokens, path, 'output_tokens'),
     cache_creation_input_tokens: wire.optionalCount(value.cache_creation_input_tokens, path, 'cache_creation_input_tokens'),
@@ -153,6 +155,28 @@ function readUsage(value: JsonRecord, path: string, requireInput: boolean, requi
     web_fetch_requests: readDetailCount(serverToolUse?.web_fetch_requests),
     service_tier: readServiceTier(value.service_tier),
   });
+}
+
+/**
+ * Sums the `compaction` entries of `usage.iterations` (server-side compaction, beta `compact-2026-01-12`). Their
+ * tokens are billed but, as documented, not included in the top-level usage fields; `message` and other entries
+ * are already in the top-level figures and are not read. `undefined` when there is no compaction entry.
+ */
+function readCompactionIterations(value: unknown, path: string): Partial<AnthropicWireUsage> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw violation(path, 'must be an array');
+  let sums: { compaction_input_tokens: number; compaction_output_tokens: number; compaction_cache_creation_input_tokens: number; compaction_cache_read_input_tokens: number } | undefined;
+  value.forEach((entry: unknown, index) => {
+    const entryPath = `${path}.${index}`;
+    if (!isRecord(entry)) throw violation(entryPath, 'must be an object');
+    if (wire.stringValue(entry.type, entryPath, 'type') !== 'compaction') return;
+    sums ??= { compaction_input_tokens: 0, compaction_output_tokens: 0, compaction_cache_creation_input_tokens: 0, compaction_cache_read_input_tokens: 0 };
+    sums.compaction_input_tokens += wire.requiredCount(entry.input_tokens, entryPath, 'input_tokens');
+    sums.compaction_output_tokens += wire.requiredCount(entry.output_tokens, entryPath, 'output_tokens');
+    sums.compaction_cache_creation_input_tokens += wire.optionalCount(entry.cache_creation_input_tokens, entryPath, 'cache_creation_input_tokens') ?? 0;
+    sums.compaction_cache_read_input_tokens += wire.optionalCount(entry.cache_read_input_tokens, entryPath, 'cache_read_input_tokens') ?? 0;
+  });
+  return sums;
 }
 
 function readContentBlock(value: unknown, path: string, streamed: boolean): AnthropicWireContentBlock {
