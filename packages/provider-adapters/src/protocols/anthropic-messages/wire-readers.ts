@@ -68,6 +68,8 @@ export interface AnthropicWireError {
   readonly type?: string;
   /** `error.details.error_code`, e.g. `enforced_spend_limit_reached`. */
   readonly errorCode?: string;
+  /** Whether `error.message` is Anthropic's context-overflow refusal (`prompt is too long: N tokens > M maximum`). */
+  readonly promptTooLong?: boolean;
 }
 
 /** A whole (non-stream) Message. */
@@ -213,18 +215,27 @@ function readContentBlock(value: unknown, path: string, streamed: boolean): Anth
 /**
  * Reads the `error` object of an error envelope (`{type:"error", error:{type, message}}`). Tolerant: returns
  * `undefined` when the value is not that shape (an edge proxy's HTML page, a 413 from the gateway), so the
- * HTTP status decides. The message is never read: it may quote the prompt.
+ * HTTP status decides. The message is only tested for the context-overflow sentence, never kept: it may quote
+ * the prompt.
  */
 export function readAnthropicErrorEnvelope(value: unknown): AnthropicWireError | undefined {
   if (!isRecord(value) || !isRecord(value.error)) return undefined;
   return readErrorObject(value.error);
 }
 
+/**
+ * Anthropic has no error type for a prompt over the context window: it is an `invalid_request_error` (413
+ * `request_too_large` through some proxies) whose message starts `prompt is too long: N tokens > M maximum`. That
+ * one sentence is tested; the message itself is never kept.
+ */
+const PROMPT_TOO_LONG = /^\s*prompt is too long\b/i;
+
 function readErrorObject(error: JsonRecord): AnthropicWireError {
   const type = typeof error.type === 'string' ? error.type : undefined;
   const details = isRecord(error.details) ? error.details : undefined;
   const errorCode = details !== undefined && typeof details.error_code === 'string' ? details.error_code : undefined;
-  return compact<AnthropicWireError>({ type, errorCode });
+  const promptTooLong = typeof error.message === 'string' && PROMPT_TOO_LONG.test(error.message) ? true : undefined;
+  return compact<AnthropicWireError>({ type, errorCode, promptTooLong });
 }
 
 /**
