@@ -140,7 +140,13 @@ export {
   createGeminiGenerateContentSuiteEntryV1,
   GEMINI_GENERATE_CONTENT_TRANSPORT_METADATA,
 } from './protocols/gemini-generate-content/index.js';
-export type { GeminiGenerateContentAdapterOptionsV1, GeminiIngressOptionsV1 } from './protocols/gemini-generate-content/index.js';
+export type {
+  GeminiDecodedRequestV1,
+  GeminiEgressOptionsV1,
+  GeminiGenerateContentAdapterOptionsV1,
+  GeminiIngressOptionsV1,
+  GeminiStreamFramingV1,
+} from './protocols/gemini-generate-content/index.js';
 export {
   OPENAI_RESPONSES_PROTOCOL_FAMILY,
   createOpenAiResponsesAdapterFactory,
