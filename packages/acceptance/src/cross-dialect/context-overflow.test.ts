@@ -3,7 +3,7 @@ import { ApiError } from '@google/genai';
 import type { FixtureResponseV1 } from '@tokenforge/provider-adapters';
 import OpenAI, { APIError as OpenAiApiError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { CHAT_DIALECTS, DIALECT_NAME, type ChatDialect } from './test-support/dialects.js';
+import { CHAT_DIALECTS, CHUNK_FRAMING, DIALECT_NAME, type ChatDialect } from './test-support/dialects.js';
 import { createGatewayFetch } from './test-support/gateway-fetch.js';
 import { runClient } from './test-support/sdk-clients.js';
 
@@ -142,6 +142,47 @@ const CUT_ANSWERS: readonly { readonly provider: ChatDialect; readonly response:
   },
 ];
 
+const lines = (...events: unknown[]): string => events.map((event) => JSON.stringify(event)).join('\n');
+const chunks = (provider: ChatDialect, text: string): FixtureResponseV1 => ({ body: { type: 'chunks', text, framing: CHUNK_FRAMING[provider] } });
+
+/** The same cut answers, streamed (documented event sequences of each protocol). */
+const CUT_STREAMS: readonly { readonly provider: ChatDialect; readonly response: FixtureResponseV1 }[] = [
+  {
+    provider: 'anthropic-messages/v1',
+    response: chunks(
+      'anthropic-messages/v1',
+      lines(
+        { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, usage: { input_tokens: 5, output_tokens: 1 } } },
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'The first part' } },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { output_tokens: 4 } },
+        { type: 'message_stop' },
+      ),
+    ),
+  },
+  {
+    provider: 'openai-chat/v1',
+    response: chunks(
+      'openai-chat/v1',
+      lines(
+        { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'The first part' }, finish_reason: null }] },
+        { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'length' }], usage: { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 } },
+      ),
+    ),
+  },
+  {
+    provider: 'gemini-generate-content/v1',
+    response: chunks(
+      'gemini-generate-content/v1',
+      lines(
+        { candidates: [{ content: { role: 'model', parts: [{ text: 'The first part' }] }, index: 0 }] },
+        { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'MAX_TOKENS', index: 0 }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 4, totalTokenCount: 9 } },
+      ),
+    ),
+  },
+];
+
 /** How each client names an answer cut by the output limit. */
 const LENGTH_REASON: Readonly<Record<ChatDialect, string>> = {
   'anthropic-messages/v1': 'max_tokens',
@@ -157,5 +198,25 @@ describe.each(CHAT_DIALECTS.map((dialect) => [DIALECT_NAME[dialect], dialect] as
     expect(gateway.exchanges[0]?.terminal).toMatchObject({ status: 'completed', finishReason: { unified: 'length' } });
     expect(view.finishReason).toBe(LENGTH_REASON[dialect]);
     expect(view.text).toBe('The first part');
+  });
+
+  it.each(CUT_STREAMS.map((answer) => [answer.provider, answer] as const))('sees its own length reason at the end of a stream from %s', async (_provider, answer) => {
+    const gateway = createGatewayFetch({ dialect, provider: answer.provider, responses: [answer.response] });
+    const view = await runClient(dialect, gateway.fetch, { prompt: 'Hi', tools: weatherTool, stream: true });
+    expect(gateway.exchanges[0]?.terminal).toMatchObject({ status: 'completed', finishReason: { unified: 'length' } });
+    expect(view.text).toBe('The first part');
+    if (dialect !== 'openai-responses/v1') {
+      expect(view.finishReason).toBe(LENGTH_REASON[dialect]);
+      return;
+    }
+    // openai 5.23's ResponseStream takes its final snapshot only from `response.completed`, so read the terminal event
+    // itself, as Codex does (`response.incomplete` with `incomplete_details.reason`).
+    const wire = new TextDecoder().decode(Buffer.concat(gateway.exchanges[0]?.chunks ?? []));
+    const terminal = wire
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as { type: string; response?: { status?: string; incomplete_details?: { reason?: string } } })
+      .at(-1);
+    expect(terminal).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
   });
 });
