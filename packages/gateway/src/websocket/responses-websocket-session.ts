@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isCodecErrorV1, type EgressContextV1, type EgressFailureV3 } from '@tokenforge/model-protocol';
 import { createSseParser, parseSafeJson, parseSafeJsonBytes, type SseItem } from '@tokenforge/provider-adapters';
 import type { WebSocket } from 'ws';
@@ -55,6 +56,8 @@ export class ResponsesWebSocketSession {
   private readonly history: ConnectionResponseHistory;
   private running: { readonly abort: AbortController; reader?: ReadableStreamDefaultReader<Uint8Array> } | undefined;
   private closed = false;
+  /** The connection's id in the operator log (`websocket.connection`), shared by all its lines. */
+  private readonly connectionId = randomUUID();
 
   constructor(private readonly options: ResponsesWebSocketSessionOptions) {
     this.history = new ConnectionResponseHistory(options.history, options.runtime.now);
@@ -66,6 +69,15 @@ export class ResponsesWebSocketSession {
     const codecs = this.options.runtime.suite.codecsFor(this.options.dialect.family);
     if (codecs === undefined) throw new Error(`${this.options.dialect.family} has no codecs`);
     return codecs;
+  }
+
+  /**
+   * The runtime a `response.create` is served with: the gateway's, its operator log lines carrying
+   * `websocket: {connection, continued}` (`continued`: expanded from `previous_response_id`).
+   */
+  private runtimeFor(continued: boolean): GatewayRuntime {
+    const runtime = this.options.runtime;
+    return { ...runtime, logger: runtime.logger.child({ websocket: { connection: this.connectionId, continued } }) };
   }
 
   private send(message: string | ResponsesWebSocketErrorEvent): void {
@@ -84,7 +96,7 @@ export class ResponsesWebSocketSession {
     const scope = this.scope();
     if (model !== undefined) scope.facts.model = model;
     this.send(event);
-    logStage(this.options.runtime.logger, scope, event.status, `refused:${event.error.code ?? 'websocket'}`);
+    logStage(this.runtimeFor(false).logger, scope, event.status, `refused:${event.error.code ?? 'websocket'}`);
   }
 
   private refuseInEgress(failure: EgressFailureV3): void {
@@ -120,15 +132,16 @@ export class ResponsesWebSocketSession {
   private async serve(message: JsonObject, signal: AbortSignal, model: string | undefined): Promise<void> {
     const { type: _type, generate, previous_response_id: previousId, ...body } = message;
     let input = inputItems(body.input);
-    if (previousId !== undefined && previousId !== null) {
+    const continued = previousId !== undefined && previousId !== null;
+    if (continued) {
       const expanded = typeof previousId === 'string' && input !== undefined ? this.history.expand(previousId, input) : { kind: 'not-found' as const };
       if (expanded.kind === 'not-found') return this.refuse(protocolErrorEvent('previous_response_not_found'), model);
       input = expanded.input;
     }
-    if (generate === false && input !== undefined) return this.warmup(input, model);
+    if (generate === false && input !== undefined) return this.warmup(input, model, continued);
     const bytes = new TextEncoder().encode(JSON.stringify({ ...body, ...(input === undefined ? {} : { input }), stream: true }));
     const request = new Request('http://gateway.invalid/v1/responses', { method: 'POST', headers: this.options.headers, body: bytes, signal });
-    const response = await serveModelRequest(request, this.options.runtime, this.options.dialect, { route: RESPONSES_WEBSOCKET_ROUTE });
+    const response = await serveModelRequest(request, this.runtimeFor(continued), this.options.dialect, { route: RESPONSES_WEBSOCKET_ROUTE });
     const streamed = response.status === 200 && response.body !== null && (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
     if (!streamed) {
       this.send(errorEventFromAnswer(response.status, response.headers, await response.text()));
@@ -160,7 +173,7 @@ export class ResponsesWebSocketSession {
     if (typeof id === 'string' && Array.isArray(output)) this.history.remember({ id, input, output, bytes: requestBytes + Buffer.byteLength(data) });
   }
 
-  private warmup(input: readonly unknown[], model: string | undefined): void {
+  private warmup(input: readonly unknown[], model: string | undefined, continued: boolean): void {
     const scope = this.scope();
     const modelLabel = model ?? 'unknown';
     if (model !== undefined) scope.facts.model = model;
@@ -173,7 +186,7 @@ export class ResponsesWebSocketSession {
     take(parser.finish());
     this.history.remember({ id: context.responseId, input, output: [], bytes: Buffer.byteLength(JSON.stringify(input)) });
     scope.facts.firstByteAt = performance.now();
-    logStage(this.options.runtime.logger, scope, 200, 'warmup');
+    logStage(this.runtimeFor(continued).logger, scope, 200, 'warmup');
   }
 
   /** The socket closed: the running response is cancelled (its provider call aborted) and the history dropped. */

@@ -161,6 +161,7 @@ describe('previous_response_id within one connection', () => {
     ['tool-claude', ANTHROPIC],
   ] as const) {
     it(`expands a follow-up that names the last response into the whole conversation (tool round trip, ${family})`, async () => {
+      const from = log.requests().length;
       const client = await connect();
       const first = await client.create({ model, input: 'look up tf', tools: [LOOKUP_TOOL] });
       const call = completedOf(first).response.output.find((item) => item.type === 'function_call');
@@ -175,6 +176,10 @@ describe('previous_response_id within one connection', () => {
       expect(completedOf(followUp).type).toBe('response.completed');
       expect(textOf(followUp)).toBe('The tool returned its result.');
       expect(completedOf(followUp).response.usage.input_tokens).toBeGreaterThan(completedOf(first).response.usage.input_tokens);
+      await eventually(() => log.requests().slice(from).length >= 2);
+      const [firstLine, followLine] = log.requests().slice(from) as { websocket: { connection: string; continued: boolean } }[];
+      expect(firstLine?.websocket).toEqual({ connection: expect.any(String), continued: false });
+      expect(followLine?.websocket).toEqual({ connection: firstLine?.websocket.connection, continued: true });
       await client.close();
     });
   }
