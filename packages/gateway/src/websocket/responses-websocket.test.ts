@@ -229,13 +229,13 @@ describe('bad input on the socket', () => {
   it('gets the error event and leaves the socket usable: non-JSON, unknown type, binary, over the body limit', async () => {
     const client = await connect();
     client.socket.send('{"type": "response.create", ');
-    expect(await client.next()).toMatchObject({ type: 'error', status: 400, error: { type: 'invalid_request_error' } });
+    expect(await client.next()).toMatchObject({ type: 'error', status: 400, error: { type: 'invalid_request_error', code: 'malformed_json' } });
     client.socket.send(JSON.stringify({ type: 'session.update' }));
     expect(await client.next()).toMatchObject({ type: 'error', status: 400, error: { code: 'unknown_message_type', param: 'type' } });
     client.socket.send(Buffer.from('{}'), { binary: true });
     expect(await client.next()).toMatchObject({ type: 'error', status: 400, error: { code: 'binary_message' } });
     client.socket.send(JSON.stringify({ type: 'response.create', model: 'resp', input: 'x'.repeat(MAX_BODY) }));
-    expect(await client.next()).toMatchObject({ type: 'error', status: 413, error: { type: 'invalid_request_error' } });
+    expect(await client.next()).toMatchObject({ type: 'error', status: 413, error: { type: 'invalid_request_error', code: 'body_too_large' } });
     expect(completedOf(await client.create({ model: 'resp', input: 'hi' })).type).toBe('response.completed');
     await client.close();
   });
