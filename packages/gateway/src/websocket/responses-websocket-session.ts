@@ -12,6 +12,9 @@ import { ConnectionResponseHistory, type ResponseHistoryLimits } from './respons
 import { warmupResponseStream } from './warmup-response.js';
 import { egressErrorEvent, errorEventFromAnswer, protocolErrorEvent, type ResponsesWebSocketErrorEvent } from './websocket-error-event.js';
 
+/** Unsent bytes on a socket above which the stream waits for the client before it reads the next event. */
+const SEND_BUFFER_HIGH_WATER_BYTES = 1024 * 1024;
+
 /** The route label of every `response.create` served over the WebSocket (operator log and telemetry). */
 export const RESPONSES_WEBSOCKET_ROUTE = 'WS /v1/responses';
 
@@ -162,8 +165,15 @@ export class ResponsesWebSocketSession {
       const next = await reader.read();
       if (next.done === true) break;
       take(parser.push(next.value));
+      await this.drained();
     }
     take(parser.finish());
+  }
+
+  /** Backpressure: while the client has not taken what was sent, the provider stream is not read further. */
+  private async drained(): Promise<void> {
+    const { socket } = this.options;
+    while (!this.closed && socket.bufferedAmount > SEND_BUFFER_HIGH_WATER_BYTES) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   private rememberCompleted(data: string, input: readonly unknown[], requestBytes: number): void {

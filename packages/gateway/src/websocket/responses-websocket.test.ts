@@ -310,3 +310,20 @@ describe('the request deadline', () => {
     }
   });
 });
+
+describe('the drain', () => {
+  it('lets a running response finish, then closes every connection with 1001', async () => {
+    const { catalogue, env } = simulatorCatalogue(simulator, [{ name: 'slow', taskKind: 'chat', targets: [{ family: RESPONSES, model: 'slow-first-byte.400' }] }]);
+    const draining = await startGateway({ catalogue, env, logger: createLogCapture() });
+    const socket = new WebSocket(`${draining.url.replace('http', 'ws')}/v1/responses`, { headers: { authorization: `Bearer ${TEST_CLIENT_KEY}` } });
+    const events: Event[] = [];
+    socket.on('message', (data) => events.push(JSON.parse(String(data)) as Event));
+    const closedWith = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'response.create', model: 'slow', input: 'hi' }));
+    await eventually(() => draining.inFlight === 1);
+    await draining.close();
+    expect(events.at(-1)?.type).toBe('response.completed');
+    expect(await closedWith).toBe(1001);
+  });
+});
