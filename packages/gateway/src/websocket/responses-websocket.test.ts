@@ -177,6 +177,8 @@ describe('previous_response_id within one connection', () => {
       expect(textOf(followUp)).toBe('The tool returned its result.');
       expect(completedOf(followUp).response.usage.input_tokens).toBeGreaterThan(completedOf(first).response.usage.input_tokens);
       await eventually(() => log.requests().slice(from).length >= 2);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(log.requests().slice(from)).toHaveLength(2);
       const [firstLine, followLine] = log.requests().slice(from) as { websocket: { connection: string; continued: boolean } }[];
       expect(firstLine?.websocket).toEqual({ connection: expect.any(String), continued: false });
       expect(followLine?.websocket).toEqual({ connection: firstLine?.websocket.connection, continued: true });
