@@ -59,7 +59,7 @@ const unknownRoute = (): Response =>
 
 /**
  * Serves the Responses API over WebSocket on `server`'s `upgrade` event, with `ws`: the client key is checked before
- * the `101` (a wrong key gets the dialect's 401 and no socket; a draining gateway 503), then each connection is a
+ * the `101` (a wrong key gets the dialect's 401 and no socket), then each connection is a
  * {@link ResponsesWebSocketSession}. Messages up to twice `maxBodyBytes` are read and refused in-band when over
  * `maxBodyBytes`; a larger frame closes the connection (`1009`), as `ws` must stop reading it.
  */
@@ -86,15 +86,6 @@ export function attachResponsesWebSocket(server: Server, runtime: GatewayRuntime
         const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route), RESPONSES_WEBSOCKET_ROUTE);
         logStage(runtime.logger, scope, 401, authenticated.refusal.outcome);
         return writeRefusal(socket, clientAuthRefusal(dialect.errorShape, scope.requestId));
-      }
-      if (runtime.draining) {
-        return writeRefusal(
-          socket,
-          new Response(JSON.stringify({ error: { message: 'The gateway is shutting down.', type: 'server_error', param: null, code: 'server_is_overloaded' } }), {
-            status: 503,
-            headers: { 'content-type': 'application/json', 'retry-after': '1' },
-          }),
-        );
       }
       sockets.handleUpgrade(message, socket, head, (webSocket) => {
         new ResponsesWebSocketSession({ socket: webSocket, runtime, dialect, headers, clientId: authenticated.value.clientId, history, onActivity });

@@ -242,6 +242,13 @@ describe('bad input on the socket', () => {
     await client.close();
   });
 
+  it('closes the connection with 1009 on a frame over twice the body limit', async () => {
+    const client = await connect();
+    const closed = new Promise<number>((resolve) => client.socket.once('close', (code) => resolve(code)));
+    client.socket.send('x'.repeat(2 * MAX_BODY + 1));
+    expect(await closed).toBe(1009);
+  });
+
   it('refuses a second response.create while one runs; the first completes', async () => {
     const client = await connect();
     client.socket.send(JSON.stringify({ type: 'response.create', model: 'slow', input: 'first' }));
