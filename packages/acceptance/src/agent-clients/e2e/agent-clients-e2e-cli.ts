@@ -242,7 +242,7 @@ async function main(): Promise<void> {
   const rows: ResultRow[] = [];
   for (const run of runs) if (run.clients.length > 0) rows.push(...(await runTarget(installed, runRoot, run.clients, scenarios, via, run.target, run.websocket)));
   const table = renderResultTable(rows);
-  console.log(`via ${via}${matrix ? ', the issue 16 matrix' : via === 'gateway' ? `, targets ${target === 'same' ? 'of each CLI\'s own dialect' : target}` : ''}`);
+  console.log(`via ${via}${matrix ? ', the matrix of issues 16 and 32' : via === 'gateway' ? `, targets ${target === 'same' ? 'of each CLI\'s own dialect' : target}` : ''}`);
   console.log(table);
   if (write !== undefined) writeFileSync(write, `${table}\n`);
   if (rows.some((row) => row.problem !== undefined)) process.exitCode = 1;
