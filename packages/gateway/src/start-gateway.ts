@@ -108,6 +108,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     now: Date.now,
     draining: false,
   };
+  for (const warning of resolved.warnings) runtime.logger.warn({ warning: warning.code, path: warning.path }, warning.message);
   const app = createGatewayApp(runtime);
   const server: Server = createServer(getRequestListener(app.fetch));
   server.headersTimeout = limits.headersTimeoutMs;

@@ -9,6 +9,7 @@ import { authenticateStage } from '../stages/authenticate-stage.js';
 import { decodeStage } from '../stages/decode-stage.js';
 import { logStage } from '../stages/log-stage.js';
 import { routeStage } from '../stages/route-stage.js';
+import { catalogueModelLabel } from '../telemetry/catalogue-model-label.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
 import type { GatewayRefusal } from './gateway-refusal.js';
 import { renderRefusal } from './render-refusal.js';
@@ -61,7 +62,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     egress = dialect.egressFor?.(decoded) ?? egress;
     const ingressDropped = droppedHostedTools(decoded);
     facts.droppedHostedTools = ingressDropped;
-    facts.model = decoded.modelLabel;
+    facts.model = catalogueModelLabel(runtime.catalogue.models, decoded.modelLabel);
     facts.taskKind = decoded.task.kind;
     const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel });
     if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
