@@ -15,17 +15,23 @@ import type { GatewayRefusal } from './gateway-refusal.js';
 import { renderRefusal } from './render-refusal.js';
 import { createRequestScope } from './request-scope.js';
 
+/** How a request reached the gateway, when not as a plain HTTP request of its own. */
+export interface ServeModelRequestOptions {
+  /** The route label of the operator log and telemetry, in place of `METHOD /path` (`WS /v1/responses`). */
+  readonly route?: string;
+}
+
 /**
  * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, admit, decode, route, attempt
  * (each attempt settled; a stream committed), log. The only place that orders the stages and releases what
  * admission took: at the end of the request, or when a stream it handed on ends. Every refusal goes out in the
  * dialect's egress; one operator log line ends every request.
  */
-export async function serveModelRequest(request: Request, runtime: GatewayRuntime, dialect: DirectDialect): Promise<Response> {
+export async function serveModelRequest(request: Request, runtime: GatewayRuntime, dialect: DirectDialect, options: ServeModelRequestOptions = {}): Promise<Response> {
   const codecs = runtime.suite.codecsFor(dialect.family);
   if (codecs === undefined) throw new Error(`${dialect.family} has no codecs`);
   let egress = dialect.wrapEgress === undefined ? codecs.egress : dialect.wrapEgress(codecs.egress);
-  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route));
+  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route), options.route);
   const facts = scope.facts;
   let context: EgressContextV1 = { responseId: `gw-${scope.requestId}`, modelLabel: 'unknown', createdAtMs: runtime.now() };
   const end = (status: number, outcome: string): void => logStage(runtime.logger, scope, status, outcome);
