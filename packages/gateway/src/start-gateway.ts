@@ -9,6 +9,7 @@ import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
 import type { GatewayCatalogueV1 } from './catalogue/gateway-catalogue-v1.js';
 import { parseGatewayCatalogue, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
 import { createGatewayApp, OPENAI_RESPONSES } from './create-gateway-app.js';
+import { GATEWAY_SHUTDOWN_REASON } from './http/request-deadline.js';
 import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
 import { createOperatorLogger, type OperatorLogSink } from './operations/operator-log.js';
 import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js';
@@ -66,11 +67,16 @@ export interface RunningGateway {
   /** Model requests in flight (streams included). */
   readonly inFlight: number;
   /**
-   * Stops accepting connections, lets requests in flight (open streams included) finish for up to the drain
-   * deadline, then closes every connection, transport and the embedded simulator. Idempotent.
+   * Drains: `/readyz` answers 503 and new model requests the dialect's overloaded error (the listener keeps
+   * accepting), requests in flight (open streams included) may finish for up to the drain deadline; then open
+   * streams end with their dialect's in-stream error, every request's log line is written, and every connection,
+   * transport and the embedded simulator is closed. Idempotent.
    */
   close(): Promise<void>;
 }
+
+/** How long the last bytes of requests cut at the drain deadline (their in-stream errors) may take to leave. */
+const SHUTDOWN_WRITE_GRACE_MS = 1000;
 
 /** Starts the gateway on a real socket. */
 export async function startGateway(options: StartGatewayOptions = {}): Promise<RunningGateway> {
@@ -96,6 +102,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     throw error;
   }
   const limits = resolveLimits(catalogue.limits);
+  const shutdown = new AbortController();
   const runtime: GatewayRuntime = {
     engine: createProtocolEngineV1({ registry: suite.registry }),
     suite,
@@ -107,10 +114,14 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     jobHandleTtlSeconds: catalogue.jobs?.handleTtlSeconds ?? 7 * 86_400,
     now: Date.now,
     draining: false,
+    shutdown: shutdown.signal,
   };
   for (const warning of resolved.warnings) runtime.logger.warn({ warning: warning.code, path: warning.path }, warning.message);
   const app = createGatewayApp(runtime);
-  const server: Server = createServer(getRequestListener(app.fetch));
+  // Node checks `headersTimeout` (and `requestTimeout`) only every `connectionsCheckingInterval` (30 s by default):
+  // check often enough that a slow head is answered 408 close to `headersTimeoutMs`.
+  const connectionsCheckingInterval = Math.max(100, Math.min(1000, Math.floor(limits.headersTimeoutMs / 10)));
+  const server: Server = createServer({ connectionsCheckingInterval }, getRequestListener(app.fetch));
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
   server.keepAliveTimeout = 5_000;
@@ -126,6 +137,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     });
   });
   const allWritten = (): Promise<void> => (writing.size === 0 ? Promise.resolve() : new Promise((resolve) => (onAllWritten = resolve)));
+  const allWrittenWithin = async (ms: number, alsoIdle: Promise<void> = Promise.resolve()): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all([allWritten(), alsoIdle]), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  };
   const host = options.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
@@ -145,15 +161,22 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      // The listener keeps accepting during the drain: `/readyz` answers 503 and model requests the dialect's
+      // overloaded error, so load balancers and clients see the drain instead of refused connections.
       runtime.draining = true;
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all([allWritten(), websockets.idle()]), new Promise<void>((resolve) => (timer = setTimeout(resolve, limits.drainTimeoutMs)))]);
-      clearTimeout(timer);
+      await allWrittenWithin(limits.drainTimeoutMs, websockets.idle());
+      // At the deadline open streams end with their dialect's in-stream error and waiting requests with the
+      // overloaded error; their last bytes get a moment to leave before every connection is closed.
+      shutdown.abort(GATEWAY_SHUTDOWN_REASON);
+      await allWrittenWithin(SHUTDOWN_WRITE_GRACE_MS);
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       websockets.closeAll();
       server.closeAllConnections();
       await stopped;
+      // Every request's operator line is queued with `setImmediate`: let them run, then flush the logger.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => runtime.logger.flush(() => resolve()));
       await resolved.close();
       await simulator?.close();
     })();

@@ -190,6 +190,14 @@ export const gatewayLimitsV1Schema = z.strictObject({
   headersTimeoutMs: milliseconds.optional(),
   /** Time allowed for a whole request, streams included, in milliseconds (default 10 min). */
   requestTimeoutMs: milliseconds.optional(),
+  /**
+   * Longest wait between two reads of a request body, in milliseconds (default 60 s, nginx's
+   * `client_body_timeout`). The body is read before the request takes a concurrency slot; a slower client is
+   * answered 408 in its dialect.
+   */
+  bodyIdleTimeoutMs: milliseconds.optional(),
+  /** Time allowed to receive a whole request body, in milliseconds (default 300 s); past it the answer is 408. */
+  bodyTimeoutMs: milliseconds.optional(),
   /** Model requests served at once; more are refused with the dialect's 429 and `retry-after` (default 64). */
   maxConcurrentRequests: z.number().int().positive().max(100_000).optional(),
   /** Provider attempts per request, retries and fallbacks together (default 3). */

@@ -1,7 +1,7 @@
 import type { EgressContextV1 } from '@tokenforge/model-protocol';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
-import { requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
+import { isGatewayShutdown, requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import { admitStage } from '../stages/admit-stage.js';
 import { attemptStage } from '../stages/attempt-stage.js';
@@ -11,7 +11,7 @@ import { logStage } from '../stages/log-stage.js';
 import { routeStage } from '../stages/route-stage.js';
 import { catalogueModelLabel } from '../telemetry/catalogue-model-label.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
-import type { GatewayRefusal } from './gateway-refusal.js';
+import { egressRefusal, type GatewayRefusal } from './gateway-refusal.js';
 import { renderRefusal } from './render-refusal.js';
 import { createRequestScope } from './request-scope.js';
 
@@ -21,9 +21,11 @@ export interface ServeModelRequestOptions {
   readonly route?: string;
 }
 
+const SHUTDOWN_REFUSAL = egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'cancelled:shutdown', { connection: 'close' });
+
 /**
- * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, admit, decode, route, attempt
- * (each attempt settled; a stream committed), log. The only place that orders the stages and releases what
+ * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, decode (the body read under its
+ * own deadlines, before any slot is taken), admit, route, attempt (each attempt settled; a stream committed), log. The only place that orders the stages and releases what
  * admission took: at the end of the request, or when a stream it handed on ends. Every refusal goes out in the
  * dialect's egress; one operator log line ends every request.
  */
@@ -45,6 +47,21 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
   const authenticated = await authenticateStage({ request, placement: dialect.keyPlacement, clientKeys: runtime.catalogue.clientKeys });
   if (authenticated.kind === 'refuse') return answerRefusal(authenticated.refusal);
   facts.client = authenticated.value.clientId;
+  const read = await decodeStage({
+    request,
+    dialect,
+    ingress: codecs.ingress,
+    maxBodyBytes: runtime.limits.maxBodyBytes,
+    bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs, signal: runtime.shutdown },
+  });
+  if (read.kind === 'refuse') return answerRefusal(read.refusal);
+  const { decoded, preparedMedia } = read.value;
+  context = { ...context, modelLabel: decoded.modelLabel };
+  egress = dialect.egressFor?.(decoded) ?? egress;
+  const ingressDropped = droppedHostedTools(decoded);
+  facts.droppedHostedTools = ingressDropped;
+  facts.model = catalogueModelLabel(runtime.catalogue.models, decoded.modelLabel);
+  facts.taskKind = decoded.task.kind;
   const admitted = await admitStage({ draining: runtime.draining, limiter: runtime.limiter });
   if (admitted.kind === 'refuse') return answerRefusal(admitted.refusal);
   const admission = admitted.value;
@@ -55,19 +72,10 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     deadline?.dispose();
   };
   try {
-    const read = await decodeStage({ request, dialect, ingress: codecs.ingress, maxBodyBytes: runtime.limits.maxBodyBytes });
-    if (read.kind === 'refuse') return answerRefusal(read.refusal);
-    const { decoded, preparedMedia } = read.value;
-    context = { ...context, modelLabel: decoded.modelLabel };
-    egress = dialect.egressFor?.(decoded) ?? egress;
-    const ingressDropped = droppedHostedTools(decoded);
-    facts.droppedHostedTools = ingressDropped;
-    facts.model = catalogueModelLabel(runtime.catalogue.models, decoded.modelLabel);
-    facts.taskKind = decoded.task.kind;
     const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel });
     if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
 
-    deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs);
+    deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs, runtime.shutdown);
     const answered = await attemptStage(
       {
         engine: runtime.engine,
@@ -88,8 +96,11 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
       },
       scope,
     );
-    if (answered.kind === 'refuse') return answerRefusal(answered.refusal);
+    // A request the drain deadline cut before it streamed gets the dialect's overloaded error, whatever it became.
+    const cutAtShutdown = isGatewayShutdown(deadline.signal.reason);
+    if (answered.kind === 'refuse') return answerRefusal(cutAtShutdown ? SHUTDOWN_REFUSAL : answered.refusal);
     const { response, outcome } = answered.value;
+    if (cutAtShutdown && outcome !== 'stream' && outcome !== 'completed') return answerRefusal(SHUTDOWN_REFUSAL);
     if (outcome !== 'stream') end(response.status, outcome);
     else handedToStream = true;
     return response;

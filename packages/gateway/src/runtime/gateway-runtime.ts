@@ -14,6 +14,8 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
   maxBodyBytes: 16 * 1024 * 1024,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 600_000,
+  bodyIdleTimeoutMs: 60_000,
+  bodyTimeoutMs: 300_000,
   maxConcurrentRequests: 64,
   maxAttempts: 3,
   retryBudgetMs: 5_000,
@@ -36,6 +38,11 @@ export interface GatewayRuntime {
   readonly telemetry?: GatewayTelemetry;
   /** Set once SIGTERM (or `close`) started: `/readyz` answers 503 and new model requests are refused. */
   draining: boolean;
+  /**
+   * Aborted (with `GATEWAY_SHUTDOWN_REASON`) when the drain deadline passes: open streams end with the dialect's
+   * in-stream error, requests still waiting for a target with the dialect's overloaded error.
+   */
+  readonly shutdown?: AbortSignal;
 }
 
 /** The catalogue's limits over {@link DEFAULT_GATEWAY_LIMITS}. */

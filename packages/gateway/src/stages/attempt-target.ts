@@ -1,5 +1,5 @@
-import type { EgressCodecV1, EgressContextV1, PreparedMediaExecutionInputV2, ProviderDiagnosticV3, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { isConnectionPoolExhausted } from '@tokenforge/http-transport';
+import { isProviderTransportFailureV1, type EgressCodecV1, type EgressContextV1, type PreparedMediaExecutionInputV2, type ProviderDiagnosticV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { egressResponse } from '../pipeline/egress-response.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
@@ -34,6 +34,7 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
   const diagnostics: ProviderDiagnosticV3[] = [];
   // A new attempt's facts replace the last one's: an attempt without a response head has none.
   facts.rateLimits = undefined;
+  let transport: { stage: string; reason: string } | undefined;
   const logAttempt: LogAttempt = (outcome, detail = {}) => {
     facts.attempts.push({
       target: target.ref,
@@ -42,6 +43,7 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
       outcome,
       ...(detail.retryAfterMs === undefined ? {} : { retryAfterMs: detail.retryAfterMs }),
       ...(diagnostics.length === 0 ? {} : { diagnostics: [...diagnostics] }),
+      ...(transport === undefined ? {} : { transport }),
       ...(facts.rateLimits === undefined ? {} : { rateLimits: facts.rateLimits }),
     });
     endAttempt({ outcome, ...detail });
@@ -58,6 +60,7 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
     });
   } catch (error) {
     if (!isProtocolEngineErrorV1(error)) throw error;
+    if (isProviderTransportFailureV1(error.cause)) transport = { stage: error.cause.stage, reason: error.cause.reason };
     logAttempt(error.code, { retryable: error.phase === 'input' || error.phase === 'transport', acceptance: error.phase === 'transport' ? 'unknown' : 'not-accepted' });
     // An input-phase refusal (the target cannot do what the task asks) sent nothing: the next target may.
     if (error.phase === 'input') return { kind: 'failure', failure: { code: 'unsupported', retryable: true }, acceptance: 'not-accepted' };
@@ -83,7 +86,7 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
       return { kind: 'answer', response: egressResponse(egress.encodeResponse(terminal, context), { 'x-request-id': scope.requestId }), outcome: terminal.status };
     }
     case 'stream':
-      return commitStream({ execution, egress, context, logAttempt, settle, release: input.release, end: input.end }, scope);
+      return commitStream({ execution, egress, context, logAttempt, settle, signal: input.signal, release: input.release, end: input.end }, scope);
     case 'accepted-job':
     case 'rejected':
       logAttempt('unexpected-async');

@@ -26,6 +26,15 @@ describe('decodeStage', () => {
     });
   });
 
+  it('refuses a body slower than its deadline as GATEWAY_BODY_TIMEOUT, closing the connection after the answer', async () => {
+    const ingress = { decodeRequest: () => expect.unreachable() } as unknown as IngressCodecV1;
+    const stalled = new Request('http://gateway.test/v1/chat/completions', { method: 'POST', body: new ReadableStream({}), duplex: 'half' } as RequestInit);
+    expect(await decodeStage({ request: stalled, dialect: dialect(), ingress, maxBodyBytes: 100, bodyDeadlines: { idleMs: 20, totalMs: 1000 } })).toEqual({
+      kind: 'refuse',
+      refusal: { kind: 'egress', failure: { source: 'engine', code: 'GATEWAY_BODY_TIMEOUT' }, outcome: 'refused:body-timeout-idle', headers: { connection: 'close' } },
+    });
+  });
+
   it('turns a codec error into an ingress refusal with its code and path, and lets any other error through', async () => {
     const failing = (error: unknown) => ({ decodeRequest: () => { throw error; } }) as unknown as IngressCodecV1;
     expect(await decodeStage({ request: post('{}'), dialect: dialect(), ingress: failing(new CodecErrorV1('invalid-request', 'no model', { path: 'model' })), maxBodyBytes: 100 })).toEqual({
