@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '@tokenforge/gateway';
 import { DEMO_CELL_KEYS, timedCell, type DemoCell, type DemoCellKey } from './demo-cell.js';
 import { createDemoClients, type DemoClients } from './demo-clients.js';
@@ -122,10 +125,13 @@ export async function runGatewayDemo(options: RunGatewayDemoOptions = {}): Promi
   const plans = options.plans ?? DEMO_FAMILY_PLANS;
   const crossDialectPlans = options.crossDialectPlans ?? DEMO_CROSS_DIALECT_PLANS;
   const operatorLog: string[] = [];
-  const gateway = await startGateway({ logger: { write: (line: string) => void operatorLog.push(line) } });
+  // The embedded governance store in a data directory of this run: every attempt is admitted, settled and metered.
+  const dataDir = mkdtempSync(join(tmpdir(), 'tokenforge-demo-'));
+  const gateway = await startGateway({ dataDir, logger: { write: (line: string) => void operatorLog.push(line) } });
   const results: RowResult[] = [];
   let families: string[] = [];
   let providerRequests = 0;
+  let metered: { attempts: number; costMicros: number; currency: string }[] = [];
   try {
     const clientKey = gateway.clientKey ?? '';
     log(`gateway listening on ${gateway.url} (embedded: provider simulator in-process, client key ${clientKey.slice(0, 12)}...)`);
@@ -144,14 +150,20 @@ export async function runGatewayDemo(options: RunGatewayDemoOptions = {}): Promi
     }
     for (const plan of crossDialectPlans) results.push(await runRow(clients, gateway, plan, true, log, () => operatorLog.length));
     providerRequests = gateway.simulator?.requests.length ?? 0;
+    if (gateway.governance !== undefined) {
+      await gateway.governance.settled();
+      metered = [...(await gateway.governance.store.admin.spend({ groupBy: [] }))];
+    }
   } finally {
     await gateway.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
   // Read after close: a stream's line is written when it ends, which may be after its client finished reading.
   const logged = operatorLog.map((line) => JSON.parse(line) as LoggedRequest);
   const rows = results.map((row) => attribute(row, logged));
   for (const row of rows.filter((candidate) => candidate.crossDialect)) log(`     ${row.label}: served by ${row.servedBy.join(', ') || 'nothing'} (operator log)`);
   log(`operator log: ${logged.length} JSON lines, one per request; ${providerRequests} requests reached the provider simulator`);
+  for (const group of metered) log(`spend ledger (embedded store): ${group.attempts} attempts settled, ${(group.costMicros / 1e6).toFixed(6)} ${group.currency}`);
   const ok = rows.every((row) => DEMO_CELL_KEYS.every((key) => row.cells[key].status !== 'fail'));
   return { gatewayUrl: gateway.url, families, rows, providerRequests, ok };
 }
