@@ -28,11 +28,12 @@ export default defineConfig({
           name,
           root: `packages/${name}`,
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          testTimeout: 30_000,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       })),
       // Tests of the repository tools (benchmark report, support matrix), outside any package.
-      { extends: true as const, test: { name: 'tools', root: 'tools', include: ['**/*.test.ts'], testTimeout: 30_000 } },
+      { extends: true as const, test: { name: 'tools', root: 'tools', include: ['**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
     ],
   },
 });

@@ -39,7 +39,8 @@ describe('no raw forwarding: static rule', () => {
     // every family, where each adapter.ts used to hold its own copy.
     expect(adapters.rawReferences).toBeGreaterThanOrEqual(7);
     expect([...engine.findings, ...adapters.findings]).toEqual([]);
-  });
+    // A TypeScript program over two packages: tens of seconds on a loaded two-core machine.
+  }, 180_000);
 
   it('finds no client request or body forwarded by the gateway, and no request the gateway sends itself', () => {
     const gateway = scanRawForwarding(join(repositoryRoot, 'packages', 'gateway'), { engine: false, gateway: true });

@@ -66,6 +66,9 @@ export class ResponsesWebSocketSession {
     this.history = new ConnectionResponseHistory(options.history, options.runtime.now);
     options.socket.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
     options.socket.on('close', () => this.close());
+    // A protocol error (a frame over `maxPayload`, a bad frame) is answered by `ws` with a close (1009, 1002):
+    // the close handler ends the session; the error itself needs a listener so it is not thrown.
+    options.socket.on('error', () => undefined);
   }
 
   private get codecs() {
