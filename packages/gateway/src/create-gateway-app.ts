@@ -2,13 +2,15 @@ import type { ProtocolFamily } from '@tokenforge/model-protocol';
 import { createOpenAiEmbeddingsEgressCodec, createOpenAiResponsesEgressCodec } from '@tokenforge/provider-adapters';
 import { Hono, type Context } from 'hono';
 import { clientAuthRefusal, type ErrorShape } from './http/client-auth-refusal.js';
-import { matchClientKey, presentedClientKey, type ClientKeyPlacement } from './http/authenticate-client.js';
+import type { ClientKeyPlacement } from './http/authenticate-client.js';
 import { ANTHROPIC_COUNT_TOKENS, GEMINI_COUNT_TOKENS, OPENAI_RESPONSES_INPUT_TOKENS } from './dialects/count-tokens-dialects.js';
 import { decodeImageEdit } from './dialects/decode-image-edit.js';
 import { anthropicModelList, geminiModelList, openAiModelList } from './dialects/list-models.js';
-import { serveDirectRequest, type DirectDialect } from './dialects/serve-direct-request.js';
+import type { DirectDialect } from './dialects/direct-dialect.js';
+import { serveDirectRequest } from './dialects/serve-direct-request.js';
 import { registerJobRoutes } from './jobs/job-routes.js';
 import type { GatewayRuntime } from './runtime/gateway-runtime.js';
+import { authenticateStage } from './stages/authenticate-stage.js';
 
 const dialect = (family: string, keyPlacement: ClientKeyPlacement, errorShape: ErrorShape, extra: Partial<DirectDialect> = {}): DirectDialect => ({
   family: family as ProtocolFamily,
@@ -43,9 +45,8 @@ function unauthorized(_c: Context, shape: ErrorShape): Response {
   return clientAuthRefusal(shape, 'unauthenticated');
 }
 
-function authorized(c: Context, runtime: GatewayRuntime, placement: ClientKeyPlacement): string | undefined {
-  const url = new URL(c.req.url);
-  return matchClientKey(presentedClientKey(placement, c.req.raw.headers, url.searchParams), runtime.catalogue.clientKeys);
+async function authorized(c: Context, runtime: GatewayRuntime, placement: ClientKeyPlacement): Promise<boolean> {
+  return (await authenticateStage({ request: c.req.raw, placement, clientKeys: runtime.catalogue.clientKeys })).kind === 'continue';
 }
 
 /**
@@ -67,13 +68,13 @@ export function createGatewayApp(runtime: GatewayRuntime): Hono {
   app.post('/v1/responses/input_tokens', (c) => serveDirectRequest(c, runtime, OPENAI_RESPONSES_INPUT_TOKENS));
   app.post('/v1beta/models/:target{[^/]+:countTokens}', (c) => serveDirectRequest(c, runtime, GEMINI_COUNT_TOKENS));
 
-  app.get('/v1/models', (c) => {
+  app.get('/v1/models', async (c) => {
     // Anthropic's SDK sends `anthropic-version` and `x-api-key`; OpenAI's sends a bearer key.
     const anthropic = c.req.header('anthropic-version') !== undefined || c.req.header('x-api-key') !== undefined;
-    if (anthropic) return authorized(c, runtime, 'anthropic') === undefined ? unauthorized(c, 'anthropic') : c.json(anthropicModelList(runtime) as object);
-    return authorized(c, runtime, 'bearer') === undefined ? unauthorized(c, 'openai') : c.json(openAiModelList(runtime) as object);
+    if (anthropic) return (await authorized(c, runtime, 'anthropic')) ? c.json(anthropicModelList(runtime) as object) : unauthorized(c, 'anthropic');
+    return (await authorized(c, runtime, 'bearer')) ? c.json(openAiModelList(runtime) as object) : unauthorized(c, 'openai');
   });
-  app.get('/v1beta/models', (c) => (authorized(c, runtime, 'gemini') === undefined ? unauthorized(c, 'gemini') : c.json(geminiModelList(runtime) as object)));
+  app.get('/v1beta/models', async (c) => ((await authorized(c, runtime, 'gemini')) ? c.json(geminiModelList(runtime) as object) : unauthorized(c, 'gemini')));
 
   registerJobRoutes(app, runtime);
 

@@ -9,7 +9,7 @@ import {
 } from '@tokenforge/provider-adapters';
 import type { ClientKeyPlacement } from '../http/authenticate-client.js';
 import type { ErrorShape } from '../http/client-auth-refusal.js';
-import type { DirectDialect } from './serve-direct-request.js';
+import type { DirectDialect } from './direct-dialect.js';
 
 /**
  * The dialect's egress with the counting answer in place of the chat answer: a completed token-count terminal is

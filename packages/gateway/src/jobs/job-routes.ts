@@ -2,12 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { PROVIDER_FAILURE_CODES_V1, taskEnvelopeV2Schema, type ProviderAsyncJobSnapshotV2, type ProviderFailureCodeV1, type TaskEnvelopeV2 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1 } from '@tokenforge/protocol-engine';
 import type { Context, Hono } from 'hono';
-import { matchClientKey, presentedClientKey } from '../http/authenticate-client.js';
 import { readLimitedBody } from '../http/read-limited-body.js';
 import { logRequest, type OperatorLogAttempt } from '../operations/operator-log.js';
 import { recordJobRequest } from '../telemetry/record-job-request.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
+import { authenticateStage } from '../stages/authenticate-stage.js';
 import {
   gatewayJobCreateRequestV1Schema,
   gatewayJobIssuesOf,
@@ -62,8 +62,10 @@ const modelOfTarget = (ref: string): string => ref.slice(0, ref.lastIndexOf('#')
  */
 export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
   const signingKey = runtime.catalogue.signingKey;
-  const caller = (c: Context): string | undefined =>
-    matchClientKey(presentedClientKey('bearer', c.req.raw.headers, new URL(c.req.url).searchParams), runtime.catalogue.clientKeys);
+  const caller = async (c: Context): Promise<string | undefined> => {
+    const authenticated = await authenticateStage({ request: c.req.raw, placement: 'bearer', clientKeys: runtime.catalogue.clientKeys });
+    return authenticated.kind === 'continue' ? authenticated.value.clientId : undefined;
+  };
   const log = (route: string, started: number, status: number, outcome: string, extra: Record<string, unknown> = {}): void => {
     logRequest(runtime.logger, { requestId: randomUUID(), route, attempts: [], status, outcome, totalMs: Math.round(performance.now() - started), ...extra });
     recordJobRequest(runtime, route, started, status, outcome, extra);
@@ -83,7 +85,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
 
   app.post('/v1/jobs', async (c) => {
     const started = performance.now();
-    const client = caller(c);
+    const client = await caller(c);
     if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
     if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
     const bytes = await readLimitedBody(c.req.raw, runtime.limits.maxBodyBytes);
@@ -161,7 +163,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
 
   app.get('/v1/jobs/:id', async (c) => {
     const started = performance.now();
-    const client = caller(c);
+    const client = await caller(c);
     if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
     if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
     const found = verified(c, client, c.req.param('id'), 'job');
@@ -182,7 +184,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
 
   app.post('/v1/jobs/:id/cancel', async (c) => {
     const started = performance.now();
-    const client = caller(c);
+    const client = await caller(c);
     if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
     if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
     const found = verified(c, client, c.req.param('id'), 'job');
@@ -202,7 +204,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
 
   app.get('/v1/jobs', async (c) => {
     const started = performance.now();
-    const client = caller(c);
+    const client = await caller(c);
     if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
     if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
     const recover = c.req.query('recover');

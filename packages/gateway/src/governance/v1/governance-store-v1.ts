@@ -1,0 +1,353 @@
+import type { ProviderReportedCostV3, UsageV3 } from '@tokenforge/model-protocol';
+
+/**
+ * The governance store port: tenants, keys, limits, reservations, settlement and the spend ledger behind one set of
+ * domain verbs. Two implementations keep it: the embedded store (one process, nothing installed) and the shared store
+ * (Redis for what is hot, PostgreSQL for what is durable). One contract suite runs against both.
+ *
+ * The request path touches the store at two points only: `admit` before an attempt is sent, `settle` after it
+ * ended. Key lookup and limits come from an in-process {@link GovernanceSnapshotV1} that each instance reloads when
+ * the governance version changes, so no database is on a request's critical path.
+ */
+export interface GovernanceStoreV1 {
+  /** Everything a request needs to authenticate and be held to its limits, as of one governance version. */
+  loadSnapshot(): Promise<GovernanceSnapshotV1>;
+  /** The newest governance version (cheap: instances poll it to know when to reload the snapshot). */
+  currentVersion(): Promise<number>;
+
+  /**
+   * Rate windows, the concurrency slot and the budget and token reservation of one attempt, in one atomic step on
+   * the store's clock. A refusal holds nothing.
+   */
+  admit(request: AdmissionRequestV1): Promise<AdmissionResultV1>;
+  /**
+   * Commits an attempt's actual cost, releases the rest of its reservation (and the request's slot when asked), and
+   * records its ledger row. Idempotent on `attemptId`: a second call for the same attempt changes nothing and
+   * answers `duplicate`.
+   */
+  settle(settlement: SettlementV1): Promise<SettleResultV1>;
+  /**
+   * Settles every reservation whose deadline passed before `nowMs` (its instance died) as an `orphaned` row at its
+   * reserved amount, exactly once even when several instances sweep at the same time. Answers how many it settled.
+   */
+  sweepOrphans(nowMs: number): Promise<number>;
+
+  /**
+   * Queues one request record (facts only, as the operator log line has them) for durable storage, off the request
+   * path; kept for the configured retention.
+   */
+  recordRequest(record: RequestRecordV1): void;
+  /** Records an accepted async job (durably, before the client gets its handle) with its reservation. */
+  recordJob(job: TrackedJobV1): Promise<void>;
+  /** The tenant's tracked job by its provider job id and target, if any. */
+  findJob(tenantId: string, targetRef: string, providerJobId: string): Promise<TrackedJobV1 | undefined>;
+  /** The tenant's tracked jobs, newest first. */
+  listJobs(tenantId: string, query: { readonly targetRef?: string; readonly limit: number }): Promise<readonly TrackedJobV1[]>;
+
+  /** Admin verbs: each change bumps the governance version and appends an audit entry. */
+  readonly admin: GovernanceAdminV1;
+
+  /** Waits for queued ledger rows to be written (for shutdown and tests), then releases connections. */
+  close(): Promise<void>;
+}
+
+/** A budget: at most `amountMicros` of `currency` per period. */
+export interface BudgetV1 {
+  /** The most that may be spent in one period, in millionths of the currency unit. */
+  readonly amountMicros: number;
+  /** ISO 4217 code (`USD`). Prices in another currency are never charged against it. */
+  readonly currency: string;
+  /** `day` and `month` reset at 00:00 UTC of the next day or month; `total` never resets. */
+  readonly period: 'day' | 'month' | 'total';
+}
+
+/** Limits of a tenant or a key; an absent limit does not apply. */
+export interface GovernanceLimitsV1 {
+  /** Requests admitted per rolling minute. */
+  readonly requestsPerMinute?: number;
+  /** Input plus output tokens per rolling minute (reserved at admission, corrected at settlement). */
+  readonly tokensPerMinute?: number;
+  /** Requests in flight at once. */
+  readonly concurrentRequests?: number;
+  /** Spend per period. */
+  readonly budget?: BudgetV1;
+}
+
+/** A tenant: the unit limits, budgets, model access and spend belong to. */
+export interface TenantRecordV1 {
+  /** Stable id (letters, digits, `.`, `_`, `-`). */
+  readonly id: string;
+  /** Display name. */
+  readonly name: string;
+  /** Public model names or `*` patterns the tenant may use; empty means none. */
+  readonly modelAccess: readonly string[];
+  readonly limits: GovernanceLimitsV1;
+  /** Epoch milliseconds. */
+  readonly createdAtMs: number;
+  /** A disabled tenant's keys are refused like revoked ones. */
+  readonly disabled: boolean;
+}
+
+/** A client key, as stored: never the key itself. */
+export interface ClientKeyRecordV1 {
+  /** Stable id, shown in the admin API and the operator log. */
+  readonly id: string;
+  readonly tenantId: string;
+  /** HMAC-SHA256 of the key under the server secret, lowercase hex. */
+  readonly digest: string;
+  /** The first characters of the key, for people to recognise it (`tf-3a9c`). */
+  readonly displayPrefix: string;
+  readonly createdAtMs: number;
+  /** After this instant the key is refused. */
+  readonly expiresAtMs?: number;
+  /** Set when revoked; a revoked key is refused from the version that revoked it on. */
+  readonly revokedAtMs?: number;
+  /** Narrows the tenant's model access (never widens it). */
+  readonly modelAccess?: readonly string[];
+  /** Limits of this key, held in addition to the tenant's. */
+  readonly limits?: GovernanceLimitsV1;
+}
+
+/** What an instance keeps in memory to authenticate and admit without a database read. */
+export interface GovernanceSnapshotV1 {
+  /** The governance version this snapshot is. */
+  readonly version: number;
+  readonly tenants: readonly TenantRecordV1[];
+  /** Active and revoked keys alike (a revoked key is refused, not unknown, in the operator log). */
+  readonly keys: readonly ClientKeyRecordV1[];
+}
+
+/** One attempt asking to be admitted. */
+export interface AdmissionRequestV1 {
+  /** `<requestId>:<attempt>`: the idempotency key of the reservation and of its ledger row. */
+  readonly attemptId: string;
+  readonly requestId: string;
+  /** 1 for the first attempt, then 2, 3... for retries and fallbacks. */
+  readonly attempt: number;
+  readonly tenantId: string;
+  readonly keyId: string;
+  /** The limits in force (from the snapshot): the store holds to these, it does not look them up. */
+  readonly tenantLimits: GovernanceLimitsV1;
+  readonly keyLimits?: GovernanceLimitsV1;
+  /**
+   * The first attempt of a request counts one request in the rate windows and takes a concurrency slot; later
+   * attempts of the same request only reserve.
+   */
+  readonly firstAttempt: boolean;
+  /** Tokens reserved in the token windows: input bound plus output ceiling. */
+  readonly reservedTokens: number;
+  /** Money reserved against the budget, in micro-units of `currency`. */
+  readonly reservedMicros: number;
+  readonly currency: string;
+  /** Epoch milliseconds after which a reservation still held is settled as orphaned. */
+  readonly deadlineMs: number;
+}
+
+/** The limit a refusal names. */
+export type GovernanceRefusalCodeV1 = 'tenant-rate-limit' | 'tenant-token-limit' | 'tenant-concurrency-limit' | 'tenant-budget-exhausted';
+
+/** A limit's state, for the dialect's rate-limit headers. */
+export interface LimitStateV1 {
+  readonly limit: number;
+  readonly remaining: number;
+  /** Milliseconds until the window frees what it holds (0 when nothing is held). */
+  readonly resetMs: number;
+}
+
+/** The request and token windows after an admission (the tighter of tenant and key). */
+export interface LimitStatesV1 {
+  readonly requests?: LimitStateV1;
+  readonly tokens?: LimitStateV1;
+}
+
+/** The answer to {@link GovernanceStoreV1.admit}. */
+export type AdmissionResultV1 =
+  | { readonly kind: 'admitted'; readonly limits: LimitStatesV1 }
+  | {
+      readonly kind: 'refused';
+      readonly code: GovernanceRefusalCodeV1;
+      /** Which holder's limit refused. */
+      readonly scope: 'tenant' | 'key';
+      /** When waiting helps (never for an exhausted `total` budget). */
+      readonly retryAfterMs?: number;
+      readonly limits: LimitStatesV1;
+    }
+  /** The store could not be reached: the admit stage's fail-open or fail-closed policy decides. */
+  | { readonly kind: 'unavailable' };
+
+/** How a settled amount was arrived at. */
+export type SettlementKindV1 =
+  /** The actual cost from the usage the provider reported. */
+  | 'actual'
+  /** Usage never arrived (a stream cut before it): charged at the reservation. */
+  | 'estimated'
+  /** Nothing was sent or the provider refused before serving: the reservation is released, nothing charged. */
+  | 'released'
+  /** The instance holding the reservation died: charged at the reservation by a sweeping instance. */
+  | 'orphaned';
+
+/** One attempt's settlement and its ledger row. Never a prompt, an output or a key. */
+export interface SettlementV1 {
+  readonly attemptId: string;
+  readonly requestId: string;
+  readonly attempt: number;
+  readonly tenantId: string;
+  readonly keyId: string;
+  /** The public model name the client asked for. */
+  readonly publicModel: string;
+  /** The catalogue target (`<model>#<index>`) and its provider label. */
+  readonly targetRef: string;
+  readonly provider: string;
+  readonly kind: SettlementKindV1;
+  /** The usage facts the cost was computed from (absent when none were reported). */
+  readonly usage?: UsageV3;
+  /** The charged amount in micro-units of `currency` (the reservation for `estimated`, 0 for `released`). */
+  readonly costMicros: number;
+  readonly currency: string;
+  /** The provider-reported cost, kept beside ours. */
+  readonly upstreamCost?: ProviderReportedCostV3;
+  /** The price table version the cost was computed with. */
+  readonly priceVersion: string;
+  readonly reservedMicros: number;
+  readonly reservedTokens: number;
+  /** Tokens actually used (input plus output) where reported; the reservation where `estimated`. */
+  readonly usedTokens: number;
+  /** The cost exceeded the reservation (still charged in full). */
+  readonly overrun: boolean;
+  /** `completed`, `failed:<code>`, `cancelled`, ... as in the operator log. */
+  readonly outcome: string;
+  /** Release the request's concurrency slot with this settlement (its last attempt). */
+  readonly releaseSlot: boolean;
+  readonly startedAtMs: number;
+  readonly settledAtMs: number;
+}
+
+/** The answer to {@link GovernanceStoreV1.settle}. */
+export type SettleResultV1 =
+  | { readonly kind: 'settled' }
+  /** This attempt was settled before (by this call's twin or by an orphan sweep). */
+  | { readonly kind: 'duplicate' }
+  /** The store could not be reached; the caller keeps the settlement and retries it. */
+  | { readonly kind: 'unavailable' };
+
+/** One ledger row as read back. */
+export interface LedgerRowV1 extends Omit<SettlementV1, 'releaseSlot'> {
+  /** Day of `settledAtMs`, UTC, `YYYY-MM-DD`. */
+  readonly day: string;
+}
+
+/** Spend grouped by the requested dimensions. */
+export interface SpendQueryV1 {
+  readonly tenantId?: string;
+  readonly keyId?: string;
+  readonly publicModel?: string;
+  /** Inclusive UTC days `YYYY-MM-DD`. */
+  readonly fromDay?: string;
+  readonly toDay?: string;
+  readonly groupBy: readonly ('tenant' | 'key' | 'model' | 'day')[];
+}
+
+/** One group of a spend answer. */
+export interface SpendGroupV1 {
+  readonly tenantId?: string;
+  readonly keyId?: string;
+  readonly publicModel?: string;
+  readonly day?: string;
+  readonly currency: string;
+  readonly costMicros: number;
+  readonly attempts: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** One audit entry: who changed what, when; never a key. */
+export interface AuditEntryV1 {
+  readonly version: number;
+  readonly atMs: number;
+  /** The admin identity (`admin` for the admin key). */
+  readonly actor: string;
+  /** `tenant.create`, `key.revoke`, ... */
+  readonly action: string;
+  readonly subject: string;
+  /** The changed fields (no secret ever). */
+  readonly detail: Readonly<Record<string, unknown>>;
+}
+
+/** What a change created. */
+export interface GovernanceChangeV1<T> {
+  readonly version: number;
+  readonly value: T;
+}
+
+/** The admin verbs. */
+export interface GovernanceAdminV1 {
+  createTenant(tenant: Omit<TenantRecordV1, 'createdAtMs'>, actor: string): Promise<GovernanceChangeV1<TenantRecordV1>>;
+  updateTenant(
+    id: string,
+    patch: Partial<Pick<TenantRecordV1, 'name' | 'modelAccess' | 'limits' | 'disabled'>>,
+    actor: string,
+  ): Promise<GovernanceChangeV1<TenantRecordV1> | undefined>;
+  listTenants(): Promise<readonly TenantRecordV1[]>;
+  /** The key's digest and prefix are computed by the caller; the store never sees the key. */
+  createKey(key: Omit<ClientKeyRecordV1, 'createdAtMs' | 'revokedAtMs'>, actor: string): Promise<GovernanceChangeV1<ClientKeyRecordV1>>;
+  updateKey(
+    id: string,
+    patch: Partial<Pick<ClientKeyRecordV1, 'modelAccess' | 'limits' | 'expiresAtMs'>>,
+    actor: string,
+  ): Promise<GovernanceChangeV1<ClientKeyRecordV1> | undefined>;
+  revokeKey(id: string, actor: string): Promise<GovernanceChangeV1<ClientKeyRecordV1> | undefined>;
+  listKeys(tenantId?: string): Promise<readonly ClientKeyRecordV1[]>;
+  spend(query: SpendQueryV1): Promise<readonly SpendGroupV1[]>;
+  ledger(query: { readonly tenantId?: string; readonly keyId?: string; readonly limit: number }): Promise<readonly LedgerRowV1[]>;
+  audit(limit: number): Promise<readonly AuditEntryV1[]>;
+  /** Current use of each limit of a tenant and its keys (for the console). */
+  limitUse(tenantId: string): Promise<LimitUseV1>;
+}
+
+/** Current use of a tenant's limits. */
+export interface LimitUseV1 {
+  readonly tenantId: string;
+  readonly requestsLastMinute: number;
+  readonly tokensLastMinute: number;
+  readonly inFlight: number;
+  /** Spent plus reserved in the current budget period. */
+  readonly budgetSpentMicros: number;
+  readonly budgetReservedMicros: number;
+  readonly keys: readonly { readonly keyId: string; readonly requestsLastMinute: number; readonly tokensLastMinute: number; readonly inFlight: number }[];
+}
+
+/** One request as the store keeps it: the operator log line's facts, never a prompt, an output or a key. */
+export interface RequestRecordV1 {
+  readonly requestId: string;
+  readonly tenantId?: string;
+  readonly keyId?: string;
+  readonly route: string;
+  readonly publicModel?: string;
+  readonly status: number;
+  /** `completed`, `failed:<code>`, `refused:<code>`, `cancelled`, ... */
+  readonly outcome: string;
+  readonly attempts: readonly { readonly targetRef: string; readonly provider: string; readonly outcome: string }[];
+  readonly totalMs: number;
+  readonly timeToFirstByteMs?: number;
+  readonly atMs: number;
+}
+
+/** An async job the gateway accepted (or found by unknown-create recovery), owned by one tenant. */
+export interface TrackedJobV1 {
+  readonly tenantId: string;
+  readonly keyId: string;
+  readonly publicModel: string;
+  readonly targetRef: string;
+  readonly providerJobId: string;
+  /** The owner-tagged idempotency key sent with the create. */
+  readonly idempotencyKey?: string;
+  /** The reservation's attempt id: the job settles once, under this id. */
+  readonly attemptId: string;
+  readonly reservedMicros: number;
+  readonly currency: string;
+  readonly createdAtMs: number;
+  /** `queued`, `running`, `succeeded`, `failed`, `cancelled`, `unknown`: the last observed state. */
+  readonly state: string;
+  /** Set once the terminal state was settled. */
+  readonly settledAtMs?: number;
+}

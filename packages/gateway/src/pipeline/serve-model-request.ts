@@ -1,0 +1,92 @@
+import type { EgressContextV1 } from '@tokenforge/model-protocol';
+import type { DirectDialect } from '../dialects/direct-dialect.js';
+import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
+import { requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
+import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
+import { admitStage } from '../stages/admit-stage.js';
+import { attemptStage } from '../stages/attempt-stage.js';
+import { authenticateStage } from '../stages/authenticate-stage.js';
+import { decodeStage } from '../stages/decode-stage.js';
+import { logStage } from '../stages/log-stage.js';
+import { routeStage } from '../stages/route-stage.js';
+import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
+import type { GatewayRefusal } from './gateway-refusal.js';
+import { renderRefusal } from './render-refusal.js';
+import { createRequestScope } from './request-scope.js';
+
+/**
+ * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, admit, decode, route, attempt
+ * (each attempt settled; a stream committed), log. The only place that orders the stages and releases what
+ * admission took: at the end of the request, or when a stream it handed on ends. Every refusal goes out in the
+ * dialect's egress; one operator log line ends every request.
+ */
+export async function serveModelRequest(request: Request, runtime: GatewayRuntime, dialect: DirectDialect): Promise<Response> {
+  const codecs = runtime.suite.codecsFor(dialect.family);
+  if (codecs === undefined) throw new Error(`${dialect.family} has no codecs`);
+  let egress = dialect.wrapEgress === undefined ? codecs.egress : dialect.wrapEgress(codecs.egress);
+  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route));
+  const facts = scope.facts;
+  let context: EgressContextV1 = { responseId: `gw-${scope.requestId}`, modelLabel: 'unknown', createdAtMs: runtime.now() };
+  const end = (status: number, outcome: string): void => logStage(runtime.logger, scope, status, outcome);
+  const answerRefusal = (refusal: GatewayRefusal): Response => {
+    const response = renderRefusal(refusal, { egress, context, errorShape: dialect.errorShape, requestId: scope.requestId, structuredOutput: facts.structuredOutput });
+    if (refusal.kind === 'egress') facts.firstByteAt ??= performance.now();
+    end(response.status, refusal.outcome);
+    return response;
+  };
+
+  const authenticated = await authenticateStage({ request, placement: dialect.keyPlacement, clientKeys: runtime.catalogue.clientKeys });
+  if (authenticated.kind === 'refuse') return answerRefusal(authenticated.refusal);
+  facts.client = authenticated.value.clientId;
+  const admitted = await admitStage({ draining: runtime.draining, limiter: runtime.limiter });
+  if (admitted.kind === 'refuse') return answerRefusal(admitted.refusal);
+  const admission = admitted.value;
+  let handedToStream = false;
+  let deadline: RequestDeadline | undefined;
+  const release = (): void => {
+    admission.release();
+    deadline?.dispose();
+  };
+  try {
+    const read = await decodeStage({ request, dialect, ingress: codecs.ingress, maxBodyBytes: runtime.limits.maxBodyBytes });
+    if (read.kind === 'refuse') return answerRefusal(read.refusal);
+    const { decoded, preparedMedia } = read.value;
+    context = { ...context, modelLabel: decoded.modelLabel };
+    egress = dialect.egressFor?.(decoded) ?? egress;
+    const ingressDropped = droppedHostedTools(decoded);
+    facts.droppedHostedTools = ingressDropped;
+    facts.model = decoded.modelLabel;
+    facts.taskKind = decoded.task.kind;
+    const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel });
+    if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
+
+    deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs);
+    const answered = await attemptStage(
+      {
+        engine: runtime.engine,
+        suite: runtime.suite,
+        clientFamily: dialect.family,
+        now: () => runtime.now(),
+        egress,
+        context,
+        task: decoded.task,
+        preparedMedia,
+        targets: routed.value,
+        ingressDropped,
+        hostedNames: hostedToolNames(decoded),
+        signal: deadline.signal,
+        budget: { attemptsLeft: runtime.limits.maxAttempts, waitBudgetMs: runtime.limits.retryBudgetMs },
+        release,
+        end,
+      },
+      scope,
+    );
+    if (answered.kind === 'refuse') return answerRefusal(answered.refusal);
+    const { response, outcome } = answered.value;
+    if (outcome !== 'stream') end(response.status, outcome);
+    else handedToStream = true;
+    return response;
+  } finally {
+    if (!handedToStream) release();
+  }
+}

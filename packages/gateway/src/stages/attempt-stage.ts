@@ -1,0 +1,95 @@
+import type { EgressCodecV1, EgressContextV1, PreparedMediaExecutionInputV2, ProtocolFamily, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
+import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import { DROPPED_TOOLS_HEADER, mergeNames } from '../dialects/dropped-hosted-tools.js';
+import { fitTaskToTarget } from '../dialects/fit-task-to-target.js';
+import { STRUCTURED_OUTPUT_HEADER, structuredOutputStrategyOf } from '../dialects/structured-output-header.js';
+import { egressRefusal } from '../pipeline/gateway-refusal.js';
+import type { RequestScope } from '../pipeline/request-scope.js';
+import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
+import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
+import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
+import type { Attempted } from './attempted.js';
+import { attemptTarget } from './attempt-target.js';
+import { passedRateLimitHeaders } from './passed-rate-limit-headers.js';
+
+/** What the attempt stage needs. */
+export interface AttemptInput {
+  readonly engine: Pick<ProtocolEngineV1, 'execute'>;
+  readonly suite: Pick<TokenForgeProtocolSuiteV1, 'entries'>;
+  /** The client's dialect family. */
+  readonly clientFamily: ProtocolFamily;
+  readonly now: () => number;
+  readonly egress: EgressCodecV1;
+  readonly context: EgressContextV1;
+  readonly task: TaskEnvelopeV3;
+  readonly preparedMedia: PreparedMediaExecutionInputV2 | undefined;
+  /** The routed targets, in order. */
+  readonly targets: readonly RuntimeTarget[];
+  /** Hosted tools the ingress dropped. */
+  readonly ingressDropped: readonly string[] | undefined;
+  /** The client's names of the task's hosted tools. */
+  readonly hostedNames: readonly string[] | undefined;
+  readonly signal: AbortSignal;
+  /** The most attempts and the most waiting between them. */
+  readonly budget: AttemptBudget;
+  readonly release: () => void;
+  readonly end: (status: number, outcome: string) => void;
+}
+
+/** The client's answer from a target: a stream (`outcome: 'stream'`) or a whole response. */
+export interface AttemptAnswer {
+  readonly response: Response;
+  /** The operator log outcome; `stream` when the stream ends the request itself. */
+  readonly outcome: string;
+}
+
+/**
+ * The targets in order through the engine, with retries and fallback as the attempt policy decides, only while no
+ * byte reached the client. The answer carries the dropped-tools, passed rate-limit and structured-output headers.
+ */
+export async function attemptStage(input: AttemptInput, scope: RequestScope): Promise<StageOutcome<AttemptAnswer>> {
+  const { targets, signal, budget } = input;
+  const facts = scope.facts;
+  const passed = (target: RuntimeTarget, targetIndex: number): Record<string, string> =>
+    passedRateLimitHeaders({ suite: input.suite, clientFamily: input.clientFamily, target, targetIndex, rateLimits: facts.rateLimits, now: input.now });
+  let last: Attempted | undefined;
+  for (let index = 0; index < targets.length; index += 1) {
+    const target = targets[index] as RuntimeTarget;
+    let retriedHere = false;
+    for (;;) {
+      if (signal.aborted) return refuse(egressRefusal({ source: 'provider', failure: { code: 'timeout', retryable: true } }, 'cancelled'));
+      budget.attemptsLeft -= 1;
+      facts.target = target;
+      // Hints the target does not declare are left out for it (hosted tools it does not run are named).
+      const fitted = fitTaskToTarget(input.task, target.capability, input.hostedNames);
+      facts.droppedHostedTools = mergeNames(input.ingressDropped, fitted.droppedHostedTools);
+      facts.structuredOutput = structuredOutputStrategyOf(fitted.task, target.capability);
+      last = await attemptTarget(
+        { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release: input.release, end: input.end },
+        scope,
+      );
+      if (last.kind === 'answer') {
+        if (facts.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, facts.droppedHostedTools.join(', '));
+        for (const [name, value] of Object.entries(passed(target, index))) last.response.headers.set(name, value);
+        if (facts.structuredOutput !== undefined) last.response.headers.set(STRUCTURED_OUTPUT_HEADER, facts.structuredOutput);
+        return proceed({ response: last.response, outcome: last.outcome });
+      }
+      const step = nextStepAfterFailure(last.failure, last.acceptance, budget, index + 1 < targets.length, retriedHere);
+      if (step.kind === 'retry-same') {
+        budget.waitBudgetMs -= step.waitMs;
+        retriedHere = true;
+        await waitFor(step.waitMs, signal);
+        continue;
+      }
+      if (step.kind === 'next-target') break;
+      return refuse(egressRefusal({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, passed(target, index)));
+    }
+  }
+  if (last?.kind === 'failure') {
+    const lastTarget = facts.target;
+    const headers = lastTarget === undefined ? {} : passed(lastTarget, targets.indexOf(lastTarget));
+    return refuse(egressRefusal({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, headers));
+  }
+  return refuse(egressRefusal({ source: 'provider', failure: { code: 'provider-error', retryable: false } }, 'failed:no-target'));
+}

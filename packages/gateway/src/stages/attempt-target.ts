@@ -1,0 +1,93 @@
+import type { EgressCodecV1, EgressContextV1, PreparedMediaExecutionInputV2, ProviderDiagnosticV3, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
+import { egressResponse } from '../pipeline/egress-response.js';
+import type { RequestScope } from '../pipeline/request-scope.js';
+import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
+import { failureDetail, type Attempted, type LogAttempt } from './attempted.js';
+import { commitStream } from './commit-stream.js';
+import { createSettleStage } from './settle-stage.js';
+
+/** What one attempt on one target needs. */
+export interface AttemptTargetInput {
+  readonly engine: Pick<ProtocolEngineV1, 'execute'>;
+  readonly egress: EgressCodecV1;
+  readonly context: EgressContextV1;
+  /** The task as fitted to this target. */
+  readonly task: TaskEnvelopeV3;
+  readonly preparedMedia: PreparedMediaExecutionInputV2 | undefined;
+  readonly target: RuntimeTarget;
+  readonly signal: AbortSignal;
+  /** Gives back what admission took (a stream calls it when it ends). */
+  readonly release: () => void;
+  /** Ends the request (a stream calls it when it ends). */
+  readonly end: (status: number, outcome: string) => void;
+}
+
+/** One `engine.execute` on one target: its attempt written to the facts, its answer encoded by the egress. */
+export async function attemptTarget(input: AttemptTargetInput, scope: RequestScope): Promise<Attempted> {
+  const { egress, context, target, task } = input;
+  const facts = scope.facts;
+  const endAttempt = scope.telemetry.startAttempt(target, facts.model, task.kind);
+  const settle = createSettleStage(scope);
+  // Why a failed attempt failed (host-private): filled by the engine's observer, written with the attempt.
+  const diagnostics: ProviderDiagnosticV3[] = [];
+  // A new attempt's facts replace the last one's: an attempt without a response head has none.
+  facts.rateLimits = undefined;
+  const logAttempt: LogAttempt = (outcome, detail = {}) => {
+    facts.attempts.push({
+      target: target.ref,
+      provider: target.provider,
+      family: target.family,
+      outcome,
+      ...(detail.retryAfterMs === undefined ? {} : { retryAfterMs: detail.retryAfterMs }),
+      ...(diagnostics.length === 0 ? {} : { diagnostics: [...diagnostics] }),
+      ...(facts.rateLimits === undefined ? {} : { rateLimits: facts.rateLimits }),
+    });
+    endAttempt({ outcome, ...detail });
+  };
+  const observer = { onDiagnostic: (diagnostic: ProviderDiagnosticV3): void => void diagnostics.push(diagnostic) };
+  let execution: ProtocolEngineExecutionV1;
+  try {
+    execution = await input.engine.execute({
+      binding: target.binding,
+      task,
+      signal: input.signal,
+      observer,
+      ...(input.preparedMedia === undefined ? {} : { preparedMedia: input.preparedMedia }),
+    });
+  } catch (error) {
+    if (!isProtocolEngineErrorV1(error)) throw error;
+    logAttempt(error.code, { retryable: error.phase === 'input' || error.phase === 'transport', acceptance: error.phase === 'transport' ? 'unknown' : 'not-accepted' });
+    // An input-phase refusal (the target cannot do what the task asks) sent nothing: the next target may.
+    if (error.phase === 'input') return { kind: 'failure', failure: { code: 'unsupported', retryable: true }, acceptance: 'not-accepted' };
+    // A transport failure (connection refused or reset, no response head) returned nothing to the client.
+    if (error.phase === 'transport') return { kind: 'failure', failure: { code: 'network', retryable: true }, acceptance: 'unknown' };
+    const answer = egress.encodeError({ source: 'engine', code: error.code }, context);
+    return { kind: 'answer', response: egressResponse(answer, { 'x-request-id': scope.requestId }), outcome: `engine:${error.code}` };
+  }
+  if (execution.responseMetadata.providerRequestId !== undefined) facts.providerRequestId = execution.responseMetadata.providerRequestId;
+  facts.rateLimits = execution.responseMetadata.rateLimits;
+  switch (execution.kind) {
+    case 'response': {
+      const terminal = execution.terminal;
+      if (terminal.status === 'failed') {
+        logAttempt(terminal.failure.code, failureDetail(terminal.failure, execution.acceptance.state));
+        return { kind: 'failure', failure: terminal.failure, acceptance: execution.acceptance.state };
+      }
+      logAttempt(terminal.status === 'completed' ? 'ok' : terminal.status);
+      settle(terminal);
+      facts.firstByteAt = performance.now();
+      return { kind: 'answer', response: egressResponse(egress.encodeResponse(terminal, context), { 'x-request-id': scope.requestId }), outcome: terminal.status };
+    }
+    case 'stream':
+      return commitStream({ execution, egress, context, logAttempt, settle, release: input.release, end: input.end }, scope);
+    case 'accepted-job':
+    case 'rejected':
+      logAttempt('unexpected-async');
+      return { kind: 'failure', failure: { code: 'unsupported', retryable: true }, acceptance: 'not-accepted' };
+    default: {
+      const never: never = execution;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import type { NormalizedProviderFailureV3 } from '@tokenforge/model-protocol';
+import type { AttemptEnd } from '../telemetry/gateway-telemetry.js';
+
+/** Whether the provider took the request of a failed attempt. */
+export type AttemptAcceptance = 'accepted' | 'not-accepted' | 'unknown';
+
+/** What one attempt on one target came to: an answer for the client, or a failure the attempt policy weighs. */
+export type Attempted =
+  | { readonly kind: 'answer'; readonly response: Response; readonly outcome: string }
+  | { readonly kind: 'failure'; readonly failure: NormalizedProviderFailureV3; readonly acceptance: AttemptAcceptance };
+
+/** Writes one attempt to the request's facts and ends its telemetry. */
+export type LogAttempt = (outcome: string, detail?: Omit<AttemptEnd, 'outcome'>) => void;
+
+/** The attempt telemetry detail of a failure. */
+export function failureDetail(failure: NormalizedProviderFailureV3, acceptance: AttemptAcceptance): Omit<AttemptEnd, 'outcome'> {
+  return { retryable: failure.retryable, acceptance, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) };
+}

@@ -1,0 +1,124 @@
+import type { AdapterTerminalOutcomeV3, EgressCodecV1, EgressContextV1, NormalizedStreamEventV3 } from '@tokenforge/model-protocol';
+import type { ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
+import type { RequestScope } from '../pipeline/request-scope.js';
+import { failureDetail, type Attempted, type LogAttempt } from './attempted.js';
+import type { SettleAttempt } from './settle-stage.js';
+
+const IN_STREAM_ERROR_PAUSE_MS = 20;
+
+/** A streaming execution of the engine. */
+export type StreamExecution = Extract<ProtocolEngineExecutionV1, { kind: 'stream' }>;
+
+/** What committing a stream needs besides the execution. */
+export interface CommitStreamInput {
+  readonly execution: StreamExecution;
+  readonly egress: EgressCodecV1;
+  readonly context: EgressContextV1;
+  readonly logAttempt: LogAttempt;
+  readonly settle: SettleAttempt;
+  /** Called once when the stream ends, before `end`. */
+  readonly release: () => void;
+  /** Ends the request (the log stage) with the stream's status and outcome. */
+  readonly end: (status: number, outcome: string) => void;
+}
+
+/**
+ * Pulls events until the encoder has bytes to send (nothing has reached the client before that, so a failed
+ * terminal may still fall back), then commits the response head and streams the rest. After the first byte a
+ * failure is written in-stream by the encoder and the stream ends; it is never restarted.
+ */
+export async function commitStream(input: CommitStreamInput, scope: RequestScope): Promise<Attempted> {
+  const { execution, logAttempt } = input;
+  const facts = scope.facts;
+  const encoder = input.egress.createStreamEncoder?.(input.context);
+  if (encoder === undefined) {
+    execution.abort('no stream encoder');
+    await execution.terminal;
+    logAttempt('no-stream-encoder');
+    return { kind: 'failure', failure: { code: 'unsupported', retryable: false }, acceptance: 'not-accepted' };
+  }
+  const iterator = execution.events[Symbol.asyncIterator]();
+  const pending: Uint8Array[] = [];
+  const take = (event: NormalizedStreamEventV3): void => {
+    if (event.type === 'usage') facts.usage = event.usage;
+    const bytes = encoder.encodeEvent(event);
+    if (bytes.byteLength > 0) pending.push(bytes);
+  };
+  let ended = false;
+  try {
+    while (pending.length === 0) {
+      const next = await iterator.next();
+      if (next.done === true) {
+        ended = true;
+        break;
+      }
+      take(next.value);
+    }
+  } catch {
+    ended = true;
+  }
+  if (ended && pending.length === 0) {
+    const terminal = await execution.terminal;
+    if (terminal.status === 'failed') {
+      logAttempt(terminal.failure.code, failureDetail(terminal.failure, 'unknown'));
+      // The head arrived but the answer did not (a stall, a cut): for the client, whose stream has not started,
+      // that is an answer that may or may not have been produced, i.e. `unknown`.
+      return { kind: 'failure', failure: terminal.failure, acceptance: 'unknown' };
+    }
+  }
+  logAttempt('ok');
+  facts.streamed = true;
+  let closed = false;
+  const close = (terminal: AdapterTerminalOutcomeV3 | undefined, status: string): void => {
+    if (closed) return;
+    closed = true;
+    input.release();
+    input.settle(terminal);
+    input.end(200, status);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        // A pull that enqueues nothing is not repeated by the stream: loop until bytes or the end.
+        for (;;) {
+          const bytes = pending.shift();
+          if (bytes !== undefined) {
+            facts.firstByteAt ??= performance.now();
+            controller.enqueue(bytes);
+            return;
+          }
+          if (ended) break;
+          const next = await iterator.next();
+          if (next.done === true) ended = true;
+          else take(next.value);
+        }
+        const terminal = await execution.terminal;
+        const tail = encoder.encodeTerminal(terminal);
+        // An in-stream error goes out as its own read: the Gemini SDK recognises its bare error object only when
+        // it does not share a socket read with the frames before it.
+        if (terminal.status === 'failed' && facts.firstByteAt !== undefined) await new Promise((resolve) => setTimeout(resolve, IN_STREAM_ERROR_PAUSE_MS));
+        if (tail.byteLength > 0) controller.enqueue(tail);
+        controller.close();
+        close(terminal, terminal.status === 'failed' ? `failed-in-stream:${terminal.failure.code}` : terminal.status);
+      } catch {
+        execution.abort('stream error');
+        controller.error(new Error('stream failed'));
+        close(undefined, 'failed-in-stream:gateway');
+      }
+    },
+    async cancel() {
+      execution.abort('client closed the stream');
+      await iterator.return?.().catch(() => undefined);
+      const terminal = await execution.terminal.catch(() => undefined);
+      close(terminal, 'cancelled');
+    },
+  });
+  return {
+    kind: 'answer',
+    response: new Response(body, {
+      status: 200,
+      headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', 'x-request-id': scope.requestId },
+    }),
+    outcome: 'stream',
+  };
+}

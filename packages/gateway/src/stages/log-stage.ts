@@ -1,0 +1,45 @@
+import type { Logger } from 'pino';
+import { logRequest, type OperatorLogLine } from '../operations/operator-log.js';
+import type { RequestScope } from '../pipeline/request-scope.js';
+
+const ended = new WeakSet<RequestScope>();
+
+/**
+ * The end of a request: one operator log line and the end of its telemetry, from the scope's facts. Only the
+ * first call for a scope does anything, so a request is logged exactly once.
+ */
+export function logStage(logger: Logger, scope: RequestScope, status: number, outcome: string): void {
+  if (ended.has(scope)) return;
+  ended.add(scope);
+  const facts = scope.facts;
+  const line: OperatorLogLine = {
+    requestId: scope.requestId,
+    route: scope.route,
+    ...(facts.client === undefined ? {} : { client: facts.client }),
+    ...(facts.model === undefined ? {} : { model: facts.model }),
+    ...(facts.target === undefined ? {} : { target: { provider: facts.target.provider, family: facts.target.family, ref: facts.target.ref } }),
+    attempts: facts.attempts,
+    status,
+    outcome,
+    ...(facts.usage === undefined ? {} : { usage: facts.usage }),
+    ...(facts.cost === undefined ? {} : { cost: facts.cost }),
+    ...(facts.rateLimits === undefined ? {} : { rateLimits: facts.rateLimits }),
+    ...(facts.firstByteAt === undefined ? {} : { timeToFirstByteMs: Math.round(facts.firstByteAt - scope.started) }),
+    totalMs: Math.round(performance.now() - scope.started),
+    ...(facts.providerRequestId === undefined ? {} : { providerRequestId: facts.providerRequestId }),
+    ...(facts.droppedHostedTools === undefined ? {} : { droppedHostedTools: facts.droppedHostedTools }),
+  };
+  logRequest(logger, line);
+  scope.telemetry.end({
+    status,
+    outcome,
+    ...(facts.model === undefined ? {} : { model: facts.model }),
+    ...(facts.taskKind === undefined ? {} : { taskKind: facts.taskKind }),
+    ...(facts.target === undefined ? {} : { target: facts.target }),
+    attempts: facts.attempts.length,
+    streamed: facts.streamed === true,
+    ...(facts.usage === undefined ? {} : { usage: facts.usage }),
+    ...(facts.finishReason === undefined ? {} : { finishReason: facts.finishReason }),
+    ...(line.timeToFirstByteMs === undefined || facts.firstByteAt === undefined ? {} : { timeToFirstChunkMs: facts.firstByteAt - scope.started }),
+  });
+}
