@@ -1,16 +1,36 @@
 #!/usr/bin/env node
 /**
- * `tokenforge-gateway [--config FILE] [--port N] [--host H]`. Without `--config` it starts the provider
- * simulator in-process with a built-in catalogue over all nine families and a generated local client key.
+ * `tokenforge-gateway [--config FILE] [--port N] [--host H] [--metrics-port N] [--watch-config]`. Without
+ * `--config` it starts the provider simulator in-process with a built-in catalogue over all nine families and a
+ * generated local client key. SIGHUP (and, with `--watch-config`, a change of the file) reloads the catalogue.
+ * OpenTelemetry export is configured by the standard `OTEL_*` environment.
  */
+import { watchCatalogueFile } from './runtime/watch-catalogue-file.js';
+import { startEnvironmentTelemetry } from './operations/start-telemetry-from-environment.js';
 import { startGateway } from './start-gateway.js';
 
-const USAGE = 'usage: tokenforge-gateway [--config FILE] [--port N] [--host H]';
+const USAGE = 'usage: tokenforge-gateway [--config FILE] [--port N] [--host H] [--metrics-port N] [--watch-config]';
 
-function parseArguments(argv: readonly string[]): { config?: string; port: number; host: string } {
+interface CliArguments {
+  readonly config?: string;
+  readonly port: number;
+  readonly host: string;
+  readonly metricsPort?: number;
+  readonly watchConfig: boolean;
+}
+
+function portOf(name: string, value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`${name} takes a port number\n${USAGE}`);
+  return port;
+}
+
+function parseArguments(argv: readonly string[]): CliArguments {
   let config: string | undefined;
   let port = 8787;
   let host = '127.0.0.1';
+  let metricsPort: number | undefined;
+  let watchConfig = false;
   for (let index = 0; index < argv.length; index += 1) {
     const name = argv[index];
     const value = argv[index + 1];
@@ -18,22 +38,31 @@ function parseArguments(argv: readonly string[]): { config?: string; port: numbe
       console.log(USAGE);
       process.exit(0);
     }
-    if (name !== '--config' && name !== '--port' && name !== '--host') throw new Error(`unknown argument ${String(name)}\n${USAGE}`);
+    if (name === '--watch-config') {
+      watchConfig = true;
+      continue;
+    }
+    if (name !== '--config' && name !== '--port' && name !== '--host' && name !== '--metrics-port') throw new Error(`unknown argument ${String(name)}\n${USAGE}`);
     if (value === undefined) throw new Error(`${name} needs a value\n${USAGE}`);
     index += 1;
     if (name === '--config') config = value;
     else if (name === '--host') host = value;
-    else {
-      port = Number(value);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port takes a port number\n${USAGE}`);
-    }
+    else if (name === '--metrics-port') metricsPort = portOf(name, value);
+    else port = portOf(name, value);
   }
-  return { ...(config === undefined ? {} : { config }), port, host };
+  if (watchConfig && config === undefined) throw new Error(`--watch-config needs --config\n${USAGE}`);
+  return { ...(config === undefined ? {} : { config }), port, host, ...(metricsPort === undefined ? {} : { metricsPort }), watchConfig };
 }
 
 async function main(): Promise<void> {
   const args = parseArguments(process.argv.slice(2).filter((arg) => arg !== '--'));
-  const gateway = await startGateway({ ...(args.config === undefined ? {} : { configPath: args.config }), port: args.port, host: args.host });
+  const telemetry = await startEnvironmentTelemetry();
+  const gateway = await startGateway({
+    ...(args.config === undefined ? {} : { configPath: args.config }),
+    port: args.port,
+    host: args.host,
+    ...(args.metricsPort === undefined ? {} : { metrics: { port: args.metricsPort } }),
+  });
   console.log(`tokenforge gateway listening on ${gateway.url}`);
   if (gateway.clientKey !== undefined) console.log(`client key: ${gateway.clientKey}`);
   console.log(`models: ${gateway.models.map((model) => model.name).join(', ')}`);
@@ -43,12 +72,20 @@ async function main(): Promise<void> {
   console.log('');
   for (const model of gateway.models) console.log(`  ${model.name.padEnd(24)} ${model.taskKind.padEnd(18)} ${model.family}`);
   console.log(`\ntry: curl ${gateway.url}/v1/chat/completions -H "authorization: Bearer ${gateway.clientKey ?? '$YOUR_CLIENT_KEY'}" -H "content-type: application/json" -d '{"model":"${gateway.models.find((model) => model.taskKind === 'chat')?.name ?? 'MODEL'}","messages":[{"role":"user","content":"hi"}]}'`);
+  if (gateway.metricsUrl !== undefined) console.log(`metrics: ${gateway.metricsUrl}/metrics`);
   console.log('operator log: JSON lines on stderr. Ctrl+C or SIGTERM stops it (open streams get the drain deadline).');
+  if (args.config !== undefined) {
+    process.on('SIGHUP', () => void gateway.reload());
+    if (args.watchConfig) watchCatalogueFile(args.config, () => void gateway.reload());
+  }
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    void gateway.close().then(() => process.exit(0));
+    void gateway
+      .close()
+      .then(() => telemetry?.shutdown())
+      .then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -6,13 +6,18 @@ import { createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { createBuiltinTokenForgeProtocolSuiteV1, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
-import type { GatewayCatalogueV1 } from './catalogue/gateway-catalogue-v1.js';
+import type { GatewayCatalogueV1, GatewayMetricsV1 } from './catalogue/gateway-catalogue-v1.js';
 import { parseGatewayCatalogue, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
 import { createGatewayApp } from './create-gateway-app.js';
 import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
-import { createOperatorLogger, type OperatorLogSink } from './operations/operator-log.js';
+import { createOperatorLogger, observeRequestLines, type OperatorLogSink } from './operations/operator-log.js';
 import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js';
 import { resolveCatalogue } from './runtime/resolve-catalogue.js';
+import { createCatalogueReloader, type CatalogueReloadResult } from './runtime/reload-catalogue.js';
+import { GatewayMetrics } from './operations/gateway-metrics.js';
+import { startMetricsServer, type MetricsServer } from './operations/metrics-server.js';
+import { describeTargets, type GatewayTargetsReport } from './operations/describe-targets.js';
+import { TargetRouter } from './routing/target-router.js';
 import { GatewayTelemetry, type GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';
 
 /** Options of {@link startGateway}. Omit both `catalogue` and `configPath` for the embedded default. */
@@ -40,6 +45,8 @@ export interface StartGatewayOptions {
    * entry with `reportedCostCurrency` so that the operator log carries the cost a compatible server reports.
    */
   readonly suite?: TokenForgeProtocolSuiteV1;
+  /** The Prometheus endpoint, over the catalogue's `metrics` (absent in both: no endpoint; the metrics are still kept). */
+  readonly metrics?: GatewayMetricsV1;
 }
 
 /** A public model the gateway serves. */
@@ -64,6 +71,17 @@ export interface RunningGateway {
   readonly simulator?: ProviderSimulator;
   /** Model requests in flight (streams included). */
   readonly inFlight: number;
+  /** The metrics (Prometheus registry), fed from the operator log lines. */
+  readonly metrics: GatewayMetrics;
+  /** `http://<host>:<port>` of the metrics endpoint (`GET /metrics`), when one runs. */
+  readonly metricsUrl?: string;
+  /**
+   * Reads the catalogue file again and applies it to new requests when it is valid (see `createCatalogueReloader`).
+   * Refused with a problem when the gateway was started without `configPath`.
+   */
+  reload(): Promise<CatalogueReloadResult>;
+  /** This instance's per-target health, cooldown state and requests in flight (for `GET /admin/v1/targets`). */
+  targets(): GatewayTargetsReport;
   /**
    * Stops accepting connections, lets requests in flight (open streams included) finish for up to the drain
    * deadline, then closes every connection, transport and the embedded simulator. Idempotent.
@@ -95,10 +113,12 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     throw error;
   }
   const limits = resolveLimits(catalogue.limits);
+  const router = new TargetRouter(resolved.targets.values());
   const runtime: GatewayRuntime = {
     engine: createProtocolEngineV1({ registry: suite.registry }),
     suite,
     catalogue: resolved,
+    router,
     limits,
     limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
     logger: createOperatorLogger(options.logger),
@@ -107,6 +127,36 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     now: Date.now,
     draining: false,
   };
+  const metrics = new GatewayMetrics({
+    modelNames: () => new Set(runtime.catalogue.models.keys()),
+    targets: () => runtime.catalogue.targets,
+    inFlight: () => runtime.limiter.inFlight,
+    targetHealth: () => router.snapshot(),
+  });
+  observeRequestLines(runtime.logger, (line) => metrics.observe(line));
+  const reloader =
+    options.configPath === undefined
+      ? undefined
+      : createCatalogueReloader({
+          runtime,
+          router,
+          suite,
+          path: options.configPath,
+          env: () => options.env ?? process.env,
+          logger: runtime.logger,
+          onResult: (result) => metrics.countReload(result.kind),
+        });
+  const metricsOptions = options.metrics ?? catalogue.metrics;
+  let metricsServer: MetricsServer | undefined;
+  if (metricsOptions !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(metrics, { port: metricsOptions.port, ...(metricsOptions.host === undefined ? {} : { host: metricsOptions.host }) });
+    } catch (error) {
+      await resolved.close();
+      await simulator?.close();
+      throw error;
+    }
+  }
   const app = createGatewayApp(runtime);
   const server: Server = createServer(getRequestListener(app.fetch));
   server.headersTimeout = limits.headersTimeoutMs;
@@ -133,6 +183,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       });
     });
   } catch (error) {
+    await metricsServer?.close();
     await resolved.close();
     await simulator?.close();
     throw error;
@@ -150,7 +201,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       clearTimeout(timer);
       server.closeAllConnections();
       await stopped;
-      await resolved.close();
+      await metricsServer?.close();
+      await reloader?.close();
+      await runtime.catalogue.close();
       await simulator?.close();
     })();
     return closing;
@@ -164,6 +217,10 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     get inFlight() {
       return runtime.limiter.inFlight;
     },
+    metrics,
+    ...(metricsServer === undefined ? {} : { metricsUrl: metricsServer.url }),
+    reload: () => reloader?.reload() ?? Promise.resolve({ kind: 'refused', problems: ['the gateway was started without a catalogue file'] }),
+    targets: () => describeTargets(router),
     close,
   };
 }

@@ -57,9 +57,11 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     facts.droppedHostedTools = ingressDropped;
     facts.model = decoded.modelLabel;
     facts.taskKind = decoded.task.kind;
-    const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel });
+    const catalogue = runtime.catalogue;
+    const routed = await routeStage({ catalogue, task: decoded.task, modelName: decoded.modelLabel, ...(runtime.router === undefined ? {} : { router: runtime.router }) });
     if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
 
+    const fallbackOn = catalogue.models.get(decoded.modelLabel)?.routing?.fallbackOn;
     deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs);
     const answered = await attemptStage(
       {
@@ -78,6 +80,8 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
         budget: { attemptsLeft: runtime.limits.maxAttempts, waitBudgetMs: runtime.limits.retryBudgetMs },
         release,
         end,
+        ...(runtime.router === undefined ? {} : { router: runtime.router }),
+        ...(fallbackOn === undefined ? {} : { fallbackOn }),
       },
       scope,
     );

@@ -8,6 +8,7 @@ import { egressRefusal } from '../pipeline/gateway-refusal.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
 import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
+import type { TargetRouter } from '../routing/target-router.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
 import type { Attempted } from './attempted.js';
 import { attemptTarget } from './attempt-target.js';
@@ -35,6 +36,10 @@ export interface AttemptInput {
   readonly budget: AttemptBudget;
   readonly release: () => void;
   readonly end: (status: number, outcome: string) => void;
+  /** Counts each attempt's result in the target's health (absent: no routing state). */
+  readonly router?: Pick<TargetRouter, 'begin'>;
+  /** Failure codes the model lets fall back although they are not retryable. */
+  readonly fallbackOn?: ReadonlySet<string>;
 }
 
 /** The client's answer from a target: a stream (`outcome: 'stream'`) or a whole response. */
@@ -65,17 +70,19 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
       const fitted = fitTaskToTarget(input.task, target.capability, input.hostedNames);
       facts.droppedHostedTools = mergeNames(input.ingressDropped, fitted.droppedHostedTools);
       facts.structuredOutput = structuredOutputStrategyOf(fitted.task, target.capability);
+      const attempted = input.router?.begin(target);
       last = await attemptTarget(
         { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release: input.release, end: input.end },
         scope,
       );
+      attempted?.(last.kind === 'answer' ? { kind: 'answer' } : { kind: 'failure', code: last.failure.code });
       if (last.kind === 'answer') {
         if (facts.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, facts.droppedHostedTools.join(', '));
         for (const [name, value] of Object.entries(passed(target, index))) last.response.headers.set(name, value);
         if (facts.structuredOutput !== undefined) last.response.headers.set(STRUCTURED_OUTPUT_HEADER, facts.structuredOutput);
         return proceed({ response: last.response, outcome: last.outcome });
       }
-      const step = nextStepAfterFailure(last.failure, last.acceptance, budget, index + 1 < targets.length, retriedHere);
+      const step = nextStepAfterFailure(last.failure, last.acceptance, budget, index + 1 < targets.length, retriedHere, input.fallbackOn);
       if (step.kind === 'retry-same') {
         budget.waitBudgetMs -= step.waitMs;
         retriedHere = true;

@@ -2,6 +2,7 @@ import type { TaskEnvelopeV3, TaskKindV3 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 } from '@tokenforge/protocol-engine';
 import { egressRefusal } from '../pipeline/gateway-refusal.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
+import type { TargetRouter } from '../routing/target-router.js';
 import type { ResolvedCatalogue, RuntimeTarget } from '../runtime/resolve-catalogue.js';
 
 /** What the route stage reads. */
@@ -10,6 +11,8 @@ export interface RouteInput {
   readonly task: TaskEnvelopeV3;
   /** The catalogue model the client named. */
   readonly modelName: string;
+  /** Tiers, balancing and cooldown (absent: catalogue order). */
+  readonly router?: Pick<TargetRouter, 'order'>;
 }
 
 /** The sync targets of a catalogue model that can serve `task`, in catalogue order; undefined for an unknown model or a model of another kind. */
@@ -31,5 +34,5 @@ export async function routeStage(input: RouteInput): Promise<StageOutcome<readon
     return refuse(egressRefusal({ source: 'engine', code: PROTOCOL_ENGINE_ERROR_CODES_V1.TARGET_TASK_MISMATCH }, 'refused:token-count-unsupported'));
   }
   if (targets === undefined || targets.length === 0) return refuse(egressRefusal({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-found'));
-  return proceed(targets);
+  return proceed(input.router === undefined ? targets : input.router.order(input.catalogue.models.get(input.modelName), targets));
 }
