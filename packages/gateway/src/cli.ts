@@ -63,6 +63,10 @@ async function main(): Promise<void> {
     host: args.host,
     ...(args.metricsPort === undefined ? {} : { metrics: { port: args.metricsPort } }),
   });
+  if (args.config !== undefined) {
+    process.on('SIGHUP', () => void gateway.reload());
+    if (args.watchConfig) watchCatalogueFile(args.config, () => void gateway.reload());
+  }
   console.log(`tokenforge gateway listening on ${gateway.url}`);
   if (gateway.clientKey !== undefined) console.log(`client key: ${gateway.clientKey}`);
   console.log(`models: ${gateway.models.map((model) => model.name).join(', ')}`);
@@ -74,10 +78,6 @@ async function main(): Promise<void> {
   console.log(`\ntry: curl ${gateway.url}/v1/chat/completions -H "authorization: Bearer ${gateway.clientKey ?? '$YOUR_CLIENT_KEY'}" -H "content-type: application/json" -d '{"model":"${gateway.models.find((model) => model.taskKind === 'chat')?.name ?? 'MODEL'}","messages":[{"role":"user","content":"hi"}]}'`);
   if (gateway.metricsUrl !== undefined) console.log(`metrics: ${gateway.metricsUrl}/metrics`);
   console.log('operator log: JSON lines on stderr. Ctrl+C or SIGTERM stops it (open streams get the drain deadline).');
-  if (args.config !== undefined) {
-    process.on('SIGHUP', () => void gateway.reload());
-    if (args.watchConfig) watchCatalogueFile(args.config, () => void gateway.reload());
-  }
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

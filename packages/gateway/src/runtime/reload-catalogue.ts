@@ -77,7 +77,8 @@ export function createCatalogueReloader(options: CatalogueReloaderOptions): Cata
       targetsAdded: [...kept].filter((target) => !before.has(target)).length,
       targetsRetired: retired.length,
     };
-    logger.info({ event: 'catalogue-reload', ...result }, 'catalogue reloaded');
+    const { kind, ...counts } = result;
+    logger.info({ event: 'catalogue-reload', result: kind, ...counts }, 'catalogue reloaded');
     return result;
   };
 
