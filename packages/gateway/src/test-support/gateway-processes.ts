@@ -35,8 +35,9 @@ export interface SimulatorProcess {
   readonly child: ChildProcess;
 }
 
-export async function startSimulatorProcess(): Promise<SimulatorProcess> {
-  const child = node(SIMULATOR, [], { SIMULATOR_OPENAI_KEY: PROCESS_SIMULATOR_KEY });
+/** A simulator process on `port` (default: a free one). */
+export async function startSimulatorProcess(port = 0): Promise<SimulatorProcess> {
+  const child = node(SIMULATOR, [], { SIMULATOR_OPENAI_KEY: PROCESS_SIMULATOR_KEY, SIMULATOR_PORT: String(port) });
   child.stderr?.resume();
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
