@@ -13,15 +13,19 @@ const gatewayDirectory = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(gatewayDirectory, '..', '..');
 const distCli = join(gatewayDirectory, 'dist', 'cli.js');
 
-/** The workspace packages the gateway's dist is built from: itself and its `workspace:*` dependencies, transitively. */
-function workspacePackages(name, seen = new Set()) {
-  if (seen.has(name)) return seen;
+/**
+ * The workspace packages the gateway's dist is built from: its `workspace:*` dependencies, transitively, then
+ * itself (each package after the packages it depends on).
+ */
+function workspacePackages(name, seen = new Set(), ordered = []) {
+  if (seen.has(name)) return ordered;
   seen.add(name);
   const manifest = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
   for (const [dependency, range] of Object.entries(manifest.dependencies ?? {})) {
-    if (String(range).startsWith('workspace:') && dependency.startsWith('@tokenforge/')) workspacePackages(dependency.slice('@tokenforge/'.length), seen);
+    if (String(range).startsWith('workspace:') && dependency.startsWith('@tokenforge/')) workspacePackages(dependency.slice('@tokenforge/'.length), seen, ordered);
   }
-  return seen;
+  ordered.push(name);
+  return ordered;
 }
 
 function newestMtime(path) {
@@ -52,7 +56,7 @@ function oldestDistMtime(name) {
 
 /** The packages whose build is missing or older than a file it is built from. */
 export function stalePackages() {
-  return [...workspacePackages('gateway')].filter((name) => {
+  return workspacePackages('gateway').filter((name) => {
     const directory = join(root, 'packages', name);
     const built = oldestDistMtime(name);
     const sources = Math.max(newestMtime(join(directory, 'src')), ...['package.json', 'tsconfig.json', 'tsup.config.ts'].map((file) => newestMtime(join(directory, file))));
@@ -60,17 +64,14 @@ export function stalePackages() {
   });
 }
 
+// Each stale package's own build (tsup, as its `build` script), dependencies first: no pnpm or turbo needed, so
+// this works the same under `npx --yes pnpm@12.4.2 gateway` and as `node packages/gateway/scripts/run-built-cli.mjs`.
 const stale = stalePackages();
-if (stale.length > 0) {
-  process.stderr.write(`tokenforge-gateway: building (${stale.join(', ')} changed since the last build)\n`);
-  const turbo = join(root, 'node_modules', '.bin', 'turbo');
-  const built = spawnSync(turbo, ['run', 'build', '--filter=@tokenforge/gateway', '--output-logs=errors-only'], {
-    cwd: root,
-    stdio: ['ignore', 2, 2],
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-  });
+if (stale.length > 0) process.stderr.write(`tokenforge-gateway: building ${stale.join(', ')} (changed since the last build)\n`);
+for (const name of stale) {
+  const built = spawnSync(join(root, 'node_modules', '.bin', 'tsup'), ['--silent'], { cwd: join(root, 'packages', name), stdio: ['ignore', 2, 2] });
   if (built.status !== 0) {
-    process.stderr.write('tokenforge-gateway: the build failed (output above)\n');
+    process.stderr.write(`tokenforge-gateway: the build of ${name} failed (output above)\n`);
     process.exit(built.status ?? 1);
   }
 }
