@@ -88,5 +88,11 @@ export function observeRequestLines(logger: Logger, observer: OperatorLogObserve
 
 function writeRequestLine(logger: Logger, line: OperatorLogLine): void {
   logger.info(line, 'request');
-  for (const observer of observers.get(logger) ?? []) observer(line);
+  for (const observer of observers.get(logger) ?? []) {
+    try {
+      observer(line);
+    } catch {
+      // An observer's fault (a metrics bug) must not take the process down; the log line is written already.
+    }
+  }
 }
