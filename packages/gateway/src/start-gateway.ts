@@ -8,7 +8,7 @@ import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/prov
 import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
 import type { GatewayCatalogueV1, GatewayMetricsV1 } from './catalogue/gateway-catalogue-v1.js';
 import { parseGatewayCatalogue, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
-import { createGatewayApp } from './create-gateway-app.js';
+import { createGatewayApp, OPENAI_RESPONSES } from './create-gateway-app.js';
 import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
 import { createOperatorLogger, observeRequestLines, type OperatorLogSink } from './operations/operator-log.js';
 import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js';
@@ -19,6 +19,7 @@ import { startMetricsServer, type MetricsServer } from './operations/metrics-ser
 import { describeTargets, type GatewayTargetsReport } from './operations/describe-targets.js';
 import { TargetRouter } from './routing/target-router.js';
 import { GatewayTelemetry, type GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';
+import { attachResponsesWebSocket } from './websocket/responses-websocket-endpoint.js';
 
 /** Options of {@link startGateway}. Omit both `catalogue` and `configPath` for the embedded default. */
 export interface StartGatewayOptions {
@@ -127,6 +128,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     now: Date.now,
     draining: false,
   };
+  for (const warning of resolved.warnings) runtime.logger.warn({ warning: warning.code, path: warning.path }, warning.message);
   const metrics = new GatewayMetrics({
     modelNames: () => new Set(runtime.catalogue.models.keys()),
     targets: () => runtime.catalogue.targets,
@@ -162,6 +164,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
   server.keepAliveTimeout = 5_000;
+  const websockets = attachResponsesWebSocket(server, runtime, OPENAI_RESPONSES);
   // Responses being written (streams included): the drain waits for these, not only for the engine's work.
   const writing = new Set<ServerResponse>();
   let onAllWritten: (() => void) | undefined;
@@ -197,8 +200,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([allWritten(), new Promise<void>((resolve) => (timer = setTimeout(resolve, limits.drainTimeoutMs)))]);
+      await Promise.race([Promise.all([allWritten(), websockets.idle()]), new Promise<void>((resolve) => (timer = setTimeout(resolve, limits.drainTimeoutMs)))]);
       clearTimeout(timer);
+      websockets.closeAll();
       server.closeAllConnections();
       await stopped;
       await metricsServer?.close();

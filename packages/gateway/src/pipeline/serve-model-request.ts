@@ -9,10 +9,17 @@ import { authenticateStage } from '../stages/authenticate-stage.js';
 import { decodeStage } from '../stages/decode-stage.js';
 import { logStage } from '../stages/log-stage.js';
 import { routeStage } from '../stages/route-stage.js';
+import { catalogueModelLabel } from '../telemetry/catalogue-model-label.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
 import type { GatewayRefusal } from './gateway-refusal.js';
 import { renderRefusal } from './render-refusal.js';
 import { createRequestScope } from './request-scope.js';
+
+/** How a request reached the gateway, when not as a plain HTTP request of its own. */
+export interface ServeModelRequestOptions {
+  /** The route label of the operator log and telemetry, in place of `METHOD /path` (`WS /v1/responses`). */
+  readonly route?: string;
+}
 
 /**
  * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, admit, decode, route, attempt
@@ -20,11 +27,11 @@ import { createRequestScope } from './request-scope.js';
  * admission took: at the end of the request, or when a stream it handed on ends. Every refusal goes out in the
  * dialect's egress; one operator log line ends every request.
  */
-export async function serveModelRequest(request: Request, runtime: GatewayRuntime, dialect: DirectDialect): Promise<Response> {
+export async function serveModelRequest(request: Request, runtime: GatewayRuntime, dialect: DirectDialect, options: ServeModelRequestOptions = {}): Promise<Response> {
   const codecs = runtime.suite.codecsFor(dialect.family);
   if (codecs === undefined) throw new Error(`${dialect.family} has no codecs`);
   let egress = dialect.wrapEgress === undefined ? codecs.egress : dialect.wrapEgress(codecs.egress);
-  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route));
+  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route), options.route);
   const facts = scope.facts;
   let context: EgressContextV1 = { responseId: `gw-${scope.requestId}`, modelLabel: 'unknown', createdAtMs: runtime.now() };
   const end = (status: number, outcome: string): void => logStage(runtime.logger, scope, status, outcome);
@@ -55,7 +62,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     egress = dialect.egressFor?.(decoded) ?? egress;
     const ingressDropped = droppedHostedTools(decoded);
     facts.droppedHostedTools = ingressDropped;
-    facts.model = decoded.modelLabel;
+    facts.model = catalogueModelLabel(runtime.catalogue.models, decoded.modelLabel);
     facts.taskKind = decoded.task.kind;
     const catalogue = runtime.catalogue;
     const routed = await routeStage({ catalogue, task: decoded.task, modelName: decoded.modelLabel, ...(runtime.router === undefined ? {} : { router: runtime.router }) });

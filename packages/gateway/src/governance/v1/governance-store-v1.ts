@@ -28,7 +28,9 @@ export interface GovernanceStoreV1 {
   settle(settlement: SettlementV1): Promise<SettleResultV1>;
   /**
    * Settles every reservation whose deadline passed before `nowMs` (its instance died) as an `orphaned` row at its
-   * reserved amount, exactly once even when several instances sweep at the same time. Answers how many it settled.
+   * reserved amount, exactly once even when several instances sweep at the same time, and frees the concurrency slot
+   * of every request whose deadline passed with no reservation held (its last settlement never released it). Answers
+   * how many reservations it settled.
    */
   sweepOrphans(nowMs: number): Promise<number>;
 
@@ -37,7 +39,10 @@ export interface GovernanceStoreV1 {
    * path; kept for the configured retention.
    */
   recordRequest(record: RequestRecordV1): void;
-  /** Records an accepted async job (durably, before the client gets its handle) with its reservation. */
+  /**
+   * Records an accepted async job (durably, before the client gets its handle) with its reservation. Recording a job
+   * again (same tenant, target and provider job id) replaces it: that is how its state and settlement are updated.
+   */
   recordJob(job: TrackedJobV1): Promise<void>;
   /** The tenant's tracked job by its provider job id and target, if any. */
   findJob(tenantId: string, targetRef: string, providerJobId: string): Promise<TrackedJobV1 | undefined>;
@@ -126,6 +131,13 @@ export interface AdmissionRequestV1 {
   readonly attempt: number;
   readonly tenantId: string;
   readonly keyId: string;
+  /** The public model name the client asked for (named by the `orphaned` row if the reservation is swept). */
+  readonly publicModel: string;
+  /** The catalogue target (`<model>#<index>`) this attempt goes to, and its provider label (for the orphaned row). */
+  readonly targetRef: string;
+  readonly provider: string;
+  /** The price table version the reservation was computed with (for the orphaned row). */
+  readonly priceVersion: string;
   /** The limits in force (from the snapshot): the store holds to these, it does not look them up. */
   readonly tenantLimits: GovernanceLimitsV1;
   readonly keyLimits?: GovernanceLimitsV1;
@@ -279,7 +291,10 @@ export interface GovernanceChangeV1<T> {
   readonly value: T;
 }
 
-/** The admin verbs. */
+/**
+ * The admin verbs. A create whose id exists is refused with a `GovernanceStoreErrorV1` of code `conflict`, a key of
+ * an unknown tenant with `not-found`; a refused verb changes nothing.
+ */
 export interface GovernanceAdminV1 {
   createTenant(tenant: Omit<TenantRecordV1, 'createdAtMs'>, actor: string): Promise<GovernanceChangeV1<TenantRecordV1>>;
   updateTenant(
@@ -297,14 +312,21 @@ export interface GovernanceAdminV1 {
   ): Promise<GovernanceChangeV1<ClientKeyRecordV1> | undefined>;
   revokeKey(id: string, actor: string): Promise<GovernanceChangeV1<ClientKeyRecordV1> | undefined>;
   listKeys(tenantId?: string): Promise<readonly ClientKeyRecordV1[]>;
+  /** Spend from the ledger; every settlement answered before the call is included. */
   spend(query: SpendQueryV1): Promise<readonly SpendGroupV1[]>;
+  /** Ledger rows, newest `settledAtMs` first; every settlement answered before the call is included. */
   ledger(query: { readonly tenantId?: string; readonly keyId?: string; readonly limit: number }): Promise<readonly LedgerRowV1[]>;
   audit(limit: number): Promise<readonly AuditEntryV1[]>;
+  /** Recent request records (within their retention), newest first; every record queued before the call included. */
+  requests(query: { readonly tenantId?: string; readonly limit: number }): Promise<readonly RequestRecordV1[]>;
   /** Current use of each limit of a tenant and its keys (for the console). */
   limitUse(tenantId: string): Promise<LimitUseV1>;
 }
 
-/** Current use of a tenant's limits. */
+/**
+ * Current use of a tenant's limits. A window is counted only while its limit applies: a holder without a requests
+ * (tokens) limit reports 0 requests (tokens) in the last minute.
+ */
 export interface LimitUseV1 {
   readonly tenantId: string;
   readonly requestsLastMinute: number;
