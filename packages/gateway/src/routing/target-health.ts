@@ -75,13 +75,21 @@ export class TargetHealth {
     this.#inFlight += 1;
   }
 
-  /** The attempt got an answer (or a failure of a class that does not count: the target is reachable). */
-  succeeded(latencyMs: number): void {
-    this.#inFlight = Math.max(0, this.#inFlight - 1);
+  /**
+   * The attempt got an answer (or a failure of a class that does not count: the target is reachable). With
+   * `stillOpen` (a stream whose head arrived) the request stays in flight until {@link TargetHealth.ended}.
+   */
+  succeeded(latencyMs: number, stillOpen = false): void {
+    if (!stillOpen) this.#inFlight = Math.max(0, this.#inFlight - 1);
     this.#latencyEwmaMs = this.#latencyEwmaMs === undefined ? latencyMs : this.#latencyEwmaMs + LATENCY_SMOOTHING * (latencyMs - this.#latencyEwmaMs);
     this.#failures = [];
     this.#cooldownUntil = 0;
     this.#probeClaimedUntil = 0;
+  }
+
+  /** A stream that {@link TargetHealth.succeeded} left open has ended. */
+  ended(): void {
+    this.#inFlight = Math.max(0, this.#inFlight - 1);
   }
 
   /** The attempt failed with `code` at `now`. */

@@ -24,6 +24,20 @@ describe('TargetRouter', () => {
     expect(router.order(undefined, [first, second])).toEqual([first, second]);
   });
 
+  it('a streamed answer counts its latency at the head and stays in flight until the stream ends', () => {
+    let now = 0;
+    const streamed = target('m#0');
+    const router = new TargetRouter([streamed], () => now);
+    const settle = router.begin(streamed);
+    now = 40;
+    const ended = settle({ kind: 'answer', streaming: true });
+    now = 5_000;
+    expect(router.snapshot()[0]).toMatchObject({ inFlight: 1, latencyEwmaMs: 40 });
+    ended();
+    ended();
+    expect(router.snapshot()[0]).toMatchObject({ inFlight: 0 });
+  });
+
   it('adopting a reloaded catalogue keeps the state of targets it still has and forgets the others', () => {
     const [kept, dropped] = [target('m#0'), target('m#1')];
     const router = new TargetRouter([kept, dropped], () => 0);

@@ -4,7 +4,7 @@ import type { TargetHealthSnapshot } from './target-health-snapshot.js';
 import { TargetHealth } from './target-health.js';
 
 /** How an attempt at a target ended, as routing counts it. */
-export type AttemptResult = { readonly kind: 'answer' } | { readonly kind: 'failure'; readonly code: string };
+export type AttemptResult = { readonly kind: 'answer'; readonly streaming?: boolean } | { readonly kind: 'failure'; readonly code: string };
 
 /**
  * This process's routing state: each target's health (in flight, latency, cooldown) and the order a request tries
@@ -56,18 +56,31 @@ export class TargetRouter {
     return orderTargets(candidates, model?.routing?.balance ?? 'ordered', this.#random);
   }
 
-  /** An attempt at `target` starts now; call the returned function once with how it ended. */
-  begin(target: RuntimeTarget): (result: AttemptResult) => void {
+  /**
+   * An attempt at `target` starts now; call the returned function once with how it ended. A streamed answer
+   * (`streaming: true`, at its head) counts its latency then and stays in flight until the function it returns is
+   * called, when the stream ends.
+   */
+  begin(target: RuntimeTarget): (result: AttemptResult) => () => void {
     const health = this.#of(target);
     const started = this.#now();
     health.begin();
     let done = false;
     return (result) => {
-      if (done) return;
+      if (done) return () => {};
       done = true;
       const now = this.#now();
-      if (result.kind === 'answer') health.succeeded(now - started);
-      else health.failed(result.code, now, now - started);
+      if (result.kind === 'failure') {
+        health.failed(result.code, now, now - started);
+        return () => {};
+      }
+      health.succeeded(now - started, result.streaming === true);
+      if (result.streaming !== true) return () => {};
+      let ended = false;
+      return () => {
+        if (!ended) health.ended();
+        ended = true;
+      };
     };
   }
 

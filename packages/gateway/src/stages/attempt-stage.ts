@@ -71,11 +71,23 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
       facts.droppedHostedTools = mergeNames(input.ingressDropped, fitted.droppedHostedTools);
       facts.structuredOutput = structuredOutputStrategyOf(fitted.task, target.capability);
       const attempted = input.router?.begin(target);
-      last = await attemptTarget(
-        { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release: input.release, end: input.end },
-        scope,
-      );
-      attempted?.(last.kind === 'answer' ? { kind: 'answer' } : { kind: 'failure', code: last.failure.code });
+      // A stream keeps its target's in-flight count until it closes (when the stream releases the request).
+      let streamEnded: (() => void) | undefined;
+      const release = (): void => {
+        streamEnded?.();
+        input.release();
+      };
+      try {
+        last = await attemptTarget(
+          { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release, end: input.end },
+          scope,
+        );
+      } catch (error) {
+        attempted?.({ kind: 'failure', code: 'provider-error' });
+        throw error;
+      }
+      const ended = attempted?.(last.kind === 'answer' ? { kind: 'answer', streaming: last.outcome === 'stream' } : { kind: 'failure', code: last.failure.code });
+      if (last.kind === 'answer' && last.outcome === 'stream') streamEnded = ended;
       if (last.kind === 'answer') {
         if (facts.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, facts.droppedHostedTools.join(', '));
         for (const [name, value] of Object.entries(passed(target, index))) last.response.headers.set(name, value);
