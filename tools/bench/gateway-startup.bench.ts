@@ -6,6 +6,7 @@
  * builds when it is not; that launch is a warm-up and not measured). Writes tools/bench/results/gateway-startup.json.
  */
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchMetric } from './report/bench-metric.js';
@@ -95,5 +96,7 @@ for (const metric of metrics) {
 }
 writeResults('gateway-startup', {
   metrics,
+  // Start-up is mostly process start and module loading: on a shared machine it follows the load.
+  loadAverage1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
   notes: 'Wall time from spawning the command to the first 200 from /healthz, polled every 5 ms; the README command includes npx and pnpm starting (about 1-2 s of it on this machine) and the launcher\'s stale-build check.',
 });
