@@ -6,6 +6,8 @@
  *
  * Plain ESM JavaScript on purpose: `npm install` of the tarballs and `node main.mjs` are all it needs.
  */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { startGateway } from '@tokenforge/gateway';
 import { createHttpProviderTransport } from '@tokenforge/http-transport';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
@@ -87,5 +89,25 @@ try {
   console.log(`gateway ${gateway.models.length} models, chat completion: "${completion.choices[0].message.content}"`);
 } finally {
   await gateway.close();
+}
+// The bin an operator runs: `tokenforge-gateway` from node_modules/.bin, ready on /healthz, stopped by SIGTERM.
+const bin = spawn(fileURLToPath(new URL('./node_modules/.bin/tokenforge-gateway', import.meta.url)), ['--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+try {
+  let output = '';
+  bin.stdout.on('data', (chunk) => (output += chunk));
+  let url;
+  for (let waited = 0; url === undefined; waited += 20) {
+    check(waited < 30_000 && bin.exitCode === null, `tokenforge-gateway did not start: ${output}`);
+    url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const health = await fetch(`${url}/healthz`);
+  check(health.status === 200, `tokenforge-gateway /healthz answered HTTP ${health.status}`);
+  const exited = new Promise((resolve) => bin.once('exit', (code) => resolve(code)));
+  bin.kill('SIGTERM');
+  check((await exited) === 0, 'tokenforge-gateway did not exit 0 on SIGTERM');
+  console.log(`bin tokenforge-gateway served /healthz at ${url} and stopped on SIGTERM`);
+} finally {
+  if (bin.exitCode === null) bin.kill('SIGKILL');
 }
 console.log('external app finished');

@@ -43,6 +43,8 @@ const BENCHMARKS: readonly BenchmarkSpec[] = [
   { file: 'peers.bench.ts', results: ['peers'], quickFlag: true, pooledArgs: [] },
   // Gateways over loopback HTTP (ours, Portkey, claude-code-router): one quick round per process, pooled.
   { file: 'gateway.bench.ts', results: ['gateway'], quickFlag: true, pooledArgs: ['--quick'] },
+  // Start-up to a ready /healthz through the README's command and through the bin.
+  { file: 'gateway-startup.bench.ts', results: ['gateway-startup'], quickFlag: true, pooledArgs: ['--quick'] },
 ];
 
 /** Options of {@link runAllBenchmarks}. */

@@ -1,19 +1,39 @@
 #!/usr/bin/env node
 /**
- * `tokenforge-gateway [--config FILE] [--port N] [--host H] [--data-dir DIR | --no-governance]`. Without `--config`
- * it starts the provider simulator in-process with a built-in catalogue over all nine families and a generated local
- * client key. Governance (tenants, limits, spend) is on with the embedded store in `--data-dir`, else
- * `TOKENFORGE_DATA_DIR`, else `./.tokenforge`; `--no-governance` (or the catalogue's `governance.store: off`) turns
- * it off.
+ * `tokenforge-gateway [--config FILE] [--port N] [--host H] [--metrics-port N] [--watch-config] [--data-dir DIR |
+ * --no-governance]`. Without `--config` it starts the provider simulator in-process with a built-in catalogue over
+ * all nine families and a generated local client key. SIGHUP (and, with `--watch-config`, a change of the file)
+ * reloads the catalogue. OpenTelemetry export is configured by the standard `OTEL_*` environment. Governance
+ * (tenants, limits, spend) is on with the embedded store in `--data-dir`, else `TOKENFORGE_DATA_DIR`, else
+ * `./.tokenforge`; `--no-governance` (or the catalogue's `governance.store: off`) turns it off.
  */
+import { watchCatalogueFile } from './runtime/watch-catalogue-file.js';
+import { startEnvironmentTelemetry } from './operations/start-telemetry-from-environment.js';
 import { defaultDataDir, startGateway } from './start-gateway.js';
 
-const USAGE = 'usage: tokenforge-gateway [--config FILE] [--port N] [--host H] [--data-dir DIR | --no-governance]';
+const USAGE = 'usage: tokenforge-gateway [--config FILE] [--port N] [--host H] [--metrics-port N] [--watch-config] [--data-dir DIR | --no-governance]';
 
-function parseArguments(argv: readonly string[]): { config?: string; port: number; host: string; dataDir?: string } {
+interface CliArguments {
+  readonly config?: string;
+  readonly port: number;
+  readonly host: string;
+  readonly metricsPort?: number;
+  readonly watchConfig: boolean;
+  readonly dataDir?: string;
+}
+
+function portOf(name: string, value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`${name} takes a port number\n${USAGE}`);
+  return port;
+}
+
+function parseArguments(argv: readonly string[]): CliArguments {
   let config: string | undefined;
   let port = 8787;
   let host = '127.0.0.1';
+  let metricsPort: number | undefined;
+  let watchConfig = false;
   let dataDir: string | undefined = defaultDataDir();
   for (let index = 0; index < argv.length; index += 1) {
     const name = argv[index];
@@ -22,32 +42,41 @@ function parseArguments(argv: readonly string[]): { config?: string; port: numbe
       console.log(USAGE);
       process.exit(0);
     }
+    if (name === '--watch-config') {
+      watchConfig = true;
+      continue;
+    }
     if (name === '--no-governance') {
       dataDir = undefined;
       continue;
     }
-    if (name !== '--config' && name !== '--port' && name !== '--host' && name !== '--data-dir') throw new Error(`unknown argument ${String(name)}\n${USAGE}`);
+    if (name !== '--config' && name !== '--port' && name !== '--host' && name !== '--metrics-port' && name !== '--data-dir') throw new Error(`unknown argument ${String(name)}\n${USAGE}`);
     if (value === undefined) throw new Error(`${name} needs a value\n${USAGE}`);
     index += 1;
     if (name === '--config') config = value;
     else if (name === '--data-dir') dataDir = value;
     else if (name === '--host') host = value;
-    else {
-      port = Number(value);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port takes a port number\n${USAGE}`);
-    }
+    else if (name === '--metrics-port') metricsPort = portOf(name, value);
+    else port = portOf(name, value);
   }
-  return { ...(config === undefined ? {} : { config }), port, host, ...(dataDir === undefined ? {} : { dataDir }) };
+  if (watchConfig && config === undefined) throw new Error(`--watch-config needs --config\n${USAGE}`);
+  return { ...(config === undefined ? {} : { config }), port, host, ...(metricsPort === undefined ? {} : { metricsPort }), watchConfig, ...(dataDir === undefined ? {} : { dataDir }) };
 }
 
 async function main(): Promise<void> {
   const args = parseArguments(process.argv.slice(2).filter((arg) => arg !== '--'));
+  const telemetry = await startEnvironmentTelemetry();
   const gateway = await startGateway({
     ...(args.config === undefined ? {} : { configPath: args.config }),
     ...(args.dataDir === undefined ? {} : { dataDir: args.dataDir }),
     port: args.port,
     host: args.host,
+    ...(args.metricsPort === undefined ? {} : { metrics: { port: args.metricsPort } }),
   });
+  if (args.config !== undefined) {
+    process.on('SIGHUP', () => void gateway.reload());
+    if (args.watchConfig) watchCatalogueFile(args.config, () => void gateway.reload());
+  }
   console.log(`tokenforge gateway listening on ${gateway.url}`);
   if (gateway.clientKey !== undefined) console.log(`client key: ${gateway.clientKey}`);
   console.log(`models: ${gateway.models.map((model) => model.name).join(', ')}`);
@@ -63,12 +92,16 @@ async function main(): Promise<void> {
   console.log('');
   for (const model of gateway.models) console.log(`  ${model.name.padEnd(24)} ${model.taskKind.padEnd(18)} ${model.family}`);
   console.log(`\ntry: curl ${gateway.url}/v1/chat/completions -H "authorization: Bearer ${gateway.clientKey ?? '$YOUR_CLIENT_KEY'}" -H "content-type: application/json" -d '{"model":"${gateway.models.find((model) => model.taskKind === 'chat')?.name ?? 'MODEL'}","messages":[{"role":"user","content":"hi"}]}'`);
+  if (gateway.metricsUrl !== undefined) console.log(`metrics: ${gateway.metricsUrl}/metrics`);
   console.log('operator log: JSON lines on stderr. Ctrl+C or SIGTERM stops it (open streams get the drain deadline).');
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    void gateway.close().then(() => process.exit(0));
+    void gateway
+      .close()
+      .then(() => telemetry?.shutdown())
+      .then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -14,6 +14,22 @@ export {
   gatewayTargetV1Schema,
 } from './catalogue/gateway-catalogue-v1.js';
 export type { GatewayCatalogueV1, GatewayClientKeyV1, GatewayGovernanceV1, GatewayLimitsV1, GatewayModelV1, GatewayTargetV1 } from './catalogue/gateway-catalogue-v1.js';
+export {
+  gatewayAliasesV1Schema,
+  gatewayBalanceV1Schema,
+  gatewayCooldownV1Schema,
+  gatewayMetricsV1Schema,
+  gatewayModelRoutingV1Schema,
+  gatewayRoutingV1Schema,
+  gatewayTargetRoutingV1Schema,
+} from './catalogue/gateway-catalogue-v1.js';
+export type { GatewayBalanceV1, GatewayCooldownV1, GatewayMetricsV1, GatewayModelRoutingV1, GatewayRoutingV1 } from './catalogue/gateway-catalogue-v1.js';
+export { GatewayMetrics } from './operations/gateway-metrics.js';
+export type { GatewayMetricsSources } from './operations/gateway-metrics.js';
+export { describeTargets } from './operations/describe-targets.js';
+export type { GatewayTargetsReport } from './operations/describe-targets.js';
+export type { TargetHealthSnapshot, TargetHealthState } from './routing/target-health-snapshot.js';
+export type { CatalogueReloadResult } from './runtime/reload-catalogue.js';
 export { gatewayCatalogueV1JsonSchema } from './catalogue/catalogue-json-schema.js';
 export { GatewayCatalogueError, parseGatewayCatalogue, parseGatewayCatalogueText, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
 export type { GatewayCatalogueIssue } from './catalogue/load-catalogue.js';

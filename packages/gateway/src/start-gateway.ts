@@ -7,7 +7,7 @@ import { createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { createBuiltinTokenForgeProtocolSuiteV1, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
-import type { GatewayCatalogueV1 } from './catalogue/gateway-catalogue-v1.js';
+import type { GatewayCatalogueV1, GatewayMetricsV1 } from './catalogue/gateway-catalogue-v1.js';
 import { parseGatewayCatalogue, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
 import { createGatewayApp, OPENAI_RESPONSES } from './create-gateway-app.js';
 import { openEmbeddedGovernanceStore } from './governance/embedded/embedded-governance-store.js';
@@ -17,10 +17,15 @@ import { GatewayGovernance } from './governance/wiring/gateway-governance.js';
 import { seedStaticClientKeys } from './governance/wiring/seed-static-client-keys.js';
 import { GATEWAY_SHUTDOWN_REASON } from './http/request-deadline.js';
 import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
-import { createOperatorLogger, type OperatorLogSink } from './operations/operator-log.js';
+import { createOperatorLogger, observeRequestLines, type OperatorLogSink } from './operations/operator-log.js';
 import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js';
 import { GatewayConfigurationError } from './runtime/gateway-configuration-error.js';
 import { resolveCatalogue } from './runtime/resolve-catalogue.js';
+import { createCatalogueReloader, type CatalogueReloadResult } from './runtime/reload-catalogue.js';
+import { GatewayMetrics } from './operations/gateway-metrics.js';
+import { startMetricsServer, type MetricsServer } from './operations/metrics-server.js';
+import { describeTargets, type GatewayTargetsReport } from './operations/describe-targets.js';
+import { TargetRouter } from './routing/target-router.js';
 import { GatewayTelemetry, type GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';
 import { attachResponsesWebSocket } from './websocket/responses-websocket-endpoint.js';
 
@@ -60,6 +65,8 @@ export interface StartGatewayOptions {
    * comes from `TOKENFORGE_KEY_HASHING_SECRET` and the admin key from `TOKENFORGE_ADMIN_KEY` (both required).
    */
   readonly governanceStore?: GovernanceStoreV1;
+  /** The Prometheus endpoint, over the catalogue's `metrics` (absent in both: no endpoint; the metrics are still kept). */
+  readonly metrics?: GatewayMetricsV1;
 }
 
 /** Governance as a running gateway has it. */
@@ -102,6 +109,17 @@ export interface RunningGateway {
   readonly inFlight: number;
   /** Tenants, limits and spend; absent when governance is off. */
   readonly governance?: RunningGovernance;
+  /** The metrics (Prometheus registry), fed from the operator log lines. */
+  readonly metrics: GatewayMetrics;
+  /** `http://<host>:<port>` of the metrics endpoint (`GET /metrics`), when one runs. */
+  readonly metricsUrl?: string;
+  /**
+   * Reads the catalogue file again and applies it to new requests when it is valid (see `createCatalogueReloader`).
+   * Refused with a problem when the gateway was started without `configPath`.
+   */
+  reload(): Promise<CatalogueReloadResult>;
+  /** This instance's per-target health, cooldown state and requests in flight (for `GET /admin/v1/targets`). */
+  targets(): GatewayTargetsReport;
   /**
    * Drains: `/readyz` answers 503 and new model requests the dialect's overloaded error (the listener keeps
    * accepting), requests in flight (open streams included) may finish for up to the drain deadline; then open
@@ -157,10 +175,12 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     throw error;
   }
   const shutdown = new AbortController();
+  const router = new TargetRouter(resolved.targets.values());
   const runtime: GatewayRuntime = {
     engine: createProtocolEngineV1({ registry: suite.registry }),
     suite,
     catalogue: resolved,
+    router,
     limits,
     limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
     logger,
@@ -172,6 +192,36 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     shutdown: shutdown.signal,
   };
   for (const warning of resolved.warnings) runtime.logger.warn({ warning: warning.code, path: warning.path }, warning.message);
+  const metrics = new GatewayMetrics({
+    modelNames: () => new Set(runtime.catalogue.models.keys()),
+    targets: () => runtime.catalogue.targets,
+    inFlight: () => runtime.limiter.inFlight,
+    targetHealth: () => router.snapshot(),
+  });
+  observeRequestLines(runtime.logger, (line) => metrics.observe(line));
+  const reloader =
+    options.configPath === undefined
+      ? undefined
+      : createCatalogueReloader({
+          runtime,
+          router,
+          suite,
+          path: options.configPath,
+          env: () => options.env ?? process.env,
+          logger: runtime.logger,
+          onResult: (result) => metrics.countReload(result.kind),
+        });
+  const metricsOptions = options.metrics ?? catalogue.metrics;
+  let metricsServer: MetricsServer | undefined;
+  if (metricsOptions !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(metrics, { port: metricsOptions.port, ...(metricsOptions.host === undefined ? {} : { host: metricsOptions.host }) });
+    } catch (error) {
+      await resolved.close();
+      await simulator?.close();
+      throw error;
+    }
+  }
   const app = createGatewayApp(runtime);
   // Node checks `headersTimeout` (and `requestTimeout`) only every `connectionsCheckingInterval` (30 s by default):
   // check often enough that a slow head is answered 408 close to `headersTimeoutMs`.
@@ -208,6 +258,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     });
   } catch (error) {
     await governance?.close();
+    await metricsServer?.close();
     await resolved.close();
     await simulator?.close();
     throw error;
@@ -233,7 +284,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       // Every request's operator line is queued with `setImmediate`: let them run, then flush the logger.
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise<void>((resolve) => runtime.logger.flush(() => resolve()));
-      await resolved.close();
+      await metricsServer?.close();
+      await reloader?.close();
+      await runtime.catalogue.close();
       await governance?.close();
       await simulator?.close();
     })();
@@ -260,6 +313,10 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
             settled: () => (governance as GatewayGovernance).settlements.drain(),
           },
         }),
+    metrics,
+    ...(metricsServer === undefined ? {} : { metricsUrl: metricsServer.url }),
+    reload: () => reloader?.reload() ?? Promise.resolve({ kind: 'refused', problems: ['the gateway was started without a catalogue file'] }),
+    targets: () => describeTargets(router),
     close,
   };
 }

@@ -28,6 +28,7 @@ describe('examples/external-app: an application outside the monorepo on the pack
       'openai-chat sync: "Hello from the simulator." finish=stop',
       'anthropic-messages stream: 3 deltas, "Hello from the simulator." finish=stop',
       expect.stringMatching(/^gateway \d+ models, chat completion: "Hello from the simulator\."$/),
+      expect.stringMatching(/^bin tokenforge-gateway served \/healthz at http:\/\/127\.0\.0\.1:\d+ and stopped on SIGTERM$/),
       'external app finished',
     ]);
   });

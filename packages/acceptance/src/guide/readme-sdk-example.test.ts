@@ -41,7 +41,8 @@ function startGatewayScript(): Promise<{ url: string; clientKey: string }> {
   const manifest = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const [command = '', ...scriptArguments] = (manifest.scripts.gateway ?? '').split(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn(join(repositoryRoot, 'node_modules', '.bin', command), [...scriptArguments, '--port', '0'], {
+    const executable = command === 'node' ? process.execPath : join(repositoryRoot, 'node_modules', '.bin', command);
+    const child = spawn(executable, [...scriptArguments, '--port', '0'], {
       cwd: repositoryRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -62,7 +63,7 @@ describe('README: point your SDK here', () => {
   it('starts the gateway with the README command, the root gateway script', () => {
     expect(fencedBlocks(sdkSection, 'bash')).toEqual(['npx --yes pnpm@12.4.2 gateway\n']);
     const manifest = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(manifest.scripts.gateway).toMatch(/^tsx packages\/gateway\/src\/cli\.ts$/);
+    expect(manifest.scripts.gateway).toMatch(/^node packages\/gateway\/scripts\/run-built-cli\.mjs$/);
   });
 
   it('has a five-line example with the openai SDK, which the workspace installs at the root', () => {

@@ -1,6 +1,7 @@
 import {
   embeddingSpaceV2Schema,
   HOSTED_TOOL_KINDS_V3,
+  PROVIDER_FAILURE_CODES_V3,
   PROTOCOL_FAMILY_PATTERN,
   type ProtocolFamily,
   reasoningEffortV3Schema,
@@ -10,6 +11,7 @@ import {
 } from '@tokenforge/model-protocol';
 import { z } from 'zod';
 import { priceTableV1Schema } from '../governance/v1/price-table-v1.js';
+import { checkAliases } from '../routing/resolve-aliases.js';
 
 /** An environment variable name: where a secret lives (the catalogue never holds one). */
 const environmentVariableName = z
@@ -21,6 +23,80 @@ const identifier = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must b
 
 /** A positive whole number of milliseconds, at most a day. */
 const milliseconds = z.number().int().positive().max(86_400_000);
+
+// ---- Operations (metrics endpoint) and operator-tuned routing: cooldown, tiers and balancing, fallback, aliases ----
+
+/** The Prometheus endpoint (`GET /metrics`), on a port of its own: never on the client port. */
+export const gatewayMetricsV1Schema = z.strictObject({
+  /** The port of the metrics endpoint (`0` picks a free one). */
+  port: z.number().int().min(0).max(65_535),
+  /** The interface it binds. Default `127.0.0.1`: only this machine's scraper reaches it. */
+  host: z.string().min(1).max(255).optional(),
+});
+
+/**
+ * Outlier ejection per target, in each process: a target that fails `failures` times within `windowMs` with a
+ * failure of the listed classes is skipped for `cooldownMs` (while any other target remains), then one request
+ * probes it; success makes it healthy again, failure starts another cooldown.
+ */
+export const gatewayCooldownV1Schema = z.strictObject({
+  /** Failures within the window that start a cooldown (default 3). */
+  failures: z.number().int().positive().max(1_000).optional(),
+  /** The window failures are counted in, in milliseconds (default 10 s). */
+  windowMs: milliseconds.optional(),
+  /** How long the target is skipped, in milliseconds (default 30 s). */
+  cooldownMs: milliseconds.optional(),
+  /**
+   * The failure classes that count, normalized failure codes (default `network`, `timeout`, `overloaded`,
+   * `provider-error`: connect errors and resets, timeouts, 5xx). `network` also covers a refused or reset connection.
+   */
+  classes: z.array(z.enum(PROVIDER_FAILURE_CODES_V3)).min(1).optional(),
+});
+
+/** How a model picks among the targets of one tier. */
+export const gatewayBalanceV1Schema = z.enum(['ordered', 'weighted', 'least-in-flight', 'latency']);
+
+/** Routing of one model; without it, targets are tried in catalogue order as before. */
+export const gatewayModelRoutingV1Schema = z.strictObject({
+  /**
+   * Within a tier (targets with the same `tier`, lowest first): `ordered` (catalogue order, the default),
+   * `weighted` (random by `weight`), `least-in-flight` (fewest requests in flight in this process), `latency` (lowest
+   * recent latency, an exponentially weighted mean; targets not yet measured first). The rest of the tier follows
+   * in the same order for fallback, then the next tier.
+   */
+  balance: gatewayBalanceV1Schema.optional(),
+  /** Outlier ejection for this model's targets (overrides the catalogue's `routing.cooldown`). */
+  cooldown: gatewayCooldownV1Schema.optional(),
+  /**
+   * Failure codes that may fall back to the next target although they are not retryable (for example
+   * `authentication` or `quota-exceeded` with several accounts). Default none: only retryable failures fall back.
+   * Never after the first byte reached the client, never after a failure whose acceptance is not `not-accepted`.
+   */
+  fallbackOn: z.array(z.enum(PROVIDER_FAILURE_CODES_V3)).optional(),
+});
+
+/** Routing defaults for every model. */
+export const gatewayRoutingV1Schema = z.strictObject({
+  /** Outlier ejection for every target (a model's own `routing.cooldown` overrides it). Absent: no cooldown. */
+  cooldown: gatewayCooldownV1Schema.optional(),
+});
+
+/**
+ * Other public names of models: `{ "gpt-4o-mini": "chat-default" }` serves `gpt-4o-mini` with the targets of
+ * `chat-default`. Resolved when the catalogue loads; an alias may point at another alias, a cycle is refused.
+ */
+export const gatewayAliasesV1Schema = z.record(
+  z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be 1 to 128 characters of letters, digits, . _ -'),
+  z.string().min(1).max(128),
+);
+
+/** A target's place in its model's routing. */
+export const gatewayTargetRoutingV1Schema = z.strictObject({
+  /** The tier (default 0): lower tiers first; fallback goes to the next tier once a tier is exhausted. */
+  tier: z.number().int().min(0).max(15).optional(),
+  /** The share of `weighted` balancing within the tier (default 1). */
+  weight: z.number().positive().max(1_000).optional(),
+});
 
 const INLINE_SECRET_FIELDS: Readonly<Record<string, string>> = { apiKey: 'apiKeyEnv', accessKey: 'accessKeyEnv', secretKey: 'secretKeyEnv', key: 'apiKeyEnv' };
 
@@ -160,6 +236,8 @@ export const gatewayTargetV1Schema = z.strictObject({
    * metered in tokens and charged nothing (budgets do not hold it).
    */
   price: priceTableV1Schema.optional(),
+  /** The target's tier and weight in its model's routing (see the model's `routing`). */
+  routing: gatewayTargetRoutingV1Schema.optional(),
   /** Network reach beyond public addresses (for a provider on this machine or a private network). */
   network: z
     .strictObject({
@@ -179,6 +257,8 @@ export const gatewayModelV1Schema = z.strictObject({
   taskKind: taskKindV2Schema,
   /** Targets, tried in order on a retryable failure before any byte reached the client. */
   targets: z.array(gatewayTargetV1Schema).min(1).max(16),
+  /** Tiers, balancing, cooldown and fallback classes (default: catalogue order, no cooldown, retryable failures fall back). */
+  routing: gatewayModelRoutingV1Schema.optional(),
 });
 
 /** A client key, by the environment variable that holds it. */
@@ -266,8 +346,17 @@ export const gatewayCatalogueV1Schema = z
     jobs: gatewayJobsV1Schema.optional(),
     /** Tenants, limits and spend (default: the embedded store when the CLI starts the gateway). */
     governance: gatewayGovernanceV1Schema.optional(),
+    /** The Prometheus metrics endpoint (absent: none). */
+    metrics: gatewayMetricsV1Schema.optional(),
+    /** Routing defaults (cooldown) for every model. */
+    routing: gatewayRoutingV1Schema.optional(),
+    /** Other public names of models. */
+    aliases: gatewayAliasesV1Schema.optional(),
   })
   .superRefine((catalogue, context) => {
+    checkAliases(catalogue.aliases ?? {}, new Set(catalogue.models.map((model) => model.name)), (alias, message) =>
+      context.addIssue({ code: 'custom', path: ['aliases', alias], message }),
+    );
     const seenModels = new Map<string, number>();
     catalogue.models.forEach((model, index) => {
       const earlier = seenModels.get(model.name);
@@ -288,3 +377,8 @@ export type GatewayTargetV1 = z.infer<typeof gatewayTargetV1Schema>;
 export type GatewayClientKeyV1 = z.infer<typeof gatewayClientKeyV1Schema>;
 export type GatewayLimitsV1 = z.infer<typeof gatewayLimitsV1Schema>;
 export type GatewayGovernanceV1 = z.infer<typeof gatewayGovernanceV1Schema>;
+export type GatewayMetricsV1 = z.infer<typeof gatewayMetricsV1Schema>;
+export type GatewayCooldownV1 = z.infer<typeof gatewayCooldownV1Schema>;
+export type GatewayBalanceV1 = z.infer<typeof gatewayBalanceV1Schema>;
+export type GatewayModelRoutingV1 = z.infer<typeof gatewayModelRoutingV1Schema>;
+export type GatewayRoutingV1 = z.infer<typeof gatewayRoutingV1Schema>;

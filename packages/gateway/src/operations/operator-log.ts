@@ -81,6 +81,27 @@ export function logRequest(logger: Logger, line: OperatorLogLine): void {
   setImmediate(writeRequestLine, logger, line);
 }
 
+/** Something that reads each request line's facts as it is written (the metrics). Must not throw. */
+export type OperatorLogObserver = (line: OperatorLogLine) => void;
+
+const observers = new WeakMap<Logger, OperatorLogObserver[]>();
+
+/**
+ * Calls `observer` with every request line written to `logger` through {@link logRequest}, after the line is
+ * written: the metrics read the same facts as the log without a hook in the request path. Returns the undo.
+ */
+export function observeRequestLines(logger: Logger, observer: OperatorLogObserver): () => void {
+  observers.set(logger, [...(observers.get(logger) ?? []), observer]);
+  return () => observers.set(logger, (observers.get(logger) ?? []).filter((candidate) => candidate !== observer));
+}
+
 function writeRequestLine(logger: Logger, line: OperatorLogLine): void {
   logger.info(line, 'request');
+  for (const observer of observers.get(logger) ?? []) {
+    try {
+      observer(line);
+    } catch {
+      // An observer's fault (a metrics bug) must not take the process down; the log line is written already.
+    }
+  }
 }

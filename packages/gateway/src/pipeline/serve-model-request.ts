@@ -79,7 +79,8 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
   try {
     const governance = runtime.governance;
     const mayUse = governance === undefined || principal === undefined ? undefined : (model: string) => governance.mayUseModel(principal, model);
-    const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel, mayUse });
+    const catalogue = runtime.catalogue;
+    const routed = await routeStage({ catalogue, task: decoded.task, modelName: decoded.modelLabel, mayUse, ...(runtime.router === undefined ? {} : { router: runtime.router }) });
     if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
     // A token count is free at every provider: it is authenticated and held to model access, not metered.
     const metering =
@@ -87,6 +88,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
         ? undefined
         : new RequestMetering(runtime.governance, principal, scope.requestId, decoded.modelLabel, routed.value, reservationFactsOf(decoded.task, bodyBytes), runtime.now() + runtime.limits.requestTimeoutMs, runtime.now);
 
+    const fallbackOn = catalogue.models.get(decoded.modelLabel)?.routing?.fallbackOn;
     deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs, runtime.shutdown);
     const answered = await attemptStage(
       {
@@ -106,6 +108,8 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
         release,
         end,
         metering,
+        ...(runtime.router === undefined ? {} : { router: runtime.router }),
+        ...(fallbackOn === undefined ? {} : { fallbackOn }),
       },
       scope,
     );

@@ -5,6 +5,7 @@ import type { GatewayLimitsV1 } from '../catalogue/gateway-catalogue-v1.js';
 import type { GatewayGovernance } from '../governance/wiring/gateway-governance.js';
 import type { ConcurrencyLimiter } from '../operations/concurrency-limiter.js';
 import type { GatewayTelemetry } from '../telemetry/gateway-telemetry.js';
+import type { TargetRouter } from '../routing/target-router.js';
 import type { ResolvedCatalogue } from './resolve-catalogue.js';
 
 /** Limits with their defaults filled in. */
@@ -27,7 +28,10 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
 export interface GatewayRuntime {
   readonly engine: ProtocolEngineV1;
   readonly suite: TokenForgeProtocolSuiteV1;
-  readonly catalogue: ResolvedCatalogue;
+  /** The catalogue in force; a reload replaces it (a request reads it once per stage, in-flight attempts keep their targets). */
+  catalogue: ResolvedCatalogue;
+  /** Per-process routing state: tiers, balancing, cooldown. Absent: catalogue order. */
+  readonly router?: TargetRouter;
   readonly limits: GatewayLimits;
   readonly limiter: ConcurrencyLimiter;
   readonly logger: Logger;

@@ -1,15 +1,19 @@
+import { createHash } from 'node:crypto';
 import { createHttpProviderTransport, MIN_REDACTED_SECRET_LENGTH, type HttpProviderTransport, type HttpTransportCredentials } from '@tokenforge/http-transport';
 import type { ProtocolCapabilityV2, ProtocolCapabilityV3, ProtocolFamily, TaskKindV2 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, type ProtocolEngineDispatchTargetV1, type ProtocolEngineTargetBindingV1 } from '@tokenforge/protocol-engine';
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { FAMILIES_ECHOING_IDEMPOTENCY_KEY } from '../catalogue/families-echoing-idempotency-key.js';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
-import { DEFAULT_TARGET_MAX_CONNECTIONS, type GatewayCatalogueV1, type GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
+import { DEFAULT_TARGET_MAX_CONNECTIONS, type GatewayBalanceV1, type GatewayCatalogueV1, type GatewayCooldownV1, type GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
 import { attemptIdTransport } from '../governance/wiring/attempt-id-header.js';
 import { resolvePriceTableV1, type PriceTableV1 } from '../governance/v1/price-table-v1.js';
 import { clientKeyDigest } from '../http/client-key-digest.js';
+import { DEFAULT_COOLDOWN, type CooldownPolicy } from '../routing/target-health.js';
+import { resolveAliases } from '../routing/resolve-aliases.js';
 import { explainBaseUrlRefusal } from './explain-base-url-refusal.js';
 import { GatewayConfigurationError } from './gateway-configuration-error.js';
+import { readSecret } from './read-secret.js';
 
 /** One catalogue target, ready to serve: its binding over a transport of its own. */
 export interface RuntimeTarget {
@@ -30,6 +34,8 @@ export interface RuntimeTarget {
   readonly passRateLimitHeaders: boolean;
   /** The catalogue's price table of the target, resolved to micro-units (absent: not priced). */
   readonly price?: PriceTableV1;
+  /** The model the target serves, its tier (default 0) and weight (default 1), and its cooldown policy (none: never cools down). */
+  readonly routing?: { readonly model: string; readonly tier: number; readonly weight: number; readonly cooldown?: CooldownPolicy };
 }
 
 /** A public model with its targets in order. */
@@ -37,6 +43,8 @@ export interface RuntimeModel {
   readonly name: string;
   readonly taskKind: TaskKindV2;
   readonly targets: readonly RuntimeTarget[];
+  /** How the model balances within a tier, and the failure codes it lets fall back (default: ordered, none). */
+  readonly routing?: { readonly balance: GatewayBalanceV1; readonly fallbackOn: ReadonlySet<string> };
 }
 
 /** A client key, resolved. */
@@ -51,6 +59,7 @@ export interface RuntimeClientKey {
 
 /** The catalogue with every secret read from the environment. */
 export interface ResolvedCatalogue {
+  /** Public models by name; an alias maps to the model it resolves to. */
   readonly models: ReadonlyMap<string, RuntimeModel>;
   readonly targets: ReadonlyMap<string, RuntimeTarget>;
   readonly clientKeys: readonly RuntimeClientKey[];
@@ -59,6 +68,12 @@ export interface ResolvedCatalogue {
   readonly warnings: readonly CatalogueWarning[];
   /** Closes every target transport. */
   close(): Promise<void>;
+  /** Closes the transports of the given targets only (targets a reload retired). */
+  closeTargets?(targets: Iterable<RuntimeTarget>): Promise<void>;
+  /** The transport of one of its targets (a reload hands it to the new catalogue). */
+  transportOf?(target: RuntimeTarget): HttpProviderTransport | undefined;
+  /** Each target's identity: equal fingerprints mean an unchanged target (a reload keeps it, state and pool). */
+  readonly fingerprints?: ReadonlyMap<RuntimeTarget, string>;
 }
 
 /** A catalogue fact the gateway runs with but the operator should fix. Never holds a secret's value. */
@@ -74,9 +89,11 @@ type Environment = Readonly<Record<string, string | undefined>>;
 
 function credentialsOf(target: GatewayTargetV1, env: Environment, path: string, problems: string[], warnings: CatalogueWarning[]): HttpTransportCredentials | undefined {
   const read = (name: string, field: string): string | undefined => {
-    const value = env[name];
-    if (value === undefined || value.length === 0) problems.push(`${path}.credentials.${field}: the environment variable ${name} is not set`);
-    else if (value.length < MIN_REDACTED_SECRET_LENGTH) {
+    const secret = readSecret(env, name);
+    const value = secret !== undefined && 'value' in secret ? secret.value : undefined;
+    if (secret === undefined) problems.push(`${path}.credentials.${field}: the environment variable ${name} (or ${name}_FILE) is not set`);
+    else if ('problem' in secret) problems.push(`${path}.credentials.${field}: ${secret.problem}`);
+    else if (value !== undefined && value.length < MIN_REDACTED_SECRET_LENGTH) {
       warnings.push({
         code: 'short-provider-secret',
         path: `${path}.credentials.${field}`,
@@ -94,21 +111,38 @@ function credentialsOf(target: GatewayTargetV1, env: Environment, path: string, 
   return accessKey === undefined || secretKey === undefined ? undefined : { type: 'access-key', accessKey, secretKey };
 }
 
+function cooldownPolicy(cooldown: GatewayCooldownV1 | undefined): CooldownPolicy | undefined {
+  if (cooldown === undefined) return undefined;
+  return {
+    failures: cooldown.failures ?? DEFAULT_COOLDOWN.failures,
+    windowMs: cooldown.windowMs ?? DEFAULT_COOLDOWN.windowMs,
+    cooldownMs: cooldown.cooldownMs ?? DEFAULT_COOLDOWN.cooldownMs,
+    classes: new Set(cooldown.classes ?? DEFAULT_COOLDOWN.classes),
+  };
+}
+
 /**
- * Reads the catalogue's secrets from `env` and builds one binding and transport per target. Every problem is
- * collected before {@link GatewayConfigurationError} is thrown, so one start reports them all.
+ * Reads the catalogue's secrets from `env` (a variable, or the file its `_FILE` variant names) and builds one
+ * binding and transport per target. Every problem is collected before {@link GatewayConfigurationError} is thrown,
+ * so one start reports them all. With `previous` (a reload), a target whose definition, routing and secrets are
+ * unchanged is the very same object, with its transport (pool) and its routing state.
  */
-export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForgeProtocolSuiteV1, env: Environment): ResolvedCatalogue {
+export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForgeProtocolSuiteV1, env: Environment, previous?: ResolvedCatalogue): ResolvedCatalogue {
   const problems: string[] = [];
   const warnings: CatalogueWarning[] = [];
   const families = new Set(suite.registry.listProtocolFamilies());
   const asyncFamilies = new Set(suite.entries.filter((entry) => entry.execution === 'async').map((entry) => entry.protocolFamily));
-  const transports: HttpProviderTransport[] = [];
+  const transports = new Map<RuntimeTarget, HttpProviderTransport>();
+  const created: HttpProviderTransport[] = [];
   const models = new Map<string, RuntimeModel>();
   const targets = new Map<string, RuntimeTarget>();
+  const fingerprints = new Map<RuntimeTarget, string>();
+  const reusable = new Map<string, { target: RuntimeTarget; transport: HttpProviderTransport | undefined }>();
+  for (const [target, fingerprint] of previous?.fingerprints ?? []) reusable.set(fingerprint, { target, transport: previous?.transportOf?.(target) });
 
   catalogue.models.forEach((model, modelIndex) => {
     const runtimeTargets: RuntimeTarget[] = [];
+    const cooldown = cooldownPolicy(model.routing?.cooldown ?? catalogue.routing?.cooldown);
     model.targets.forEach((target, targetIndex) => {
       const path = `models.${modelIndex}.targets.${targetIndex}`;
       if (!families.has(target.family as ProtocolFamily)) {
@@ -121,6 +155,18 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
       const credentials = credentialsOf(target, env, path, problems, warnings);
       if (credentials === undefined) return;
       const family = target.family as ProtocolFamily;
+      const fingerprint = createHash('sha256')
+        .update(JSON.stringify([model.name, targetIndex, target, model.routing?.cooldown ?? catalogue.routing?.cooldown ?? null, credentials]))
+        .digest('base64url');
+      const kept = reusable.get(fingerprint);
+      if (kept?.transport !== undefined) {
+        reusable.delete(fingerprint);
+        transports.set(kept.target, kept.transport);
+        fingerprints.set(kept.target, fingerprint);
+        runtimeTargets.push(kept.target);
+        targets.set(kept.target.ref, kept.target);
+        return;
+      }
       let transport: HttpProviderTransport;
       try {
         transport = createHttpProviderTransport({
@@ -147,7 +193,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         else problems.push(`${path}: the transport refused the target: ${error instanceof Error ? error.message : 'invalid'} (${code})`);
         return;
       }
-      transports.push(transport);
+      created.push(transport);
       const bound = attemptIdTransport(transport);
       const ref = `${model.name}#${targetIndex}`;
       const runtimeTarget: RuntimeTarget = {
@@ -159,23 +205,37 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         echoesIdempotencyKey: FAMILIES_ECHOING_IDEMPOTENCY_KEY.has(family),
         passRateLimitHeaders: target.passRateLimitHeaders === true,
         ...(target.price === undefined ? {} : { price: resolvePriceTableV1(target.price) }),
+        routing: { model: model.name, tier: target.routing?.tier ?? 0, weight: target.routing?.weight ?? 1, ...(cooldown === undefined ? {} : { cooldown }) },
         binding: createProtocolEngineTargetBindingV1({
           target: { provider: target.provider, providerModel: target.model, connectionRef: ref, capability } as ProtocolEngineDispatchTargetV1,
           bindTransport: () => bound,
         }),
       };
+      transports.set(runtimeTarget, transport);
+      fingerprints.set(runtimeTarget, fingerprint);
       runtimeTargets.push(runtimeTarget);
       targets.set(ref, runtimeTarget);
     });
     const currencies = new Set(model.targets.flatMap((target) => (target.price === undefined ? [] : [target.price.currency])));
     if (currencies.size > 1) problems.push(`models.${modelIndex}.targets: the prices of one model's targets must share one currency`);
-    models.set(model.name, { name: model.name, taskKind: model.taskKind, targets: runtimeTargets });
+    models.set(model.name, {
+      name: model.name,
+      taskKind: model.taskKind,
+      targets: runtimeTargets,
+      routing: { balance: model.routing?.balance ?? 'ordered', fallbackOn: new Set(model.routing?.fallbackOn ?? []) },
+    });
   });
+  for (const resolved of resolveAliases(catalogue.aliases ?? {}, new Set(catalogue.models.map((model) => model.name)))) {
+    const model = 'model' in resolved ? models.get(resolved.model) : undefined;
+    if (model !== undefined) models.set(resolved.alias, model);
+  }
 
   const clientKeys: RuntimeClientKey[] = [];
   catalogue.clientKeys.forEach((clientKey, index) => {
-    const value = env[clientKey.env];
-    if (value === undefined || value.length < 8) problems.push(`clientKeys.${index}.env: the environment variable ${clientKey.env} is not set (or shorter than 8 characters)`);
+    const secret = readSecret(env, clientKey.env);
+    const value = secret !== undefined && 'value' in secret ? secret.value : undefined;
+    if (secret !== undefined && 'problem' in secret) problems.push(`clientKeys.${index}.env: ${secret.problem}`);
+    else if (value === undefined || value.length < 8) problems.push(`clientKeys.${index}.env: the environment variable ${clientKey.env} (or ${clientKey.env}_FILE) is not set (or shorter than 8 characters)`);
     else {
       const key = new TextEncoder().encode(value);
       clientKeys.push({ id: clientKey.id, key, digest: clientKeyDigest(key) });
@@ -185,19 +245,32 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
   let signingKey: Uint8Array | undefined;
   const needsJobs = [...targets.values()].some((target) => target.execution === 'async');
   if (catalogue.jobs !== undefined) {
-    const value = env[catalogue.jobs.signingKeyEnv];
-    if (value === undefined || value.length < 32) problems.push(`jobs.signingKeyEnv: the environment variable ${catalogue.jobs.signingKeyEnv} is not set (or shorter than 32 characters)`);
+    const secret = readSecret(env, catalogue.jobs.signingKeyEnv);
+    const value = secret !== undefined && 'value' in secret ? secret.value : undefined;
+    if (secret !== undefined && 'problem' in secret) problems.push(`jobs.signingKeyEnv: ${secret.problem}`);
+    else if (value === undefined || value.length < 32) problems.push(`jobs.signingKeyEnv: the environment variable ${catalogue.jobs.signingKeyEnv} (or ${catalogue.jobs.signingKeyEnv}_FILE) is not set (or shorter than 32 characters)`);
     else signingKey = new TextEncoder().encode(value);
   } else if (needsJobs) {
     problems.push('jobs: a model has an async target, so the catalogue needs jobs.signingKeyEnv');
   }
 
-  const close = async (): Promise<void> => {
-    await Promise.all(transports.map((transport) => transport.destroy()));
-  };
   if (problems.length > 0) {
-    void close();
+    // Only what this call created: a reused transport still serves the catalogue in force.
+    void Promise.all(created.map((transport) => transport.destroy()));
     throw new GatewayConfigurationError(problems);
   }
-  return { models, targets, clientKeys, signingKey, warnings, close };
+  const closeTargets = async (closing: Iterable<RuntimeTarget>): Promise<void> => {
+    await Promise.all([...closing].map((target) => transports.get(target)?.destroy()));
+  };
+  return {
+    models,
+    targets,
+    clientKeys,
+    signingKey,
+    warnings,
+    close: () => closeTargets(transports.keys()),
+    closeTargets,
+    fingerprints,
+    transportOf: (target) => transports.get(target),
+  };
 }

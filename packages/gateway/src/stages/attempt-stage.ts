@@ -10,6 +10,7 @@ import { egressRefusal, governanceRefusal } from '../pipeline/gateway-refusal.js
 import type { RequestScope } from '../pipeline/request-scope.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
 import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
+import type { TargetRouter } from '../routing/target-router.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
 import type { Attempted } from './attempted.js';
 import { attemptTarget } from './attempt-target.js';
@@ -42,6 +43,10 @@ export interface AttemptInput {
    * rate-limit headers replace the provider's passed ones when the tenant or key holds limits.
    */
   readonly metering?: RequestMetering | undefined;
+  /** Counts each attempt's result in the target's health (absent: no routing state). */
+  readonly router?: Pick<TargetRouter, 'begin'>;
+  /** Failure codes the model lets fall back although they are not retryable. */
+  readonly fallbackOn?: ReadonlySet<string>;
 }
 
 /** The client's answer from a target: a stream (`outcome: 'stream'`) or a whole response. */
@@ -98,17 +103,27 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
           settleUnsettled(false);
           meter = admission.meter;
         }
+        const attempted = input.router?.begin(target);
+        // A stream keeps its target's in-flight count until it closes (when the stream releases the request).
+        let streamEnded: (() => void) | undefined;
+        const release = (): void => {
+          streamEnded?.();
+          input.release();
+        };
         try {
           last = await attemptTarget(
-            { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release: input.release, end: input.end, meter },
+            { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release, end: input.end, meter },
             scope,
           );
         } catch (error) {
+          attempted?.({ kind: 'failure', code: 'provider-error' });
           // A gateway fault (not an engine error): whether the provider served is unknown, so the reservation is
           // charged (`estimated`) now rather than held until the orphan sweep.
           meter?.settle({ reachedProvider: true, served: true, outcome: 'failed:gateway' }, true);
           throw error;
         }
+        const ended = attempted?.(last.kind === 'answer' ? { kind: 'answer', streaming: last.outcome === 'stream' } : { kind: 'failure', code: last.failure.code });
+        if (last.kind === 'answer' && last.outcome === 'stream') streamEnded = ended;
         if (last.kind === 'failure' && meter !== undefined) unsettled = { meter, ending: last.ending };
         if (last.kind === 'answer') {
           if (facts.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, facts.droppedHostedTools.join(', '));
@@ -116,7 +131,7 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
           if (facts.structuredOutput !== undefined) last.response.headers.set(STRUCTURED_OUTPUT_HEADER, facts.structuredOutput);
           return proceed({ response: last.response, outcome: last.outcome });
         }
-        const step = nextStepAfterFailure(last.failure, last.acceptance, budget, index + 1 < targets.length, retriedHere);
+        const step = nextStepAfterFailure(last.failure, last.acceptance, budget, index + 1 < targets.length, retriedHere, input.fallbackOn);
         if (step.kind === 'retry-same') {
           budget.waitBudgetMs -= step.waitMs;
           retriedHere = true;

@@ -2,6 +2,7 @@ import type { TaskEnvelopeV3, TaskKindV3 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 } from '@tokenforge/protocol-engine';
 import { egressRefusal } from '../pipeline/gateway-refusal.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
+import type { TargetRouter } from '../routing/target-router.js';
 import type { ResolvedCatalogue, RuntimeTarget } from '../runtime/resolve-catalogue.js';
 
 /** What the route stage reads. */
@@ -12,6 +13,8 @@ export interface RouteInput {
   readonly modelName: string;
   /** With governance: whether the caller may use a model (one it may not use is answered like an unknown model). */
   readonly mayUse?: ((modelName: string) => boolean) | undefined;
+  /** Tiers, balancing and cooldown (absent: catalogue order). */
+  readonly router?: Pick<TargetRouter, 'order'>;
 }
 
 /** The sync targets of a catalogue model that can serve `task`, in catalogue order; undefined for an unknown model or a model of another kind. */
@@ -36,5 +39,5 @@ export async function routeStage(input: RouteInput): Promise<StageOutcome<readon
     return refuse(egressRefusal({ source: 'engine', code: PROTOCOL_ENGINE_ERROR_CODES_V1.TARGET_TASK_MISMATCH }, 'refused:token-count-unsupported'));
   }
   if (targets === undefined || targets.length === 0) return refuse(egressRefusal({ source: 'engine', code: 'GATEWAY_MODEL_NOT_FOUND' }, 'refused:model-not-found'));
-  return proceed(targets);
+  return proceed(input.router === undefined ? targets : input.router.order(input.catalogue.models.get(input.modelName), targets));
 }
