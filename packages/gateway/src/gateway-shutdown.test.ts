@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from './start-gateway.js';
@@ -67,6 +67,16 @@ describe('shutdown (issue #30 item 6)', () => {
     expect(streams.map((stream) => stream.status)).toEqual([200, 200, 200, 200]);
     const sync = fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: openAi, body: JSON.stringify({ model: 'slow', messages }) });
     await eventually(() => gateway.inFlight === 5);
+    // A body still arriving at the deadline (it holds no slot) is answered too.
+    const { hostname, port } = new URL(url);
+    const slowBody = connect({ host: hostname, port: Number(port) });
+    slowBody.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer ${TEST_CLIENT_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+    const slowBodyAnswer = new Promise<string>((resolve) => {
+      let text = '';
+      slowBody.on('data', (chunk) => (text += chunk.toString('utf8')));
+      slowBody.on('error', () => {});
+      slowBody.once('close', () => resolve(text));
+    });
 
     const started = performance.now();
     const closed = gateway.close();
@@ -89,12 +99,14 @@ describe('shutdown (issue #30 item 6)', () => {
     const syncAnswer = await sync;
     expect(syncAnswer.status).toBe(503);
     expect(await syncAnswer.json()).toMatchObject({ error: { code: 'gateway_unavailable' } });
+    expect(await slowBodyAnswer).toMatch(/^HTTP\/1\.1 503/);
     await closed;
 
-    // Four streams, one sync request cut at the deadline, two refused during the drain: seven lines.
+    // Four streams, one sync request and one body cut at the deadline, two refused during the drain: eight lines.
     const lines = log.requests();
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(8);
     expect(lines.map((line) => line.outcome).sort()).toEqual([
+      'cancelled:shutdown',
       'cancelled:shutdown',
       'failed-in-stream:shutdown',
       'failed-in-stream:shutdown',

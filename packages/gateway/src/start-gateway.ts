@@ -171,7 +171,10 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     shutdown: shutdown.signal,
   };
   const app = createGatewayApp(runtime);
-  const server: Server = createServer(getRequestListener(app.fetch));
+  // Node checks `headersTimeout` (and `requestTimeout`) only every `connectionsCheckingInterval` (30 s by default):
+  // check often enough that a slow head is answered 408 close to `headersTimeoutMs`.
+  const connectionsCheckingInterval = Math.max(100, Math.min(1000, Math.floor(limits.headersTimeoutMs / 10)));
+  const server: Server = createServer({ connectionsCheckingInterval }, getRequestListener(app.fetch));
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
   server.keepAliveTimeout = 5_000;

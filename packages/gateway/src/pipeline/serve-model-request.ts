@@ -50,7 +50,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     dialect,
     ingress: codecs.ingress,
     maxBodyBytes: runtime.limits.maxBodyBytes,
-    bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs },
+    bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs, signal: runtime.shutdown },
   });
   if (read.kind === 'refuse') return answerRefusal(read.refusal);
   const { decoded, preparedMedia, bodyBytes } = read.value;
@@ -74,8 +74,9 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     const mayUse = governance === undefined || principal === undefined ? undefined : (model: string) => governance.mayUseModel(principal, model);
     const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel, mayUse });
     if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
+    // A token count is free at every provider: it is authenticated and held to model access, not metered.
     const metering =
-      runtime.governance === undefined || principal === undefined
+      runtime.governance === undefined || principal === undefined || decoded.task.kind === 'token-count'
         ? undefined
         : new RequestMetering(runtime.governance, principal, scope.requestId, decoded.modelLabel, routed.value, reservationFactsOf(decoded.task, bodyBytes), runtime.now() + runtime.limits.requestTimeoutMs, runtime.now);
 
