@@ -1,5 +1,5 @@
 import type { ProtocolFamily } from '@tokenforge/model-protocol';
-import { createOpenAiEmbeddingsEgressCodec, createOpenAiResponsesEgressCodec } from '@tokenforge/provider-adapters';
+import { createGeminiGenerateContentEgressCodec, createOpenAiEmbeddingsEgressCodec, createOpenAiResponsesEgressCodec } from '@tokenforge/provider-adapters';
 import { Hono, type Context } from 'hono';
 import { clientAuthRefusal, type ErrorShape } from './http/client-auth-refusal.js';
 import type { ClientKeyPlacement } from './http/authenticate-client.js';
@@ -25,7 +25,8 @@ const dialect = (family: string, keyPlacement: ClientKeyPlacement, errorShape: E
 const BASE64_EMBEDDINGS = createOpenAiEmbeddingsEgressCodec({ encodingFormat: 'base64' });
 
 const OPENAI_CHAT = dialect('openai-chat/v1', 'bearer', 'openai');
-const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai', {
+/** The Responses dialect, served on `POST /v1/responses` and on its WebSocket (`GET /v1/responses`, upgraded). */
+export const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai', {
   // Freeform (custom) tools travel as one-string functions; their calls go back to the client as custom tool calls.
   egressFor: (decoded) =>
     'clientFreeformToolNames' in decoded && Array.isArray(decoded.clientFreeformToolNames)
@@ -33,7 +34,11 @@ const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai', {
       : undefined,
 });
 const ANTHROPIC = dialect('anthropic-messages/v1', 'anthropic', 'anthropic');
-const GEMINI = dialect('gemini-generate-content/v1', 'gemini', 'gemini');
+const GEMINI_JSON_ARRAY = createGeminiGenerateContentEgressCodec({ streamFraming: 'json-array' });
+const GEMINI = dialect('gemini-generate-content/v1', 'gemini', 'gemini', {
+  // `:streamGenerateContent` without `alt=sse`: the client reads one JSON array, written as the events come.
+  egressFor: (decoded) => ('clientStreamFraming' in decoded && decoded.clientStreamFraming === 'json-array' ? GEMINI_JSON_ARRAY : undefined),
+});
 const EMBEDDINGS = dialect('openai-embeddings/v1', 'bearer', 'openai', {
   // The OpenAI SDKs ask for base64 by default; the ingress reports the client's choice.
   egressFor: (decoded) => ('clientEncodingFormat' in decoded && decoded.clientEncodingFormat === 'base64' ? BASE64_EMBEDDINGS : undefined),

@@ -19,6 +19,7 @@ beforeAll(async () => {
     { name: 'video-dashscope', taskKind: 'video-generation', targets: [{ family: DASHSCOPE, model: 'wan2.2-t2v-plus' }] },
     { name: 'video-fallback', taskKind: 'video-generation', targets: [{ family: KLING, model: 'error.429' }, { family: DASHSCOPE, model: 'wan2.2-t2v-plus' }] },
     { name: 'video-unknown', taskKind: 'video-generation', targets: [{ family: KLING, model: 'error.500' }, { family: DASHSCOPE, model: 'wan2.2-t2v-plus' }] },
+    { name: 'video-unknown-dashscope', taskKind: 'video-generation', targets: [{ family: DASHSCOPE, model: 'error.500' }] },
   ]);
   gateway = await startGateway({ catalogue, env, logger: log });
 });
@@ -122,6 +123,33 @@ describe('async jobs with signed handles', () => {
     const recovered = await call('GET', `/v1/jobs?recover=${created.json.error.recover}`);
     expect(recovered.status).toBe(200);
     expect((await call('GET', `/v1/jobs?recover=${created.json.error.recover}`, undefined, OTHER_CLIENT_KEY)).status).toBe(404);
+  });
+
+  it('a recovery token returns only the caller’s jobs, never another client’s job created inside the window', async () => {
+    const providerJobIdOf = (handle: string): string => JSON.parse(Buffer.from(handle.split('.')[1] ?? '', 'base64url').toString()).j;
+    const lost = await create('video-unknown');
+    expect(lost.json.error.code).toBe('job-acceptance-unknown');
+    const theirs = await create('video', OTHER_CLIENT_KEY);
+    expect(theirs.status).toBe(202);
+    const mine = await create('video');
+    expect(mine.status).toBe(202);
+    const recovered = await call('GET', `/v1/jobs?recover=${lost.json.error.recover}`);
+    expect(recovered.status).toBe(200);
+    const ids = recovered.json.data.map((job: { id: string }) => providerJobIdOf(job.id));
+    expect(ids).toContain(providerJobIdOf(mine.json.id));
+    expect(ids).not.toContain(providerJobIdOf(theirs.json.id));
+    expect(recovered.json.data.every((job: { idempotencyKey?: string }) => job.idempotencyKey !== undefined)).toBe(true);
+  });
+
+  it('a recovery over a family that echoes no owner tag answers recovery-unsupported, listing nothing', async () => {
+    const lost = await create('video-unknown-dashscope');
+    expect(lost.json.error.code).toBe('job-acceptance-unknown');
+    expect(lost.json.error.message).toContain('recovery-unsupported');
+    expect((await create('video-dashscope', OTHER_CLIENT_KEY)).status).toBe(202);
+    const recovered = await call('GET', `/v1/jobs?recover=${lost.json.error.recover}`);
+    expect(recovered.status).toBe(409);
+    expect(recovered.json.error.code).toBe('recovery-unsupported');
+    expect(JSON.stringify(recovered.json)).not.toMatch(/tfj1|media/);
   });
 
   it('refuses malformed create bodies with every problem and its path, and forwards nothing', async () => {

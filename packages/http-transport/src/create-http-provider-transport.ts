@@ -5,6 +5,7 @@ import { refuseBeforeSend } from './failure/refuse-before-send.js';
 import { createSecretRedactor } from './failure/secret-redactor.js';
 import { toTransportFailure } from './failure/to-transport-failure.js';
 import type { CreateHttpProviderTransportOptions } from './http-transport-options.js';
+import { ConnectionPermits } from './pool/connection-permits.js';
 import { resolveTransportConfiguration } from './resolve-transport-configuration.js';
 import { createResponseRedactor } from './response/response-redactor.js';
 import { sendProviderRequest } from './send-provider-request.js';
@@ -36,6 +37,7 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
   const secrets = credentials.type === 'api-key' ? [credentials.apiKey] : [credentials.accessKey, credentials.secretKey];
   const redact = createSecretRedactor(secrets);
   const responseRedactor = createResponseRedactor(secrets);
+  const permits = new ConnectionPermits(configuration.maxConnections);
   let waitingForSocket = 0;
   const socketDemand = {
     acquire: (): void => {
@@ -67,7 +69,7 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
     async send(request: ProviderTransportRequest): Promise<ProviderTransportResponse> {
       if (closing !== undefined || destroying !== undefined) throw refuseBeforeSend('other', 'the transport is closed');
       try {
-        return await sendProviderRequest(request, configuration, pool, redact, responseRedactor, socketDemand);
+        return await sendProviderRequest(request, configuration, pool, redact, responseRedactor, socketDemand, permits);
       } catch (error) {
         throw toTransportFailure(error, 'before-send', redact);
       }

@@ -63,7 +63,10 @@ export interface HttpTransportPolicy {
   readonly firstPullTimeoutMs?: number;
   /** Largest response body in bytes, counted while streaming. Default 64 MiB. */
   readonly maxResponseBytes?: number;
-  /** Most sockets open at once for this connection. Default 16. */
+  /**
+   * Most sockets open at once for this connection. Default 16. A request that finds them all busy waits for one
+   * at most `connectTimeoutMs`, then fails `before-send` with reason `timeout` (see `isConnectionPoolExhausted`).
+   */
   readonly maxConnections?: number;
   /** Milliseconds an idle keep-alive socket is kept for reuse. Default 4 000. */
   readonly keepAliveTimeoutMs?: number;

@@ -15,3 +15,5 @@ export type { HttpTransportConfigurationErrorCode } from './http-transport-confi
 export { RESTRICTED_ADDRESS_CATEGORIES, classifyAddress } from './address-policy/classify-address.js';
 export type { AddressCategory, RestrictedAddressCategory } from './address-policy/classify-address.js';
 export { HttpTransportDiagnostic } from './failure/transport-diagnostic.js';
+export { MIN_REDACTED_SECRET_LENGTH } from './response/response-redactor.js';
+export { CONNECTION_POOL_EXHAUSTED_CODE, isConnectionPoolExhausted } from './pool/connection-permits.js';

@@ -53,10 +53,43 @@ describe('provider echoes of the transport secrets', () => {
     expect(JSON.parse(text)).toMatchObject({ error: { code: '[redacted]', key: '[redacted]', token: '[redacted]' } });
   });
 
-  it('redacts the key from a streamed body for any split of the bytes over real socket writes', async () => {
-    const events = `data: {"id":"1","echo":"${API_KEY}"}\n\ndata: {"error":{"code":"${API_KEY}"}}\n\ndata: [DONE]\n\n`;
+  it('redacts the key from an error body for any split of the bytes over real socket writes', async () => {
+    const events = `{"id":"1","echo":"${API_KEY}",\n"error":{"code":"${API_KEY}","message":"key ${API_KEY}"}}`;
     const body = Buffer.from(events);
     const expected = events.replaceAll(API_KEY, '[redacted]');
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: body.byteLength - 1 }), { maxLength: 5 }), async (rawCuts) => {
+        const cuts = [...rawCuts].sort((left, right) => left - right);
+        const server = await startHttpServer((_request, response) => {
+          response.writeHead(500, { 'content-type': 'application/json' });
+          void writeInPieces(response, body, cuts);
+        });
+        const transport = loopbackTransport(server, { credentials: { type: 'api-key', apiKey: API_KEY } });
+        const response = await transport.send(getRequest());
+        expect((await readAll(response.body)).toString('utf8')).toBe(expected);
+        await transport.close();
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('never rewrites a successful body, even one that holds the key', async () => {
+    const body = Buffer.from(`data: {"choices":[{"delta":{"content":"${API_KEY} and te${API_KEY}xt"}}]}\n\ndata: [DONE]\n\n`);
+    const server = await startHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'x-echo': API_KEY });
+      void writeInPieces(response, body, [20, body.indexOf('and') + 5]);
+    });
+    const transport = loopbackTransport(server, { credentials: { type: 'api-key', apiKey: API_KEY } });
+    const response = await transport.send(getRequest());
+    expect(response.headers['x-echo']).toBe('[redacted]');
+    expect((await readAll(response.body)).equals(body)).toBe(true);
+  });
+
+  it('in a 2xx event stream redacts the key only inside an error event, for any split of the bytes', async () => {
+    const content = `data: {"choices":[{"delta":{"content":"${API_KEY}"}}]}\n\n`;
+    const errors = `event: error\ndata: {"type":"error","error":{"type":"${API_KEY}"}}\n\ndata: {"error":{"code":"${API_KEY}"}}\r\n\r\n`;
+    const body = Buffer.from(content + errors);
+    const expected = content + errors.replaceAll(API_KEY, '[redacted]');
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: body.byteLength - 1 }), { maxLength: 5 }), async (rawCuts) => {
         const cuts = [...rawCuts].sort((left, right) => left - right);
@@ -69,8 +102,31 @@ describe('provider echoes of the transport secrets', () => {
         expect((await readAll(response.body)).toString('utf8')).toBe(expected);
         await transport.close();
       }),
-      { numRuns: 25 },
+      { numRuns: 15 },
     );
+  });
+
+  it('redacts only the whole key in an error body, never a word that contains it', async () => {
+    const text = JSON.stringify({ error: { message: `bad key ${API_KEY}; not ${API_KEY}_v2 nor x${API_KEY}`, type: 'text' } });
+    const server = await startHttpServer((_request, response) => {
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end(text);
+    });
+    const transport = loopbackTransport(server, { credentials: { type: 'api-key', apiKey: API_KEY } });
+    const response = await transport.send(getRequest());
+    expect((await readAll(response.body)).toString()).toBe(text.replace(`key ${API_KEY};`, 'key [redacted];'));
+  });
+
+  it.each(['none', 'x'])('a key shorter than 16 characters (%s) leaves error bodies and headers as sent', async (apiKey) => {
+    const text = '{"error":{"type":"invalid_request_error","message":"I found none of them in the text"}}';
+    const server = await startHttpServer((_request, response) => {
+      response.writeHead(400, { 'content-type': 'application/json', 'x-request-id': 'req-none-x' });
+      response.end(text);
+    });
+    const transport = loopbackTransport(server, { credentials: { type: 'api-key', apiKey } });
+    const response = await transport.send(getRequest());
+    expect(response.headers['x-request-id']).toBe('req-none-x');
+    expect((await readAll(response.body)).toString()).toBe(text);
   });
 
   it('leaves a body without any secret byte for byte as sent', async () => {

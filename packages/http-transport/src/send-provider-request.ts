@@ -2,6 +2,7 @@ import { ProviderTransportFailureV1, type ProviderTransportRequest, type Provide
 import type { Dispatcher } from 'undici';
 import { credentialHeader } from './auth/credential-header.js';
 import { refuseBeforeSend } from './failure/refuse-before-send.js';
+import type { ConnectionPermits } from './pool/connection-permits.js';
 import type { SecretRedactor } from './failure/secret-redactor.js';
 import { HttpTransportDiagnostic } from './failure/transport-diagnostic.js';
 import { buildRequestHeaders } from './request/build-request-headers.js';
@@ -23,6 +24,7 @@ export async function sendProviderRequest(
   redact: SecretRedactor,
   responseRedactor: ResponseRedactor,
   socketDemand: SocketDemand,
+  permits: ConnectionPermits,
 ): Promise<ProviderTransportResponse> {
   if (request.method !== 'GET' && request.method !== 'POST' && request.method !== 'DELETE') {
     throw refuseBeforeSend('policy-refused', 'request method must be GET, POST or DELETE');
@@ -38,7 +40,9 @@ export async function sendProviderRequest(
       headers['content-type'] = body.contentType;
       headers['content-length'] = String(body.contentLength);
     }
+    const release = await permits.acquire(request.signal, configuration.connectTimeoutMs);
     const response = await dispatchRequest({
+      onDone: release,
       dispatcher,
       method,
       path,

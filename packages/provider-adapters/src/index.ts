@@ -65,6 +65,8 @@ export type { JsonResponseOutcome, ReadJsonResponseOptions } from './codec-kit/j
 export { classifyAsyncStartError } from './codec-kit/classify-async-start-error.js';
 export { isHttpsMediaUrl } from './codec-kit/https-media-url.js';
 export { finishedExecution } from './codec-kit/finished-execution.js';
+export { createToolNameCheck } from './codec-kit/tool-name-check.js';
+export type { ToolNameCheck } from './codec-kit/tool-name-check.js';
 export { resolveReasoningEffortV3 } from './codec-kit/reasoning-effort.js';
 export { ENGINE_CAPABILITY_REFUSAL_CODES, forEngineCapabilityRefusals } from './codec-kit/engine-refusal-codes.js';
 export { GATEWAY_REFUSALS, forGatewayRefusals } from './codec-kit/gateway-refusal-codes.js';
@@ -142,7 +144,13 @@ export {
   createGeminiGenerateContentSuiteEntryV1,
   GEMINI_GENERATE_CONTENT_TRANSPORT_METADATA,
 } from './protocols/gemini-generate-content/index.js';
-export type { GeminiGenerateContentAdapterOptionsV1, GeminiIngressOptionsV1 } from './protocols/gemini-generate-content/index.js';
+export type {
+  GeminiDecodedRequestV1,
+  GeminiEgressOptionsV1,
+  GeminiGenerateContentAdapterOptionsV1,
+  GeminiIngressOptionsV1,
+  GeminiStreamFramingV1,
+} from './protocols/gemini-generate-content/index.js';
 export {
   OPENAI_RESPONSES_PROTOCOL_FAMILY,
   createOpenAiResponsesAdapterFactory,

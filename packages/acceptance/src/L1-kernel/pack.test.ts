@@ -73,7 +73,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (workRoot !== undefined) rmSync(workRoot, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe('the tarball inspection', () => {
   it('names every planted defect of a leaky package', async () => {

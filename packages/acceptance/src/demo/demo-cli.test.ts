@@ -13,8 +13,10 @@ describe('the demo command (the README\'s first command after the install)', () 
       cwd: repositoryRoot,
       env: { ...process.env, NO_COLOR: '1' },
     });
-    expect(run.stderr).toBe('');
-    expect(run.exitCode).toBe(0);
+    // On failure, the message is the demo's whole output: the failing cell's line says what went wrong.
+    const output = `demo exited ${run.exitCode}\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`;
+    expect(run.stderr, output).toBe('');
+    expect(run.exitCode, output).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toMatch(/^gateway listening on http:\/\/127\.0\.0\.1:\d+ /);
     const matrixStart = lines.findIndex((line) => line.startsWith('client -> target'));
@@ -22,7 +24,7 @@ describe('the demo command (the README\'s first command after the install)', () 
     const matrixRows = lines.slice(matrixStart + 2).filter((line) => line.length > 0 && !line.startsWith('all declared'));
     const labels = [...Object.keys(DEMO_FAMILY_PLANS).sort(), ...DEMO_CROSS_DIALECT_PLANS.map((plan) => plan.label)];
     expect(matrixRows.map((line) => labels.find((label) => line.startsWith(`${label} `)))).toEqual(labels);
-    expect(matrixRows.join('\n')).not.toContain('FAIL');
+    expect(matrixRows.join('\n'), output).not.toContain('FAIL');
     expect(lines.some((line) => /^all declared cells passed in \d+\.\d s \(\d+ provider requests behind them\)$/.test(line))).toBe(true);
   });
 });

@@ -27,8 +27,9 @@ export interface DefaultReplayCapabilityInput {
  * families and `stream-capable` otherwise, the task's own kind, every input feature switched on (tools, image,
  * document and audio input, reasoning, structured output; callback URLs for async families), and for embedding
  * tasks a space `replay` whose default dimensions are `--embedding-dimensions` or the task's `dimensions`.
- * Replay debugs decoding, so the capability admits whatever the task asks for. A `token-count` task, which only
- * V3 can declare, gets the same facts in V3 form.
+ * Replay debugs decoding, so the capability admits whatever the task asks for: a chat task that carries a V3 field
+ * (context management, a parallel-tool-calls switch, hosted tools, a forced tool choice while reasoning) gets the V3
+ * capability with each of those facts declared, as does a `token-count` task, which only V3 can declare.
  *
  * @returns the capability, or a message when an embedding task leaves the dimensions unknown.
  */
@@ -53,5 +54,13 @@ export function defaultReplayCapability(input: DefaultReplayCapabilityInput): Pr
     ...(input.async ? { callbackUrl: true } : {}),
     ...(embedding === undefined ? {} : { embedding }),
   };
-  return task.kind === 'token-count' ? { ...protocolCapabilityFromV2(capability), taskKinds: ['token-count'] } : capability;
+  if (task.kind === 'token-count') return { ...protocolCapabilityFromV2(capability), taskKinds: ['token-count'] };
+  if (task.kind !== 'chat') return capability;
+  const agentFacts: Partial<ProtocolCapabilityV3> = {
+    ...(task.contextManagement === undefined ? {} : { contextManagement: true }),
+    ...(task.parallelToolCalls === undefined ? {} : { parallelToolCalls: true }),
+    ...(task.hostedTools === undefined || task.hostedTools.length === 0 ? {} : { hostedTools: [...new Set(task.hostedTools.map((tool) => tool.kind))] }),
+    ...(task.reasoning === undefined ? {} : { forcedToolChoiceWithReasoning: true }),
+  };
+  return Object.keys(agentFacts).length === 0 ? capability : { ...protocolCapabilityFromV2(capability), ...agentFacts };
 }

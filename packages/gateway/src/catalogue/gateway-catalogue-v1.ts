@@ -1,7 +1,8 @@
 import {
   embeddingSpaceV2Schema,
   HOSTED_TOOL_KINDS_V3,
-  protocolFamilySchema,
+  PROTOCOL_FAMILY_PATTERN,
+  type ProtocolFamily,
   reasoningEffortV3Schema,
   structuredOutputSupportV3Schema,
   taskKindV2Schema,
@@ -21,13 +22,40 @@ const identifier = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must b
 /** A positive whole number of milliseconds, at most a day. */
 const milliseconds = z.number().int().positive().max(86_400_000);
 
+const INLINE_SECRET_FIELDS: Readonly<Record<string, string>> = { apiKey: 'apiKeyEnv', accessKey: 'accessKeyEnv', secretKey: 'secretKeyEnv', key: 'apiKeyEnv' };
+
+/** What is wrong with a credentials object, in catalogue terms (never echoing a value). */
+function credentialsProblem(input: unknown): string {
+  const fields = typeof input === 'object' && input !== null ? Object.keys(input) : [];
+  const inline = fields.filter((field) => INLINE_SECRET_FIELDS[field] !== undefined);
+  if (inline.length > 0) {
+    return `a secret never lives in the catalogue: replace ${inline.map((field) => `\`${field}\``).join(', ')} with ${inline.map((field) => `\`${INLINE_SECRET_FIELDS[field]}: NAME\``).join(', ')} and put the secret in the environment variable NAME`;
+  }
+  return 'must be { apiKeyEnv: NAME } or { accessKeyEnv: NAME, secretKeyEnv: NAME }, naming the environment variables that hold the secrets';
+}
+
 /** Where a target's credentials come from. */
-export const gatewayTargetCredentialsV1Schema = z.union([
-  /** One API key (bearer, `x-api-key` or `x-goog-api-key`, as the family's transport metadata says). */
-  z.strictObject({ apiKeyEnv: environmentVariableName }),
-  /** An access key and a secret key (Kling signs a short-lived JWT with them). */
-  z.strictObject({ accessKeyEnv: environmentVariableName, secretKeyEnv: environmentVariableName }),
-]);
+export const gatewayTargetCredentialsV1Schema = z.union(
+  [
+    /** One API key (bearer, `x-api-key` or `x-goog-api-key`, as the family's transport metadata says). */
+    z.strictObject({ apiKeyEnv: environmentVariableName }),
+    /** An access key and a secret key (Kling signs a short-lived JWT with them). */
+    z.strictObject({ accessKeyEnv: environmentVariableName, secretKeyEnv: environmentVariableName }),
+  ],
+  { error: (issue) => credentialsProblem(issue.input) },
+);
+
+/** A protocol family id, refused with what to write instead (the bare pattern helps no one). */
+const catalogueFamily = z
+  .string()
+  .max(64)
+  .regex(PROTOCOL_FAMILY_PATTERN, {
+    error: (issue) => {
+      const given = typeof issue.input === 'string' ? issue.input : '';
+      const bare = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/.test(given);
+      return `must be a protocol family with its major version, such as openai-chat/v1${bare ? ` (write ${given}/v1)` : ''}`;
+    },
+  }) as unknown as z.ZodType<ProtocolFamily>;
 
 /**
  * Capability facts that override the family's defaults (see `FAMILY_CAPABILITY_DEFAULTS`): what the target's
@@ -85,12 +113,15 @@ export const gatewayCapabilityOverridesV1Schema = z.strictObject({
   embedding: embeddingSpaceV2Schema.optional(),
 });
 
+/** Connections per target when `maxConnections` is absent: the default `limits.maxConcurrentRequests`, so the pool never refuses first. */
+export const DEFAULT_TARGET_MAX_CONNECTIONS = 64;
+
 /** One upstream a public model can be served by. */
 export const gatewayTargetV1Schema = z.strictObject({
   /** Opaque provider identity, shown in the operator log (never a dispatch key). */
   provider: identifier,
   /** The wire protocol family the target speaks, e.g. `openai-chat/v1`. */
-  family: protocolFamilySchema,
+  family: catalogueFamily,
   /** The model name sent to the provider. */
   model: z.string().min(1).max(256),
   /** The provider's base URL (`https://api.openai.com/v1`, `https://api.anthropic.com`, ...). */
@@ -110,6 +141,12 @@ export const gatewayTargetV1Schema = z.strictObject({
       bodyIdleMs: milliseconds.optional(),
     })
     .optional(),
+  /**
+   * Most connections open at once to this target (default {@link DEFAULT_TARGET_MAX_CONNECTIONS}). A request that
+   * finds them all busy waits for one at most `timeouts.connectMs`, then fails as a retryable `overloaded` (503 in
+   * the client's dialect) that falls back to the next target: never a silent queue.
+   */
+  maxConnections: z.number().int().min(1).max(1024).optional(),
   /**
    * Pass the provider's rate-limit facts back to the client (default `false`: they describe the operator's
    * account). When `true`, an answer this target gave to a client of the same rate-limit header dialect (OpenAI's

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { gatewayCatalogueV1Schema, type GatewayCatalogueV1 } from './gateway-catalogue-v1.js';
 
@@ -14,8 +14,8 @@ export class GatewayCatalogueError extends Error {
   readonly code = 'GATEWAY_CATALOGUE_INVALID';
   readonly issues: readonly GatewayCatalogueIssue[];
 
-  constructor(issues: readonly GatewayCatalogueIssue[], source = 'the catalogue') {
-    super(`${source} is invalid:\n${issues.map((issue) => `  - ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`).join('\n')}`);
+  constructor(issues: readonly GatewayCatalogueIssue[], source = 'the catalogue', verdict = 'is invalid') {
+    super(`${source} ${verdict}:\n${issues.map((issue) => `  - ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`).join('\n')}`);
     this.name = 'GatewayCatalogueError';
     this.issues = issues;
   }
@@ -45,6 +45,18 @@ export function parseGatewayCatalogueText(text: string, format: 'yaml' | 'json' 
 
 /** Reads and validates a catalogue file (`.json` as JSON, anything else as YAML). */
 export async function readGatewayCatalogueFile(path: string): Promise<GatewayCatalogueV1> {
-  const text = await readFile(path, 'utf8');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+    const message =
+      code === 'ENOENT'
+        ? `no such file (${resolve(path)}); pass the path of a catalogue file (packages/gateway/examples/catalogue.example.yaml is a complete one), or leave out --config for the built-in simulator catalogue`
+        : code === 'EISDIR'
+          ? 'is a directory; pass the path of a catalogue file (YAML, or JSON ending in .json)'
+          : `${code ?? 'unreadable'}; check the path and its permissions`;
+    throw new GatewayCatalogueError([{ path: '', message }], path, 'cannot be read');
+  }
   return parseGatewayCatalogueText(text, extname(path).toLowerCase() === '.json' ? 'json' : 'yaml', path);
 }

@@ -98,6 +98,7 @@ export const GATEWAY_JOB_ERROR_CODES_V1 = [
   'job-id-expired',
   'job-not-found',
   'cancel-unsupported',
+  'recovery-unsupported',
   'job-acceptance-unknown',
   'no-target-accepted',
   'provider-error',

@@ -77,6 +77,6 @@ describe('serveModelRequest', () => {
     expect(response.status).toBe(404);
     expect(executed).toEqual([]);
     await eventually(() => log.requests().length === 1);
-    expect(log.requests()[0]).toMatchObject({ client: 'main', model: 'nope', outcome: 'refused:model-not-found' });
+    expect(log.requests()[0]).toMatchObject({ client: 'main', model: 'unknown', outcome: 'refused:model-not-found' });
   });
 });

@@ -11,10 +11,17 @@ import { authenticateStage } from '../stages/authenticate-stage.js';
 import { decodeStage } from '../stages/decode-stage.js';
 import { logStage } from '../stages/log-stage.js';
 import { routeStage } from '../stages/route-stage.js';
+import { catalogueModelLabel } from '../telemetry/catalogue-model-label.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
 import { egressRefusal, type GatewayRefusal } from './gateway-refusal.js';
 import { renderRefusal } from './render-refusal.js';
 import { createRequestScope } from './request-scope.js';
+
+/** How a request reached the gateway, when not as a plain HTTP request of its own. */
+export interface ServeModelRequestOptions {
+  /** The route label of the operator log and telemetry, in place of `METHOD /path` (`WS /v1/responses`). */
+  readonly route?: string;
+}
 
 const SHUTDOWN_REFUSAL = egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'cancelled:shutdown', { connection: 'close' });
 
@@ -24,11 +31,11 @@ const SHUTDOWN_REFUSAL = egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTI
  * admission took: at the end of the request, or when a stream it handed on ends. Every refusal goes out in the
  * dialect's egress; one operator log line ends every request.
  */
-export async function serveModelRequest(request: Request, runtime: GatewayRuntime, dialect: DirectDialect): Promise<Response> {
+export async function serveModelRequest(request: Request, runtime: GatewayRuntime, dialect: DirectDialect, options: ServeModelRequestOptions = {}): Promise<Response> {
   const codecs = runtime.suite.codecsFor(dialect.family);
   if (codecs === undefined) throw new Error(`${dialect.family} has no codecs`);
   let egress = dialect.wrapEgress === undefined ? codecs.egress : dialect.wrapEgress(codecs.egress);
-  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route));
+  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route), options.route);
   const facts = scope.facts;
   let context: EgressContextV1 = { responseId: `gw-${scope.requestId}`, modelLabel: 'unknown', createdAtMs: runtime.now() };
   const recordRequest = runtime.governance === undefined ? undefined : runtime.governance.store.recordRequest.bind(runtime.governance.store);
@@ -58,7 +65,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
   egress = dialect.egressFor?.(decoded) ?? egress;
   const ingressDropped = droppedHostedTools(decoded);
   facts.droppedHostedTools = ingressDropped;
-  facts.model = decoded.modelLabel;
+  facts.model = catalogueModelLabel(runtime.catalogue.models, decoded.modelLabel);
   facts.taskKind = decoded.task.kind;
   const admitted = await admitStage({ draining: runtime.draining, limiter: runtime.limiter });
   if (admitted.kind === 'refuse') return answerRefusal(admitted.refusal);

@@ -1,12 +1,14 @@
-import { createHttpProviderTransport, type HttpProviderTransport, type HttpTransportCredentials } from '@tokenforge/http-transport';
+import { createHttpProviderTransport, MIN_REDACTED_SECRET_LENGTH, type HttpProviderTransport, type HttpTransportCredentials } from '@tokenforge/http-transport';
 import type { ProtocolCapabilityV2, ProtocolCapabilityV3, ProtocolFamily, TaskKindV2 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, type ProtocolEngineDispatchTargetV1, type ProtocolEngineTargetBindingV1 } from '@tokenforge/protocol-engine';
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import { FAMILIES_ECHOING_IDEMPOTENCY_KEY } from '../catalogue/families-echoing-idempotency-key.js';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
-import type { GatewayCatalogueV1, GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
+import { DEFAULT_TARGET_MAX_CONNECTIONS, type GatewayCatalogueV1, type GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
 import { attemptIdTransport } from '../governance/wiring/attempt-id-header.js';
 import { resolvePriceTableV1, type PriceTableV1 } from '../governance/v1/price-table-v1.js';
 import { clientKeyDigest } from '../http/client-key-digest.js';
+import { explainBaseUrlRefusal } from './explain-base-url-refusal.js';
 import { GatewayConfigurationError } from './gateway-configuration-error.js';
 
 /** One catalogue target, ready to serve: its binding over a transport of its own. */
@@ -19,6 +21,11 @@ export interface RuntimeTarget {
   readonly capability: ProtocolCapabilityV2 | ProtocolCapabilityV3;
   readonly binding: ProtocolEngineTargetBindingV1;
   readonly execution: 'sync' | 'async';
+  /**
+   * Async targets: whether the provider echoes the gateway's owner-tagged idempotency key on listed jobs, so a
+   * recovery can keep exactly the caller's jobs (see {@link FAMILIES_ECHOING_IDEMPOTENCY_KEY}).
+   */
+  readonly echoesIdempotencyKey: boolean;
   /** The catalogue's `passRateLimitHeaders` opt-in: the client of a matching dialect sees this target's rate limits. */
   readonly passRateLimitHeaders: boolean;
   /** The catalogue's price table of the target, resolved to micro-units (absent: not priced). */
@@ -48,16 +55,34 @@ export interface ResolvedCatalogue {
   readonly targets: ReadonlyMap<string, RuntimeTarget>;
   readonly clientKeys: readonly RuntimeClientKey[];
   readonly signingKey: Uint8Array | undefined;
+  /** What the operator should fix although the gateway can run (start-up writes each to the operator log). */
+  readonly warnings: readonly CatalogueWarning[];
   /** Closes every target transport. */
   close(): Promise<void>;
 }
 
+/** A catalogue fact the gateway runs with but the operator should fix. Never holds a secret's value. */
+export interface CatalogueWarning {
+  /** `short-provider-secret`: a provider secret too short to be redacted from provider error bodies and headers. */
+  readonly code: 'short-provider-secret';
+  /** Where in the catalogue, e.g. `models.0.targets.1.credentials.apiKeyEnv`. */
+  readonly path: string;
+  readonly message: string;
+}
+
 type Environment = Readonly<Record<string, string | undefined>>;
 
-function credentialsOf(target: GatewayTargetV1, env: Environment, path: string, problems: string[]): HttpTransportCredentials | undefined {
+function credentialsOf(target: GatewayTargetV1, env: Environment, path: string, problems: string[], warnings: CatalogueWarning[]): HttpTransportCredentials | undefined {
   const read = (name: string, field: string): string | undefined => {
     const value = env[name];
     if (value === undefined || value.length === 0) problems.push(`${path}.credentials.${field}: the environment variable ${name} is not set`);
+    else if (value.length < MIN_REDACTED_SECRET_LENGTH) {
+      warnings.push({
+        code: 'short-provider-secret',
+        path: `${path}.credentials.${field}`,
+        message: `the provider secret in ${name} is shorter than ${MIN_REDACTED_SECRET_LENGTH} characters, so it is not redacted from provider error bodies and headers (a short word like "none" would corrupt answers); if the provider checks keys, use a longer one`,
+      });
+    }
     return value;
   };
   if ('apiKeyEnv' in target.credentials) {
@@ -75,6 +100,7 @@ function credentialsOf(target: GatewayTargetV1, env: Environment, path: string, 
  */
 export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForgeProtocolSuiteV1, env: Environment): ResolvedCatalogue {
   const problems: string[] = [];
+  const warnings: CatalogueWarning[] = [];
   const families = new Set(suite.registry.listProtocolFamilies());
   const asyncFamilies = new Set(suite.entries.filter((entry) => entry.execution === 'async').map((entry) => entry.protocolFamily));
   const transports: HttpProviderTransport[] = [];
@@ -92,7 +118,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
       const capability = capabilityOfTarget(target);
       if (!capability.taskKinds.includes(model.taskKind)) problems.push(`${path}: the target does not serve the model's task kind ${model.taskKind}`);
       if (capability.taskKinds.includes('embedding') && capability.embedding === undefined) problems.push(`${path}.capability.embedding: an embedding target needs its embedding space`);
-      const credentials = credentialsOf(target, env, path, problems);
+      const credentials = credentialsOf(target, env, path, problems, warnings);
       if (credentials === undefined) return;
       const family = target.family as ProtocolFamily;
       let transport: HttpProviderTransport;
@@ -107,13 +133,18 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
               ...(target.network?.allowPrivate === true ? (['private'] as const) : []),
             ],
             allowInsecureHttpToLoopback: target.network?.allowLoopback === true,
+            maxConnections: target.maxConnections ?? DEFAULT_TARGET_MAX_CONNECTIONS,
             ...(target.timeouts?.connectMs === undefined ? {} : { connectTimeoutMs: target.timeouts.connectMs }),
             ...(target.timeouts?.headersMs === undefined ? {} : { headersTimeoutMs: target.timeouts.headersMs }),
             ...(target.timeouts?.bodyIdleMs === undefined ? {} : { bodyIdleTimeoutMs: target.timeouts.bodyIdleMs }),
           },
         });
       } catch (error) {
-        problems.push(`${path}: the transport refused the target (${error instanceof Error && 'code' in error ? String(error.code) : 'invalid'})`);
+        const code = error instanceof Error && 'code' in error ? String(error.code) : 'invalid';
+        // The transport's messages are its own fixed texts (never a secret); the explanation adds the catalogue fix.
+        const explained = explainBaseUrlRefusal(target);
+        if (explained !== undefined) problems.push(`${path}.baseUrl: ${explained} (${code})`);
+        else problems.push(`${path}: the transport refused the target: ${error instanceof Error ? error.message : 'invalid'} (${code})`);
         return;
       }
       transports.push(transport);
@@ -125,6 +156,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         family,
         capability,
         execution: asyncFamilies.has(family) ? 'async' : 'sync',
+        echoesIdempotencyKey: FAMILIES_ECHOING_IDEMPOTENCY_KEY.has(family),
         passRateLimitHeaders: target.passRateLimitHeaders === true,
         ...(target.price === undefined ? {} : { price: resolvePriceTableV1(target.price) }),
         binding: createProtocolEngineTargetBindingV1({
@@ -167,5 +199,5 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
     void close();
     throw new GatewayConfigurationError(problems);
   }
-  return { models, targets, clientKeys, signingKey, close };
+  return { models, targets, clientKeys, signingKey, warnings, close };
 }

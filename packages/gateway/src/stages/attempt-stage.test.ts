@@ -9,7 +9,7 @@ import { attemptStage, type AttemptInput } from './attempt-stage.js';
 
 const capability: ProtocolCapabilityV3 = { protocolFamily: 'openai-chat/v1', executionMode: 'stream-capable', taskKinds: ['chat'], tools: true };
 const target = (ref: string): RuntimeTarget =>
-  ({ ref, provider: 'sim', family: 'openai-chat/v1', capability, binding: { ref } as never, execution: 'sync', passRateLimitHeaders: false }) as RuntimeTarget;
+  ({ ref, provider: 'sim', family: 'openai-chat/v1', capability, binding: { ref } as never, execution: 'sync', echoesIdempotencyKey: false, passRateLimitHeaders: false }) as RuntimeTarget;
 const task: ChatTaskV3 = { kind: 'chat', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], hostedTools: [{ kind: 'web-search' }] };
 const context: EgressContextV1 = { responseId: 'gw-1', modelLabel: 'm', createdAtMs: 0 };
 const egress = {

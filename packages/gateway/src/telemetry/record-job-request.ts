@@ -1,6 +1,7 @@
 import type { OperatorLogAttempt } from '../operations/operator-log.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
+import { catalogueModelLabel } from './catalogue-model-label.js';
 import { telemetryOf } from './request-telemetry-for.js';
 
 /**
@@ -9,7 +10,7 @@ import { telemetryOf } from './request-telemetry-for.js';
  */
 export function recordJobRequest(runtime: GatewayRuntime, route: string, started: number, status: number, outcome: string, extra: Record<string, unknown>): void {
   const telemetry = telemetryOf(runtime);
-  const model = typeof extra.model === 'string' ? extra.model : undefined;
+  const model = typeof extra.model === 'string' ? catalogueModelLabel(runtime.catalogue.models, extra.model) : undefined;
   const target = extra.target as Pick<RuntimeTarget, 'provider' | 'family' | 'ref'> | undefined;
   const attempts = Array.isArray(extra.attempts) ? (extra.attempts as OperatorLogAttempt[]) : [];
   const taskKind = route === 'POST /v1/jobs' && model !== undefined ? runtime.catalogue.models.get(model)?.taskKind : undefined;

@@ -29,6 +29,7 @@ const catalogue: ResolvedCatalogue = {
   targets: new Map([['m#0', target]]),
   clientKeys: [{ id: 'main', key: new TextEncoder().encode(PIPELINE_CLIENT_KEY), digest: clientKeyDigest(PIPELINE_CLIENT_KEY) }],
   signingKey: undefined,
+  warnings: [],
   close: async () => {},
 };
 

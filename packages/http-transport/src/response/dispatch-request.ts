@@ -8,6 +8,7 @@ import type { Dispatcher } from 'undici';
 import { toTransportFailure } from '../failure/to-transport-failure.js';
 import type { SecretRedactor } from '../failure/secret-redactor.js';
 import { HttpTransportDiagnostic } from '../failure/transport-diagnostic.js';
+import { createEventStreamErrorRedactor } from './event-stream-error-redactor.js';
 import type { BodyRedactor, ResponseRedactor } from './response-redactor.js';
 
 /** One HTTP exchange handed to undici. */
@@ -27,7 +28,9 @@ export interface DispatchRequestInput {
   readonly redact: SecretRedactor;
   /** Counts requests waiting for a socket: acquired once at dispatch, released once writing starts or the request ends. */
   readonly socketDemand: SocketDemand;
-  /** Removes the connection's secrets from header values and body bytes before anyone reads them. */
+  /** Called once when the exchange no longer needs its connection (the response ended, failed or was released). */
+  readonly onDone?: () => void;
+  /** Removes the connection's secrets from header values, and from the body of a response that is not 2xx, before anyone reads them. */
   readonly responseRedactor: ResponseRedactor;
 }
 
@@ -124,9 +127,13 @@ class Exchange implements Dispatcher.DispatchHandler {
   ): void {
     if (statusCode < 200 || this.#head !== 'pending') return;
     this.#head = 'delivered';
-    this.#bodyRedactor = this.#input.responseRedactor.createBodyRedactor();
     const iterator = this.#createBodyIterator();
     const normalized = normalizeHeaders(headers, this.#input.responseRedactor);
+    // A successful body is the answer itself: never rewritten. Only a failure may echo the key back: a body that
+    // is not 2xx, or an error event inside a 2xx event stream.
+    const eventStream = /^\s*text\/event-stream\s*(?:;|$)/i.test(normalized['content-type'] ?? '');
+    this.#bodyRedactor =
+      statusCode >= 300 ? this.#input.responseRedactor.createBodyRedactor() : eventStream ? createEventStreamErrorRedactor(this.#input.responseRedactor) : undefined;
     this.#resolveHead({ status: statusCode, headers: normalized, body: { [Symbol.asyncIterator]: () => iterator } });
     const declared = Number(headers['content-length']);
     if (Number.isFinite(declared) && declared > this.#input.maxResponseBytes) {
@@ -218,6 +225,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   #settleHeadFailure(failure: Failure): void {
     this.#releaseDemand();
+    this.#input.onDone?.();
     if (this.#head !== 'pending') return;
     this.#head = 'rejected';
     this.#input.signal.removeEventListener('abort', this.#onAbort);
@@ -226,6 +234,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   #finish(): void {
     this.#releaseDemand();
+    this.#input.onDone?.();
     this.#clearBodyTimers();
     this.#finished = true;
     this.#input.signal.removeEventListener('abort', this.#onAbort);

@@ -122,3 +122,6 @@ export type { WireReaders, WireReadersOptions, WireRecord } from './wire-readers
 export { isStreamContentTypeAccepted, mediaTypeOf, SSE_OR_JSON_STREAM_MEDIA_TYPES, SSE_STREAM_MEDIA_TYPES } from './stream-content-type.js';
 export { clientCountJsonResponse } from './client-count-json-response.js';
 export { acceptEndUserId, readDomainList } from './agent-fields.js';
+
+export { createToolNameCheck } from './tool-name-check.js';
+export type { ToolNameCheck } from './tool-name-check.js';

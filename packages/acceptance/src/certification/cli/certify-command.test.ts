@@ -154,4 +154,16 @@ describe('the CLI entry script', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('manifest valid');
   });
+
+  it('with no manifest (as the README Tools table gives it) says how to make one, exit 2', () => {
+    const result = spawnSync(join(repositoryRoot, 'node_modules', '.bin', 'tsx'), ['packages/acceptance/src/certification/cli/certify-cli.ts'], {
+      cwd: repositoryRoot,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--manifest is required');
+    expect(result.stderr).toContain('npx --yes pnpm@12.4.2 certify:protocol-engine-real --write-template suite.json');
+    expect(result.stderr).toContain('--manifest suite.json');
+  });
 });

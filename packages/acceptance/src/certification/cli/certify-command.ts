@@ -103,7 +103,15 @@ export async function certifyCommand(argv: readonly string[], io: CliIo): Promis
       return template.familiesWithoutTemplate.length === 0 ? 0 : 1;
     }
 
-    if (values.manifest === undefined) usageError('--manifest is required (see --help)');
+    if (values.manifest === undefined) {
+      usageError(
+        '--manifest is required: it names the providers and models to certify. Make one with\n' +
+          '  npx --yes pnpm@12.4.2 certify:protocol-engine-real --write-template suite.json\n' +
+          'fill in each case (origin, basePath, model, the names of the key variables), then\n' +
+          '  npx --yes pnpm@12.4.2 certify:protocol-engine-real --manifest suite.json\n' +
+          '(see --help)',
+      );
+    }
     if (values.run === true && values.verify !== undefined) usageError('--run and --verify are separate commands');
     const manifestDocument = await readJsonFile(values.manifest, 'manifest');
 

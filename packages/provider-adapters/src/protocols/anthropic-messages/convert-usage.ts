@@ -23,6 +23,14 @@ export interface AnthropicWireUsage {
   readonly web_fetch_requests?: number;
   /** `service_tier` (`standard`, `priority`, `batch`), when it is a readable name. */
   readonly service_tier?: string;
+  /** Sum of the `input_tokens` of the `compaction` entries of `usage.iterations` (not in the top-level figures). */
+  readonly compaction_input_tokens?: number;
+  /** Sum of their `output_tokens`. */
+  readonly compaction_output_tokens?: number;
+  /** Sum of their `cache_creation_input_tokens`. */
+  readonly compaction_cache_creation_input_tokens?: number;
+  /** Sum of their `cache_read_input_tokens`. */
+  readonly compaction_cache_read_input_tokens?: number;
 }
 
 /**
@@ -36,17 +44,22 @@ export interface AnthropicWireUsage {
  * total, so `totalTokens` stays absent. A figure that is null or absent stays absent, never zero; when
  * `input_tokens` itself is absent, `inputTokens` is absent too (cache figures alone are not a total).
  *
+ * Server-side compaction: the `compaction` entries of `usage.iterations` are billed but, as documented, left out of
+ * the top-level figures (which then describe the final message only, and are smaller than the compaction step's
+ * `message_start` usage). Their input, output and cache figures are added to the top-level ones, so the usage is
+ * the request's billed total and a stream's snapshots only grow. The per-iteration breakdown is not kept.
+ *
  * Details: `cache_creation.ephemeral_5m_input_tokens` / `ephemeral_1h_input_tokens` are
  * `cacheWriteInputTokensByTtl.fiveMinutes` / `oneHour`; `server_tool_use.web_search_requests` /
  * `web_fetch_requests` are `serverToolRequests.webSearch` / `webFetch`; `service_tier` is `serviceTier`.
  */
 export function convertAnthropicUsage(wire: AnthropicWireUsage): UsageV3 {
   const usage: { -readonly [K in keyof UsageV3]: UsageV3[K] } = {};
-  const input = present(wire.input_tokens);
-  const cacheWrite = present(wire.cache_creation_input_tokens);
-  const cacheRead = present(wire.cache_read_input_tokens);
+  const input = plus(present(wire.input_tokens), wire.compaction_input_tokens);
+  const cacheWrite = plus(present(wire.cache_creation_input_tokens), wire.compaction_cache_creation_input_tokens);
+  const cacheRead = plus(present(wire.cache_read_input_tokens), wire.compaction_cache_read_input_tokens);
   if (input !== undefined) usage.inputTokens = input + (cacheWrite ?? 0) + (cacheRead ?? 0);
-  const output = present(wire.output_tokens);
+  const output = plus(present(wire.output_tokens), wire.compaction_output_tokens);
   if (output !== undefined) usage.outputTokens = output;
   if (cacheRead !== undefined) usage.cacheReadInputTokens = cacheRead;
   if (cacheWrite !== undefined) usage.cacheWriteInputTokens = cacheWrite;
@@ -58,6 +71,11 @@ export function convertAnthropicUsage(wire: AnthropicWireUsage): UsageV3 {
   if (serverTools !== undefined) usage.serverToolRequests = serverTools;
   if (wire.service_tier !== undefined) usage.serviceTier = wire.service_tier;
   return usage;
+}
+
+/** A top-level figure plus its compaction share; the share alone is no figure when the top-level one is absent. */
+function plus(value: number | undefined, compaction: number | undefined): number | undefined {
+  return value === undefined || compaction === undefined ? value : value + compaction;
 }
 
 function present(value: number | null | undefined): number | undefined {

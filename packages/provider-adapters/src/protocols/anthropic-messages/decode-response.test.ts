@@ -122,6 +122,27 @@ describe('decodeAnthropicMessagesResponse: constructed bodies', () => {
     expect(decode(body).terminal).toMatchObject({ result: { content: [{ argumentsText: '{}' }] } });
   });
 
+  it('adds the compaction iterations the top-level usage leaves out (documented compaction example, BetaIterationsUsage)', () => {
+    const body = {
+      type: 'message',
+      content: [{ type: 'compaction', content: 'Summary' }, { type: 'text', text: 'Next step.' }],
+      stop_reason: 'end_turn',
+      usage: {
+        input_tokens: 23000,
+        output_tokens: 1000,
+        cache_read_input_tokens: 100,
+        iterations: [
+          { type: 'compaction', input_tokens: 180000, output_tokens: 3500, cache_read_input_tokens: 50, cache_creation_input_tokens: 0 },
+          { type: 'message', input_tokens: 23000, output_tokens: 1000, cache_read_input_tokens: 100, cache_creation_input_tokens: 0 },
+        ],
+      },
+    };
+    expect(decode(body).terminal).toMatchObject({
+      status: 'completed',
+      usage: { inputTokens: 203150, outputTokens: 4500, cacheReadInputTokens: 150 },
+    });
+  });
+
   it('keeps cache figures absent when a compatible host leaves them out, and maps null stop_reason to other', () => {
     const body = { type: 'message', content: [], stop_reason: null, usage: { input_tokens: 43, output_tokens: 1, cache_read_input_tokens: null } };
     expect(decode(body).terminal).toEqual({

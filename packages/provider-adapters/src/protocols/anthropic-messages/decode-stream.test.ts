@@ -559,3 +559,28 @@ describe('decodeAnthropicMessagesStream: usage details', () => {
   });
 });
 
+
+describe('decodeAnthropicMessagesStream: server-side compaction usage', () => {
+  it('counts the compaction iteration beside the smaller final usage, so the snapshot only grows (constructed__anthropic-compaction-usage.chunks.txt)', async () => {
+    const { events, terminal } = await run([sseBytes(fixtureText('constructed__anthropic-compaction-usage.chunks.txt'))]);
+    const usages = events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));
+    // message_start: the compaction step alone; message_delta: the final message (23000 / 1000) plus the compaction
+    // iteration its top-level figures leave out (180000 / 3500), documented as billed on top.
+    expect(usages).toEqual([
+      { inputTokens: 180000, outputTokens: 3500, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 },
+      { inputTokens: 203000, outputTokens: 4500, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 },
+    ]);
+    expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text' }] }, usage: usages.at(-1) });
+    expectConsistent(events, terminal);
+  });
+
+  it('refuses an iterations member that is not a list of typed usage entries', async () => {
+    const text = lines(
+      { type: 'message_start', message: { id: 'm', usage: { input_tokens: 5, output_tokens: 1 } } },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2, iterations: [{ type: 'compaction', input_tokens: 'many' }] } },
+      { type: 'message_stop' },
+    );
+    const { terminal } = await run([sseBytes(text)]);
+    expect(terminal).toMatchObject({ status: 'failed', failure: { code: 'protocol-violation' } });
+  });
+});

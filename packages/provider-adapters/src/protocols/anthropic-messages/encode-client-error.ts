@@ -14,7 +14,8 @@ const PROVIDER_ERRORS: Readonly<Record<ProviderFailureCodeV3, readonly [number, 
   'rate-limited': [429, 'rate_limit_error', 'The upstream provider rate-limited this request.'],
   'quota-exceeded': [402, 'billing_error', 'The upstream provider quota or spend limit is exhausted.'],
   overloaded: [529, 'overloaded_error', 'The upstream provider is overloaded.'],
-  'context-length-exceeded': [400, 'invalid_request_error', 'The prompt is too long for the model.'],
+  // Anthropic's own opening words: Claude Code starts its compaction when the message holds "prompt is too long".
+  'context-length-exceeded': [400, 'invalid_request_error', "prompt is too long: the prompt exceeds the model's context window"],
   'content-filtered': [400, 'invalid_request_error', 'The upstream provider refused the content.'],
   'invalid-request': [400, 'invalid_request_error', 'The upstream provider rejected the request as invalid.'],
   // The upstream refusing the gateway's own credentials is the gateway's failure, not the client's key: 502.

@@ -31,6 +31,7 @@ import {
   unsupported,
   type JsonRecord,
 } from './client-readers.js';
+import { createToolNameCheck } from '../../codec-kit/tool-name-check.js';
 
 /** A decoded Messages request, with the server tools that were dropped from the offered tools. */
 export interface AnthropicMessagesDecodedRequestV1 extends IngressDecodedRequestV1 {
@@ -84,6 +85,7 @@ function readTools(value: unknown, dropped: { type: string; name: string | undef
   const read: ReadTools = { tools: [], hosted: [], hostedNames: [], hostedToolNames: new Set() };
   if (value === undefined || value === null) return read;
   if (!Array.isArray(value)) throw invalid('tools', 'must be an array');
+  const checkName = createToolNameCheck();
   value.forEach((entry, index) => {
     const path = `tools.${index}`;
     const tool = requireRecord(entry, path);
@@ -107,9 +109,11 @@ function readTools(value: unknown, dropped: { type: string; name: string | undef
     }
     const inputSchema = tool.input_schema;
     if (!isRecord(inputSchema)) throw invalid(`${path}.input_schema`, 'must be an object');
+    const name = requireNonEmptyString(tool, 'name', path);
+    checkName(name, `${path}.name`);
     read.tools.push(
       compact<ToolDefinitionV3>({
-        name: requireNonEmptyString(tool, 'name', path),
+        name,
         description: optionalString(tool, 'description', path),
         inputSchema,
         strict: optionalBoolean(tool, 'strict', path),

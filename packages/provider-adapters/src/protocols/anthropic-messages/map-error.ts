@@ -41,17 +41,22 @@ export interface MapAnthropicErrorInput {
  * `request_too_large` → `invalid-request`; `authentication_error` → `authentication`; `billing_error` →
  * `quota-exceeded`; `permission_error` → `permission-denied`; `not_found_error` → `not-found`;
  * `conflict_error` → `conflict`; `rate_limit_error` → `rate-limited` (retryable), except with
- * `details.error_code: enforced_spend_limit_reached`, which is `quota-exceeded` (not retryable);
+ * `details.error_code: enforced_spend_limit_reached`, which is `quota-exceeded` (not retryable); an
+ * `invalid_request_error` or `request_too_large` whose message is `prompt is too long…` is `context-length-exceeded`;
  * `api_error` → `provider-error`, `timeout_error` → `timeout`, `overloaded_error` (HTTP 529) → `overloaded`,
  * all retryable. Otherwise the HTTP status decides (kit default); an unknown type inside a 200 stream is a
  * non-retryable `provider-error`. `retryAfterMs` comes from `retry-after-ms` or `retry-after`; the provider
- * code is `error.type` when it fits the contract's charset. The error message is never read.
+ * code is `error.type` when it fits the contract's charset. The error message is never kept (it is only tested for
+ * the context-overflow sentence).
  */
 export function mapAnthropicError(input: MapAnthropicErrorInput): NormalizedProviderFailureV1 {
   const type = input.error?.type;
   let override = type === undefined ? undefined : ERROR_TYPE_FAILURES.get(type);
   if (type === 'rate_limit_error' && input.error?.errorCode === SPEND_LIMIT_ERROR_CODE) {
     override = { code: 'quota-exceeded', retryable: false };
+  }
+  if (input.error?.promptTooLong === true && (type === 'invalid_request_error' || type === 'request_too_large')) {
+    override = { code: 'context-length-exceeded', retryable: false };
   }
   if (override === undefined && input.status >= 200 && input.status <= 299) {
     override = { code: 'provider-error', retryable: false };

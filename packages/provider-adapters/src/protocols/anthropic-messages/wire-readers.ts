@@ -68,6 +68,8 @@ export interface AnthropicWireError {
   readonly type?: string;
   /** `error.details.error_code`, e.g. `enforced_spend_limit_reached`. */
   readonly errorCode?: string;
+  /** Whether `error.message` is Anthropic's context-overflow refusal (`prompt is too long: N tokens > M maximum`). */
+  readonly promptTooLong?: boolean;
 }
 
 /** A whole (non-stream) Message. */
@@ -140,7 +142,9 @@ function readUsage(value: JsonRecord, path: string, requireInput: boolean, requi
   }
   const cacheCreation = readDetailRecord(value.cache_creation);
   const serverToolUse = readDetailRecord(value.server_tool_use);
+  const compaction = readCompactionIterations(value.iterations, `${path}.iterations`);
   return compact<AnthropicWireUsage>({
+    ...compaction,
     input_tokens: requireInput ? wire.requiredCount(value.input_tokens, path, 'input_tokens') : wire.optionalCount(value.input_tokens, path, 'input_tokens'),
     output_tokens: requireOutput ? wire.requiredCount(value.output_tokens, path, 'output_tokens') : wire.optionalCount(value.output_tokens, path, 'output_tokens'),
     cache_creation_input_tokens: wire.optionalCount(value.cache_creation_input_tokens, path, 'cache_creation_input_tokens'),
@@ -153,6 +157,28 @@ function readUsage(value: JsonRecord, path: string, requireInput: boolean, requi
     web_fetch_requests: readDetailCount(serverToolUse?.web_fetch_requests),
     service_tier: readServiceTier(value.service_tier),
   });
+}
+
+/**
+ * Sums the `compaction` entries of `usage.iterations` (server-side compaction, beta `compact-2026-01-12`). Their
+ * tokens are billed but, as documented, not included in the top-level usage fields; `message` and other entries
+ * are already in the top-level figures and are not read. `undefined` when there is no compaction entry.
+ */
+function readCompactionIterations(value: unknown, path: string): Partial<AnthropicWireUsage> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw violation(path, 'must be an array');
+  let sums: { compaction_input_tokens: number; compaction_output_tokens: number; compaction_cache_creation_input_tokens: number; compaction_cache_read_input_tokens: number } | undefined;
+  value.forEach((entry: unknown, index) => {
+    const entryPath = `${path}.${index}`;
+    if (!isRecord(entry)) throw violation(entryPath, 'must be an object');
+    if (wire.stringValue(entry.type, entryPath, 'type') !== 'compaction') return;
+    sums ??= { compaction_input_tokens: 0, compaction_output_tokens: 0, compaction_cache_creation_input_tokens: 0, compaction_cache_read_input_tokens: 0 };
+    sums.compaction_input_tokens += wire.requiredCount(entry.input_tokens, entryPath, 'input_tokens');
+    sums.compaction_output_tokens += wire.requiredCount(entry.output_tokens, entryPath, 'output_tokens');
+    sums.compaction_cache_creation_input_tokens += wire.optionalCount(entry.cache_creation_input_tokens, entryPath, 'cache_creation_input_tokens') ?? 0;
+    sums.compaction_cache_read_input_tokens += wire.optionalCount(entry.cache_read_input_tokens, entryPath, 'cache_read_input_tokens') ?? 0;
+  });
+  return sums;
 }
 
 function readContentBlock(value: unknown, path: string, streamed: boolean): AnthropicWireContentBlock {
@@ -189,18 +215,27 @@ function readContentBlock(value: unknown, path: string, streamed: boolean): Anth
 /**
  * Reads the `error` object of an error envelope (`{type:"error", error:{type, message}}`). Tolerant: returns
  * `undefined` when the value is not that shape (an edge proxy's HTML page, a 413 from the gateway), so the
- * HTTP status decides. The message is never read: it may quote the prompt.
+ * HTTP status decides. The message is only tested for the context-overflow sentence, never kept: it may quote
+ * the prompt.
  */
 export function readAnthropicErrorEnvelope(value: unknown): AnthropicWireError | undefined {
   if (!isRecord(value) || !isRecord(value.error)) return undefined;
   return readErrorObject(value.error);
 }
 
+/**
+ * Anthropic has no error type for a prompt over the context window: it is an `invalid_request_error` (413
+ * `request_too_large` through some proxies) whose message starts `prompt is too long: N tokens > M maximum`. That
+ * one sentence is tested; the message itself is never kept.
+ */
+const PROMPT_TOO_LONG = /^\s*prompt is too long\b/i;
+
 function readErrorObject(error: JsonRecord): AnthropicWireError {
   const type = typeof error.type === 'string' ? error.type : undefined;
   const details = isRecord(error.details) ? error.details : undefined;
   const errorCode = details !== undefined && typeof details.error_code === 'string' ? details.error_code : undefined;
-  return compact<AnthropicWireError>({ type, errorCode });
+  const promptTooLong = typeof error.message === 'string' && PROMPT_TOO_LONG.test(error.message) ? true : undefined;
+  return compact<AnthropicWireError>({ type, errorCode, promptTooLong });
 }
 
 /**

@@ -40,14 +40,20 @@ export function convertGeminiUsage(wire: GeminiUsageWire): UsageV3 | undefined {
 }
 
 /**
- * Merges one chunk's raw counts into the counts so far: a count the chunk does not carry keeps its earlier
- * value (Gemini repeats cumulative usage on every chunk; Vertex intermediate chunks may carry none).
+ * Merges one chunk's raw usage into the usage so far. Gemini repeats its cumulative `usageMetadata` on every
+ * chunk, and, being proto3 JSON, leaves out every count that is 0: so a chunk that carries any count is a whole
+ * snapshot and replaces every earlier count (a count it omits is 0 now, not "unchanged"; an earlier provisional
+ * `candidatesTokenCount` must not survive into the final figures). A chunk that carries no count at all (Vertex
+ * intermediate chunks send only `trafficType`) erases nothing. Details merge field by field, the later winning.
  */
 export function mergeGeminiUsageWire(previous: GeminiUsageWire | undefined, next: GeminiUsageWire): GeminiUsageWire {
   const merged: { -readonly [K in keyof GeminiUsageWire]: GeminiUsageWire[K] } = { ...previous };
-  for (const field of GEMINI_USAGE_COUNT_FIELDS) {
-    const value = next[field];
-    if (value !== undefined) merged[field] = value;
+  if (GEMINI_USAGE_COUNT_FIELDS.some((field) => next[field] !== undefined)) {
+    for (const field of GEMINI_USAGE_COUNT_FIELDS) {
+      const value = next[field];
+      if (value === undefined) delete merged[field];
+      else merged[field] = value;
+    }
   }
   for (const field of GEMINI_USAGE_DETAIL_FIELDS) {
     const value = next[field];

@@ -3,6 +3,7 @@ import { readDomainList } from '../../codec-kit/index.js';
 import { invalidClientRequest, unsupportedClientFeature } from './client-readers.js';
 import { fromGeminiOpenApiSchema } from './decode-client-schema.js';
 import { isJsonObject } from './wire-readers.js';
+import { createToolNameCheck } from '../../codec-kit/tool-name-check.js';
 
 /**
  * Reads `tools[].functionDeclarations` into task tools: `parametersJsonSchema` as is, `parameters` through
@@ -16,6 +17,7 @@ export function decodeClientTools(value: unknown): ToolDefinitionV2[] | undefine
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw invalidClientRequest('tools is not an array', 'tools');
   const tools: ToolDefinitionV2[] = [];
+  const checkName = createToolNameCheck();
   value.forEach((tool: unknown, toolIndex) => {
     const path = `tools.${toolIndex}`;
     if (!isJsonObject(tool)) throw invalidClientRequest('tool is not an object', path);
@@ -27,6 +29,7 @@ export function decodeClientTools(value: unknown): ToolDefinitionV2[] | undefine
     tool.functionDeclarations.forEach((declaration: unknown, index) => {
       const declarationPath = `${path}.functionDeclarations.${index}`;
       if (!isJsonObject(declaration) || typeof declaration.name !== 'string') throw invalidClientRequest('function declaration needs a name', declarationPath);
+      checkName(declaration.name, `${declarationPath}.name`);
       if (declaration.parameters !== undefined && declaration.parametersJsonSchema !== undefined) {
         throw invalidClientRequest('parameters and parametersJsonSchema are mutually exclusive', declarationPath);
       }

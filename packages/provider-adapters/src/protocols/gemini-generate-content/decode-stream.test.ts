@@ -180,6 +180,20 @@ describe('createGeminiStreamMachine', () => {
     expect(run.terminal).toBeUndefined();
   });
 
+  it('takes the final usage as a whole when it omits a zero candidatesTokenCount an earlier chunk reported (proto3 JSON omits zeros)', () => {
+    // Gemini's usageMetadata is a proto3 message: a count of 0 is left out of the JSON, so the final chunk's
+    // snapshot without candidatesTokenCount reports 0 visible output, not "unchanged".
+    const { events, terminal } = runMachine(
+      dataItems([
+        chunk([{ text: 'a' }], { usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 4, totalTokenCount: 16 } }),
+        chunk([], { usageMetadata: { promptTokenCount: 12, thoughtsTokenCount: 2, totalTokenCount: 14 } }, { finishReason: 'STOP' }),
+      ]),
+    );
+    const usage = { inputTokens: 12, outputTokens: 2, reasoningOutputTokens: 2, totalTokens: 14 };
+    expect(events.filter((event) => event.type === 'usage')).toEqual([{ type: 'usage', usage }]);
+    expect(terminal).toMatchObject({ status: 'completed', usage });
+  });
+
   it('completes after a usage-only chunk that follows the finish reason', () => {
     const run = runMachine(dataItems([chunk([{ text: 'a' }], {}, { finishReason: 'STOP' }), { usageMetadata: { promptTokenCount: 2, totalTokenCount: 3 } }]));
     expect(run.terminal).toMatchObject({ status: 'completed', usage: { inputTokens: 2, totalTokens: 3 } });

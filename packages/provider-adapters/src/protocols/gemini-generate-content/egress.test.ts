@@ -1,7 +1,7 @@
 import type { AdapterTerminalOutcome, EgressContextV1, NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { createSseParser } from '../../codec-kit/index.js';
-import { encodeGeminiError, encodeGeminiResponse } from './egress.js';
+import { createGeminiGenerateContentEgressCodec, encodeGeminiError, encodeGeminiResponse } from './egress.js';
 import { createGeminiStreamEncoder } from './encode-client-stream.js';
 import { toGeminiFinishReason } from './encode-client-finish-reason.js';
 import { runMachine } from './test-support/gemini-test-support.js';
@@ -257,6 +257,49 @@ describe('createGeminiStreamEncoder', () => {
       }),
     );
     expect(JSON.parse(last)).toMatchObject({ error: { code: 500, status: 'INTERNAL' } });
+  });
+});
+
+describe('createGeminiStreamEncoder: the JSON-array framing (streamGenerateContent without alt=sse)', () => {
+  const textEvents: NormalizedStreamEventV1[] = [
+    { type: 'text-start', index: 0 },
+    { type: 'text-delta', index: 0, delta: 'Hel' },
+    { type: 'text-delta', index: 0, delta: 'lo' },
+    { type: 'text-end', index: 0 },
+  ];
+
+  it('writes each response as an array element as it comes, and closes the array with the last one', () => {
+    const encoder = createGeminiGenerateContentEgressCodec({ streamFraming: 'json-array' }).createStreamEncoder?.(context);
+    if (encoder === undefined) throw new Error('no stream encoder');
+    expect(encoder.contentType).toBe('application/json; charset=utf-8');
+    const pieces = textEvents.map((event) => decoder.decode(encoder.encodeEvent(event)));
+    expect(pieces[0]).toBe('');
+    expect(pieces[1]?.startsWith('[{')).toBe(true);
+    expect(pieces[2]?.startsWith(',\r\n{')).toBe(true);
+    const tail = decoder.decode(
+      encoder.encodeTerminal({ status: 'completed', result: { kind: 'chat', content: [{ type: 'text', text: 'Hello' }] }, finishReason: { unified: 'stop' }, usage: { inputTokens: 2, outputTokens: 2 } }),
+    );
+    expect(tail.endsWith('}]')).toBe(true);
+    const responses = JSON.parse(pieces.join('') + tail) as { candidates: [{ content: { parts: [{ text: string }] }; finishReason?: string }]; usageMetadata?: unknown }[];
+    expect(responses.map((response) => response.candidates[0].content.parts[0].text).join('')).toBe('Hello');
+    expect(responses.at(-1)).toMatchObject({ candidates: [{ finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 2, candidatesTokenCount: 2, totalTokenCount: 4 } });
+  });
+
+  it('ends a failed stream with an error element, keeping the body one JSON array', () => {
+    const encoder = createGeminiStreamEncoder(context, 'json-array');
+    const body = [
+      ...textEvents.slice(0, 2).map((event) => decoder.decode(encoder.encodeEvent(event))),
+      decoder.decode(encoder.encodeTerminal({ status: 'failed', failure: { code: 'overloaded', retryable: true } })),
+    ].join('');
+    const responses = JSON.parse(body) as unknown[];
+    expect(responses).toHaveLength(2);
+    expect(responses[1]).toEqual({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } });
+  });
+
+  it('writes a whole array even when the first thing to write is the end', () => {
+    const encoder = createGeminiStreamEncoder(context, 'json-array');
+    const body = decoder.decode(encoder.encodeTerminal({ status: 'completed', result: { kind: 'chat', content: [] }, finishReason: { unified: 'stop' } }));
+    expect(JSON.parse(body)).toEqual([{ candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }], modelVersion: 'gemini-client-label', responseId: 'resp-host-1' }]);
   });
 });
 

@@ -8,6 +8,7 @@ import type {
 import { assertNever } from './assert-never.js';
 import { responseEnvelope, toGeminiParts, type WirePart } from './encode-client-parts.js';
 import { createGeminiStreamEncoder } from './encode-client-stream.js';
+import type { GeminiStreamFramingV1 } from './ingress.js';
 import { blockReasonOf, toGeminiFinishReason } from './encode-client-finish-reason.js';
 import { googleErrorEnvelope, mapFailureToGoogleError } from './encode-client-error.js';
 import { GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY } from './protocol-family.js';
@@ -66,12 +67,22 @@ export function encodeGeminiResponse(outcome: AdapterTerminalOutcomeV3, context:
   }
 }
 
+/** Options of {@link createGeminiGenerateContentEgressCodec}. */
+export interface GeminiEgressOptionsV1 {
+  /**
+   * How streams are framed: `sse` (default, `alt=sse`) or `json-array`, one JSON array written progressively, for a
+   * client that called `:streamGenerateContent` without `alt=sse` (the ingress reports it as `clientStreamFraming`).
+   */
+  readonly streamFraming?: GeminiStreamFramingV1;
+}
+
 /** Creates the `gemini-generate-content/v1` egress codec. */
-export function createGeminiGenerateContentEgressCodec(): EgressCodecV1 {
+export function createGeminiGenerateContentEgressCodec(options?: GeminiEgressOptionsV1): EgressCodecV1 {
+  const framing = options?.streamFraming ?? 'sse';
   return Object.freeze({
     protocolFamily: GEMINI_GENERATE_CONTENT_PROTOCOL_FAMILY,
     encodeResponse: encodeGeminiResponse,
-    createStreamEncoder: createGeminiStreamEncoder,
+    createStreamEncoder: (context: EgressContextV1) => createGeminiStreamEncoder(context, framing),
     encodeError: (failure: EgressFailureV3) => encodeGeminiError(failure),
   });
 }

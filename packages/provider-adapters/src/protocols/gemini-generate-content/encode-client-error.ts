@@ -18,7 +18,8 @@ const PROVIDER_ERRORS: Readonly<Record<NormalizedProviderFailureV3['code'], read
   'rate-limited': [429, 'RESOURCE_EXHAUSTED', 'Rate limit exceeded.'],
   'quota-exceeded': [402, 'RESOURCE_EXHAUSTED', 'Quota exhausted.'],
   overloaded: [503, 'UNAVAILABLE', 'The model is overloaded.'],
-  'context-length-exceeded': [400, 'INVALID_ARGUMENT', 'The input is longer than the model accepts.'],
+  // Google's own sentence (without its counts, which the gateway does not know): clients match "input token count … exceeds the maximum".
+  'context-length-exceeded': [400, 'INVALID_ARGUMENT', 'The input token count exceeds the maximum number of tokens allowed.'],
   'content-filtered': [400, 'INVALID_ARGUMENT', 'The request was blocked by a content filter.'],
   'invalid-request': [400, 'INVALID_ARGUMENT', 'The request is invalid.'],
   // The upstream refusing the gateway's own credentials is the gateway's failure, not the client's key: 502.

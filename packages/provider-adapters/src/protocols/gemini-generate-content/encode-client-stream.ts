@@ -11,41 +11,72 @@ import { assertNever } from './assert-never.js';
 import { responseEnvelope, toolCallPart, type WirePart } from './encode-client-parts.js';
 import { blockReasonOf, toGeminiFinishReason } from './encode-client-finish-reason.js';
 import { googleErrorEnvelope, mapFailureToGoogleError } from './encode-client-error.js';
+import type { GeminiStreamFramingV1 } from './ingress.js';
 
 const textEncoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 const CANCELLED: EgressFailureV3 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
 const MALFORMED_OUTPUT: EgressFailureV3 = { source: 'provider', failure: { code: 'protocol-violation', retryable: false } };
 
+/** Writes the responses of one stream in one framing (see `GeminiStreamFramingV1`). */
+interface Framer {
+  readonly contentType: string;
+  response(json: string): Uint8Array;
+  last(json: string): Uint8Array;
+  error(json: string): Uint8Array;
+}
+
+function sseFramer(): Framer {
+  return {
+    contentType: 'text/event-stream',
+    response: (json) => encodeSseEvent({ data: json }),
+    last: (json) => encodeSseEvent({ data: json }),
+    error: (json) => textEncoder.encode(`${json}\n`),
+  };
+}
+
+function jsonArrayFramer(): Framer {
+  let opened = false;
+  const element = (json: string): string => {
+    const separator = opened ? ',\r\n' : '[';
+    opened = true;
+    return `${separator}${json}`;
+  };
+  return {
+    contentType: 'application/json; charset=utf-8',
+    response: (json) => textEncoder.encode(element(json)),
+    last: (json) => textEncoder.encode(`${element(json)}]`),
+    error: (json) => textEncoder.encode(`${element(json)}]`),
+  };
+}
+
 /**
- * The stream encoder: SSE `data:` events, each a `GenerateContentResponse` fragment with one candidate (what
- * `streamGenerateContent?alt=sse` sends):
+ * The stream encoder: each event a `GenerateContentResponse` fragment with one candidate, framed as `framing` says
+ * (SSE by default):
  * - text and refusal deltas → `{text}` parts, reasoning deltas → `{text, thought: true}` parts;
  * - a reasoning end with a signature → an empty thought part carrying `thoughtSignature`;
  * - a tool call → one `functionCall` part with the whole `args` object at `tool-call-end` (Gemini sends calls
  *   whole);
  * - block starts and ends, usage snapshots and redacted reasoning write nothing; the last usage goes on the final
  *   chunk, with `finishReason` (or `promptFeedback.blockReason` for a blocked prompt);
- * - a failed or cancelled terminal writes a bare `{"error": ...}` JSON object outside SSE framing, the way
- *   Gemini reports errors mid-stream (and what `@google/genai` detects).
+ * - a failed or cancelled terminal writes the `{"error": ...}` object the way Gemini reports errors mid-stream: bare,
+ *   outside SSE framing (what `@google/genai` detects), or as the array's last element.
  * A tool call whose arguments are not a JSON object cannot be sent to a Gemini client: it is left out and the
  * stream then ends with a bare 500 `INTERNAL` error instead of a finish reason.
  */
-export function createGeminiStreamEncoder(context: EgressContextV1): EgressStreamEncoderV1 {
+export function createGeminiStreamEncoder(context: EgressContextV1, framing: GeminiStreamFramingV1 = 'sse'): EgressStreamEncoderV1 {
   const calls = new Map<number, { toolCallId: string; toolName: string }>();
+  const framer = framing === 'json-array' ? jsonArrayFramer() : sseFramer();
   let usage: UsageV3 | undefined;
   let failedCall = false;
 
   const chunk = (parts: WirePart[]): Uint8Array =>
-    encodeSseEvent({ data: JSON.stringify(responseEnvelope(context, { candidates: [{ content: { role: 'model', parts }, index: 0 }] }, undefined)) });
+    framer.response(JSON.stringify(responseEnvelope(context, { candidates: [{ content: { role: 'model', parts }, index: 0 }] }, undefined)));
 
-  const bareError = (failure: EgressFailureV3): Uint8Array => {
-    const spec = mapFailureToGoogleError(failure);
-    return textEncoder.encode(`${JSON.stringify(googleErrorEnvelope(spec))}\n`);
-  };
+  const bareError = (failure: EgressFailureV3): Uint8Array => framer.error(JSON.stringify(googleErrorEnvelope(mapFailureToGoogleError(failure))));
 
   return {
-    contentType: 'text/event-stream',
+    contentType: framer.contentType,
     encodeEvent(event: NormalizedStreamEventV1): Uint8Array {
       switch (event.type) {
         case 'text-delta':
@@ -102,7 +133,7 @@ export function createGeminiStreamEncoder(context: EgressContextV1): EgressStrea
                     { content: { role: 'model', parts: [{ text: '' }] }, finishReason: toGeminiFinishReason(outcome.finishReason), index: 0 },
                   ],
                 };
-          return encodeSseEvent({ data: JSON.stringify(responseEnvelope(context, fields, finalUsage)) });
+          return framer.last(JSON.stringify(responseEnvelope(context, fields, finalUsage)));
         }
         default:
           return assertNever(outcome, 'terminal');

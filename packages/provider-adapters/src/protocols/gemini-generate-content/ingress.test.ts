@@ -30,8 +30,11 @@ describe('decodeGeminiClientRequest', () => {
     expect(decode(minimal, '/v1/models/gemini%2D2.5:generateContent').modelLabel).toBe('gemini-2.5');
   });
 
-  it('refuses a stream without alt=sse (the JSON-array stream is not served)', () => {
-    expect(codeOf(() => decode(minimal, '/v1beta/models/m:streamGenerateContent'))).toBe('unsupported-feature');
+  it('takes a stream without alt=sse (or with alt=json) as the JSON-array stream, and refuses any other alt', () => {
+    expect(decode(minimal, '/v1beta/models/m:streamGenerateContent')).toMatchObject({ task: { stream: true }, clientStreamFraming: 'json-array' });
+    expect(decode(minimal, '/v1beta/models/m:streamGenerateContent', { alt: 'json' })).toMatchObject({ clientStreamFraming: 'json-array' });
+    expect(decode(minimal, '/v1beta/models/m:streamGenerateContent', { alt: 'sse' })).not.toHaveProperty('clientStreamFraming');
+    expect(decode(minimal, '/v1beta/models/m:generateContent', { alt: 'json' })).not.toHaveProperty('clientStreamFraming');
     expect(codeOf(() => decode(minimal, '/v1beta/models/m:streamGenerateContent', { alt: 'proto' }))).toBe('unsupported-feature');
   });
 

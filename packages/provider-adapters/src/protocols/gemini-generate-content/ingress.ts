@@ -45,16 +45,31 @@ export interface GeminiIngressOptionsV1 {
   readonly jsonLimits?: SafeJsonLimits;
 }
 
+/**
+ * How a Gemini client asked for its stream:
+ * - `sse`: each `GenerateContentResponse` is an SSE `data:` event (`streamGenerateContent?alt=sse`);
+ * - `json-array`: the responses are the elements of one JSON array, written as they come (`[` before the first, `,`
+ *   and CRLF between them, `]` after the last), which is what `streamGenerateContent` without `alt=sse` sends.
+ */
+export type GeminiStreamFramingV1 = 'sse' | 'json-array';
+
 /** A decoded Gemini request, with the client's names of the task's hosted tools. */
 export interface GeminiDecodedRequestV1 extends IngressDecodedRequestV1 {
   /** `googleSearch` for each of the task's hosted tools (a host names a dropped one by it). */
   readonly hostedToolNames?: readonly string[];
+  /**
+   * `json-array` for a `:streamGenerateContent` call without `alt=sse` (or with `alt=json`): Google then streams one
+   * JSON array of `GenerateContentResponse` objects, and the host answers with the egress built for that framing
+   * (`createGeminiGenerateContentEgressCodec({ streamFraming: 'json-array' })`). Absent for SSE and sync calls.
+   */
+  readonly clientStreamFraming?: 'json-array';
 }
 
 /**
  * Decodes a client's Gemini request. The path carries the model (`modelLabel`) and the method:
- * `:generateContent` is a sync task, `:streamGenerateContent` a stream task and requires `alt=sse` (the
- * JSON-array stream form is not served). Only lowerCamelCase keys are read (what `@google/genai` sends); an
+ * `:generateContent` is a sync task, `:streamGenerateContent` a stream task: with `alt=sse` as server-sent events,
+ * without it (or with `alt=json`) as one JSON array written progressively (`clientStreamFraming: 'json-array'`);
+ * any other `alt` is refused. Only lowerCamelCase keys are read (what `@google/genai` sends); an
  * unknown top-level or `generationConfig` key is refused rather than silently ignored.
  *
  * Mapping (the reverse of `encodeGeminiRequest`): `systemInstruction.parts[].text` → `system` (other part kinds
@@ -69,7 +84,7 @@ export function decodeGeminiClientRequest(request: ClientWireRequestV1, options?
   const stream = method === 'streamGenerateContent';
   const alt = request.query?.alt;
   if (alt !== undefined && alt !== 'sse' && alt !== 'json') throw unsupportedClientFeature('alt must be sse or json', 'query.alt');
-  if (stream && alt !== 'sse') throw unsupportedClientFeature('streaming is served as server-sent events only (alt=sse)', 'query.alt');
+  const jsonArrayStream = stream && alt !== 'sse';
   const body = parseSafeJsonBytes(request.body, options?.jsonLimits);
   if (!isJsonObject(body)) throw invalidClientRequest('request body is not a JSON object', '');
   for (const key of Object.keys(body)) {
@@ -94,6 +109,7 @@ export function decodeGeminiClientRequest(request: ClientWireRequestV1, options?
     task: checked.data,
     modelLabel: model,
     ...(hostedTools === undefined ? {} : { hostedToolNames: hostedTools.map(() => 'googleSearch') }),
+    ...(jsonArrayStream ? { clientStreamFraming: 'json-array' as const } : {}),
   };
   return decoded;
 }

@@ -27,6 +27,7 @@ const STATUS_FAILURES: Readonly<Record<string, HttpStatusFailure>> = {
 
 function classify(error: GeminiErrorWire, httpStatus: number): HttpStatusFailure {
   if (error.reason === 'API_KEY_INVALID') return { code: 'authentication', retryable: false };
+  if (error.inputTooLong === true && (error.status === undefined || error.status === 'INVALID_ARGUMENT')) return { code: 'context-length-exceeded', retryable: false };
   if (error.status === 'RESOURCE_EXHAUSTED') {
     return httpStatus === 402 ? { code: 'quota-exceeded', retryable: false } : { code: 'rate-limited', retryable: true };
   }
@@ -47,9 +48,10 @@ export interface MapGeminiHttpErrorInput {
 
 /**
  * Maps a non-success response `{error: {code, message, status, details}}` to a normalized failure: the
- * canonical `status` decides (see the table above; `ErrorInfo.reason` `API_KEY_INVALID` is `authentication`),
+ * canonical `status` decides (see the table above; `ErrorInfo.reason` `API_KEY_INVALID` is `authentication`, and
+ * an `INVALID_ARGUMENT` whose message is the input-token-count refusal is `context-length-exceeded`),
  * else the HTTP status. The wait comes from `retry-after`, else from the `RetryInfo.retryDelay` detail.
- * `providerCode` is the canonical status. The message is never read.
+ * `providerCode` is the canonical status. The message is never kept.
  */
 export function mapGeminiHttpError(input: MapGeminiHttpErrorInput): NormalizedProviderFailureV1 {
   const error = readGeminiError(isJsonObject(input.body) ? input.body.error : undefined);

@@ -54,8 +54,8 @@ interface StreamedCall {
  * - `promptFeedback.blockReason` finishes the response as `content-filter` with no content;
  * - an `error` object ends the response as a failed terminal (`mapGeminiStreamError`);
  * - `usageMetadata` is provisional: Gemini repeats it on every chunk and a later chunk can report lower figures
- *   (the prompt count is re-estimated). Counts are merged per field, the latest value winning (a chunk without
- *   counts erases nothing), and the figures are converted and reported once, as one `usage` event when the
+ *   (the prompt count is re-estimated). The latest chunk with any count is the whole snapshot (zeros are
+ *   omitted, so a count it leaves out is 0; a chunk without counts erases nothing), and the figures are converted and reported once, as one `usage` event when the
  *   response ends (completed or failed), since only the last ones are authoritative.
  */
 export class GeminiResponseAssembler {

@@ -128,6 +128,8 @@ export interface GeminiErrorWire {
   readonly retryDelayMs: number | undefined;
   /** `ErrorInfo.reason` (`API_KEY_INVALID`, ...), when sent. */
   readonly reason: string | undefined;
+  /** Whether `message` is Google's over-long-prompt refusal (`The input token count (N) exceeds the maximum …`). */
+  readonly inputTooLong?: boolean;
 }
 
 /** One response (or one stream chunk), read. */
@@ -303,6 +305,13 @@ export function readGeminiUsage(value: unknown): GeminiUsageWire {
 const RETRY_DELAY = /^(\d{1,9})(?:\.(\d{1,9}))?s$/;
 
 /** Reads a Google error object. Never throws: an odd field is left out. */
+/**
+ * Google refuses a prompt over the model's input limit with 400 `INVALID_ARGUMENT` and no distinct reason: only the
+ * message says it (`The input token count (1048577) exceeds the maximum number of tokens allowed (1048576).`). That
+ * sentence is tested; the message is never kept.
+ */
+const INPUT_TOO_LONG = /input token count\b.*\bexceeds the maximum number of tokens/i;
+
 export function readGeminiError(value: unknown): GeminiErrorWire {
   const error = isJsonObject(value) ? value : {};
   const code = typeof error.code === 'number' && Number.isInteger(error.code) ? error.code : undefined;
@@ -324,7 +333,8 @@ export function readGeminiError(value: unknown): GeminiErrorWire {
       }
     }
   }
-  return { code, status, retryDelayMs, reason };
+  const inputTooLong = typeof error.message === 'string' && INPUT_TOO_LONG.test(error.message);
+  return { code, status, retryDelayMs, reason, ...(inputTooLong ? { inputTooLong } : {}) };
 }
 
 /**

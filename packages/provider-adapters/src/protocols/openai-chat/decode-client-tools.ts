@@ -1,4 +1,5 @@
 import type { ToolChoiceV2, ToolDefinitionV2 } from '@tokenforge/model-protocol';
+import { createToolNameCheck } from '../../codec-kit/tool-name-check.js';
 import {
   invalidClientField,
   isClientObject,
@@ -10,8 +11,12 @@ import {
   unsupportedClientField,
 } from '../openai-common/client-json.js';
 
-/** Decodes function `tools`; a missing `parameters` means a tool without arguments. Other tool types are refused. */
+/**
+ * Decodes function `tools`; a missing `parameters` means a tool without arguments. Other tool types are refused, and
+ * so is a name offered twice (the kit's `createToolNameCheck`).
+ */
 export function decodeOpenAiChatClientTools(value: readonly unknown[]): ToolDefinitionV2[] {
+  const checkName = createToolNameCheck();
   return value.map((tool, index) => {
     const path = `tools.${index}`;
     if (!isClientObject(tool)) throw invalidClientField(path, 'must be an object');
@@ -22,8 +27,10 @@ export function decodeOpenAiChatClientTools(value: readonly unknown[]): ToolDefi
     const strict = optionalClientBoolean(fn, 'strict', `${path}.function.`);
     // Omitted parameters mean a tool without arguments.
     const parameters = optionalClientObject(fn, 'parameters', `${path}.function.`) ?? { type: 'object', properties: {} };
+    const name = requiredClientString(fn, 'name', `${path}.function.`);
+    checkName(name, `${path}.function.name`);
     return {
-      name: requiredClientString(fn, 'name', `${path}.function.`),
+      name,
       ...(description === undefined ? {} : { description }),
       inputSchema: { ...parameters },
       ...(strict === undefined ? {} : { strict }),

@@ -148,6 +148,34 @@ describe('decodeOpenAiChatResponse (constructed, §1.5 and §1.11)', () => {
   });
 });
 
+describe('decodeOpenAiChatResponse: typed content chunks (Mistral)', () => {
+  it('reads a thinking chunk as reasoning and text chunks as text (docs.mistral.ai "Reasoning"; ThinkChunk / TextChunk)', () => {
+    const decoded = decodeOpenAiChatResponse(
+      withMessage({
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: [{ type: 'text', text: 'Two plus two.' }], closed: true },
+          { type: 'text', text: 'It is ' },
+          { type: 'reference', reference_ids: [1] },
+          { type: 'text', text: '4.' },
+        ],
+      }),
+    );
+    expect(decoded.terminal).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'reasoning', text: 'Two plus two.' }, { type: 'text', text: 'It is 4.' }] },
+      finishReason: { unified: 'stop' },
+    });
+  });
+
+  it('refuses a chunk without a type, text that is not a string, or thinking that is not a chunk list', () => {
+    const violation = { status: 'failed', failure: { code: 'protocol-violation', retryable: false } };
+    expect(decodeOpenAiChatResponse(withMessage({ role: 'assistant', content: [{ text: 'a' }] })).terminal).toEqual(violation);
+    expect(decodeOpenAiChatResponse(withMessage({ role: 'assistant', content: [{ type: 'text', text: 3 }] })).terminal).toEqual(violation);
+    expect(decodeOpenAiChatResponse(withMessage({ role: 'assistant', content: [{ type: 'thinking', thinking: 'x' }] })).terminal).toEqual(violation);
+  });
+});
+
 describe('decodeOpenAiChatResponse: tolerance of real traffic', () => {
   it('reads a tool call without function.arguments (compatible relays) as "{}"', () => {
     const decoded = decodeOpenAiChatResponse(

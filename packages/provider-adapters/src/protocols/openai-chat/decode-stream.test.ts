@@ -270,10 +270,20 @@ describe('openai-chat stream (constructed, §1.10 and §1.11)', () => {
     expect(deepSeek.terminal).toMatchObject({ status: 'failed', failure: { code: 'overloaded', retryable: true } });
   });
 
-  it('fails as truncated without [DONE] and without a finish reason, or with [DONE] but no finish reason', async () => {
+  it('fails as truncated without [DONE], with or without a finish reason', async () => {
     expect((await runStream(sse([chunk({ content: 'a' })], false))).terminal).toEqual({ status: 'failed', failure: TRUNCATED });
-    expect((await runStream(sse([chunk({ content: 'a' })]))).terminal).toEqual({ status: 'failed', failure: TRUNCATED });
+    expect((await runStream(sse([chunk({ content: 'a' }), chunk({}, 'stop')], false))).terminal).toEqual({ status: 'failed', failure: TRUNCATED });
     expect((await runStream('')).terminal).toEqual({ status: 'failed', failure: TRUNCATED });
+  });
+
+  it('completes at [DONE] without any finish reason, the reason unknown (other, no raw value), never stop', async () => {
+    const { events, terminal } = await runStream(sse([chunk({ content: 'a' })]));
+    expect(events).toEqual([
+      { type: 'text-start', index: 0 },
+      { type: 'text-delta', index: 0, delta: 'a' },
+      { type: 'text-end', index: 0 },
+    ]);
+    expect(terminal).toEqual({ status: 'completed', result: { kind: 'chat', content: [{ type: 'text', text: 'a' }] }, finishReason: { unified: 'other' } });
   });
 
   it('treats a named-tool-choice stream that finishes with stop as tool-calls', async () => {
@@ -455,6 +465,64 @@ describe('openai-chat stream: tolerance of real traffic', () => {
       { type: 'usage', usage: { inputTokens: 50, outputTokens: 2, totalTokens: 52, cacheReadInputTokens: 40 } },
     ]);
     expect(terminal).toMatchObject({ status: 'completed', usage: { inputTokens: 50, outputTokens: 2 } });
+  });
+});
+
+describe('openai-chat stream: relayed streams without a finish reason', () => {
+  it('completes a tool call streamed with usage and [DONE] but no finish_reason, closing the call (OpenRouter relay, constructed)', async () => {
+    const usage = { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52 };
+    const { events, terminal } = await runStream(
+      sse([
+        chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_7', type: 'function', function: { name: 'read_file', arguments: '' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"path":"a.txt"}' } }] }),
+        { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage },
+      ]),
+    );
+    expect(events.filter((event) => event.type !== 'usage')).toEqual([
+      { type: 'tool-call-start', index: 0, toolCallId: 'call_7', toolName: 'read_file' },
+      { type: 'tool-call-delta', index: 0, delta: '{"path":"a.txt"}' },
+      { type: 'tool-call-end', index: 0, argumentsText: '{"path":"a.txt"}' },
+    ]);
+    expect(terminal).toEqual({
+      status: 'completed',
+      result: { kind: 'chat', content: [{ type: 'tool-call', toolCallId: 'call_7', toolName: 'read_file', argumentsText: '{"path":"a.txt"}' }] },
+      finishReason: { unified: 'tool-calls' },
+      usage: { inputTokens: 40, outputTokens: 12, totalTokens: 52 },
+    });
+  });
+
+  it('keeps the same stream cut before [DONE] a retryable truncation', async () => {
+    const { terminal } = await runStream(
+      sse([chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_7', type: 'function', function: { name: 'read_file', arguments: '{}' } }] })], false),
+    );
+    expect(terminal).toEqual({ status: 'failed', failure: TRUNCATED });
+  });
+});
+
+describe('openai-chat stream: typed content chunks (Mistral)', () => {
+  // Mistral's chat API answers reasoning models with `content` as a list of chunks: `thinking` (whose `thinking`
+  // member is a list of `text` chunks) then `text` (docs.mistral.ai, "Reasoning"; ThinkChunk / TextChunk).
+  it('reads thinking chunks as reasoning and text chunks as text, streamed', async () => {
+    const { events, terminal } = await runStream(
+      sse([
+        chunk({ role: 'assistant', content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Let me ' }] }] }),
+        chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'think.' }] }] }),
+        chunk({ content: [{ type: 'text', text: 'The answer' }] }),
+        chunk({ content: ' is 4.' }),
+        chunk({}, 'stop'),
+      ]),
+    );
+    expect(accumulate(events)).toEqual(new Map([[0, 'Let me think.'], [1, 'The answer is 4.']]));
+    expect(terminal).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'reasoning', text: 'Let me think.' }, { type: 'text', text: 'The answer is 4.' }] },
+      finishReason: { unified: 'stop' },
+    });
+  });
+
+  it('refuses a chunk type it cannot place', async () => {
+    const { terminal } = await runStream(sse([chunk({ content: [{ type: 'image_url', image_url: 'https://example.com/a.png' }] }), chunk({}, 'stop')]));
+    expect(terminal).toEqual(PROTOCOL_VIOLATION);
   });
 });
 

@@ -108,9 +108,12 @@ const { violation } = OPENAI_CHAT_WIRE;
  *   reason is a protocol violation; usage after it is expected.
  * - Usage may come on any chunk (a final `choices: []` chunk, the finish chunk, or every chunk); it is merged as
  *   a cumulative snapshot (never summed), emitted when it changes, and must never decrease.
- * - `[DONE]` without a finish reason is a failed, retryable `truncated-stream`: the answer is incomplete. A body
- *   that ends without `[DONE]` is also `truncated-stream`, even after a finish reason and usage arrived: unlike
- *   the official SDK, which stops quietly, this family treats a missing end marker as a cut connection.
+ * - `[DONE]` ends the answer even when no finish reason came (relays such as OpenRouter forward providers that
+ *   send none): the open blocks close as at a finish reason and the reason is unknown, `other` without a raw value
+ *   (`tool-calls` when the answer holds tool calls, as for a sync body with a null `finish_reason`), never
+ *   `stop`. A body that ends without `[DONE]` is a failed, retryable `truncated-stream`, even after a finish
+ *   reason and usage arrived: unlike the official SDK, which stops quietly, this family treats a missing end
+ *   marker as a cut connection.
  */
 export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineOptions): OpenAiChatStreamMachine {
   const plainTextFastPath = options?.plainTextFastPath !== false;
@@ -221,7 +224,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     }
   }
 
-  function finish(raw: string, events: NormalizedStreamEventV3[]): void {
+  function finish(raw: string | undefined, events: NormalizedStreamEventV3[]): void {
     finishRaw = raw;
     if (finished) return;
     finished = true;
@@ -252,9 +255,9 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
   }
 
   function completed(): AdapterStreamStep {
-    if (!finished || finishRaw === undefined) {
-      return failed({ code: 'truncated-stream', retryable: true });
-    }
+    // `[DONE]` is the protocol's end marker: a relay that never sent a finish reason still finished the answer.
+    const closing: NormalizedStreamEventV3[] = [];
+    if (!finished) finish(undefined, closing);
     const content: ChatOutputPartV1[] = blocks.map((record): ChatOutputPartV1 => {
       if (record.kind === 'tool-call') {
         return {
@@ -269,6 +272,7 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     });
     const hasToolCalls = blocks.some((record) => record.kind === 'tool-call');
     return {
+      ...(closing.length === 0 ? {} : { events: closing }),
       terminal: {
         status: 'completed',
         result: { kind: 'chat', content },

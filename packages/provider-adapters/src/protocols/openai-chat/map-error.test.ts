@@ -42,6 +42,20 @@ describe('mapOpenAiChatHttpError', () => {
   });
 });
 
+describe('mapOpenAiChatHttpError: context overflow from compatible servers', () => {
+  it.each([
+    ['OpenAI (code)', { code: 'context_length_exceeded', type: 'invalid_request_error', message: 'Your input exceeds the context window of this model.' }],
+    ['vLLM / DeepSeek / OpenRouter (no code)', { type: 'BadRequestError', message: "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens." }],
+    ['a server that sends only OpenAI\'s sentence', { message: 'Your input exceeds the context window of this model. Please adjust your input and try again.' }],
+  ])('reads %s as context-length-exceeded', (_label, error) => {
+    expect(mapOpenAiChatHttpError({ status: 400, headers: {}, error, nowMs: 0 })).toMatchObject({ code: 'context-length-exceeded', retryable: false });
+  });
+
+  it('keeps another 400 invalid-request', () => {
+    expect(mapOpenAiChatHttpError({ status: 400, headers: {}, error: { message: "'messages' must contain at least one message" }, nowMs: 0 })).toMatchObject({ code: 'invalid-request' });
+  });
+});
+
 describe('mapOpenAiChatInBandError', () => {
   it('maps known types, numeric HTTP codes, and defaults to a non-retryable provider error', () => {
     expect(mapOpenAiChatInBandError({ message: 'x', type: 'server_error' })).toEqual({ code: 'provider-error', retryable: true, providerCode: 'server_error' });

@@ -193,14 +193,50 @@ function isOptionalString(value: unknown): value is string | null | undefined {
   return value === undefined || value === null || typeof value === 'string';
 }
 
+/** Chunk types of typed content that carry no text of the answer (Mistral `reference`: citation ids). */
+const TEXTLESS_CHUNK_TYPES: ReadonlySet<string> = new Set(['reference']);
+
+function readChunkText(value: unknown, path: string): string {
+  if (!isRecord(value) || value.type !== 'text' || typeof value.text !== 'string') throw violation(path, 'must be a text chunk');
+  return value.text;
+}
+
+/**
+ * Reads `content` sent as a list of typed chunks (Mistral, docs.mistral.ai "Reasoning": `TextChunk` `{type: "text",
+ * text}`, `ThinkChunk` `{type: "thinking", thinking: [TextChunk...]}`, `ReferenceChunk`), in a sync message or a
+ * stream delta: the text chunks joined are the content, the thinking chunks joined the reasoning. A `reference`
+ * chunk carries no text and is skipped; any other chunk type is refused (it could carry content we would lose).
+ */
+function readTypedContent(chunks: readonly unknown[], path: string): { text: string | undefined; thinking: string | undefined } {
+  let text: string | undefined;
+  let thinking: string | undefined;
+  chunks.forEach((chunk: unknown, index) => {
+    const chunkPath = `${path}.${index}`;
+    if (!isRecord(chunk) || typeof chunk.type !== 'string') throw violation(`${chunkPath}.type`, 'must be a string');
+    if (chunk.type === 'text') {
+      text = (text ?? '') + readChunkText(chunk, chunkPath);
+    } else if (chunk.type === 'thinking') {
+      const parts = chunk.thinking;
+      if (!Array.isArray(parts)) throw violation(`${chunkPath}.thinking`, 'must be a list of text chunks');
+      parts.forEach((part: unknown, partIndex) => {
+        thinking = (thinking ?? '') + readChunkText(part, `${chunkPath}.thinking.${partIndex}`);
+      });
+    } else if (!TEXTLESS_CHUNK_TYPES.has(chunk.type)) {
+      throw violation(`${chunkPath}.type`, 'must be text, thinking or reference');
+    }
+  });
+  return { text, thinking };
+}
+
 function readMessage(value: JsonRecord, position: number, key: string, fragment: boolean): OpenAiChatWireMessage {
   const role = value.role;
   if (!isOptionalString(role)) throw violation(`${messagePath(position, key)}.role`, 'must be a string');
-  const content = value.content;
-  if (!isOptionalString(content)) throw violation(`${messagePath(position, key)}.content`, 'must be a string');
+  const typed = Array.isArray(value.content) ? readTypedContent(value.content, `${messagePath(position, key)}.content`) : undefined;
+  const content = typed === undefined ? value.content : typed.text;
+  if (!isOptionalString(content)) throw violation(`${messagePath(position, key)}.content`, 'must be a string or a list of typed chunks');
   const refusal = value.refusal;
   if (!isOptionalString(refusal)) throw violation(`${messagePath(position, key)}.refusal`, 'must be a string');
-  const reasoningContent = value.reasoning_content;
+  const reasoningContent = value.reasoning_content ?? typed?.thinking;
   if (!isOptionalString(reasoningContent)) throw violation(`${messagePath(position, key)}.reasoning_content`, 'must be a string');
   const reasoning = value.reasoning;
   if (!isOptionalString(reasoning)) throw violation(`${messagePath(position, key)}.reasoning`, 'must be a string');

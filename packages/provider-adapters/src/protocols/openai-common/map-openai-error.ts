@@ -12,7 +12,17 @@ export interface OpenAiWireErrorFields {
   readonly code?: string | number;
   /** `error.type`. */
   readonly type?: string;
+  /** `error.message`: only tested for a context-overflow sentence, never kept. */
+  readonly message?: string;
 }
+
+/**
+ * What compatible servers that send no `context_length_exceeded` code write instead: OpenAI's own sentence (`Your
+ * input exceeds the context window of this model`) and the one vLLM, DeepSeek and OpenRouter use (`This model's
+ * maximum context length is N tokens`).
+ */
+const CONTEXT_OVERFLOW_MESSAGE = /exceeds the context window|maximum context length is \d+ tokens/i;
+const CONTEXT_OVERFLOW: HttpStatusFailure = { code: 'context-length-exceeded', retryable: false };
 
 /** What an `error.code` or `error.type` means, whatever the HTTP status; each dialect keeps its own table. */
 export type OpenAiErrorMeanings = ReadonlyMap<string, HttpStatusFailure>;
@@ -35,7 +45,9 @@ function meaningOf(meanings: OpenAiErrorMeanings, error: OpenAiWireErrorFields |
     const byCode = meanings.get(error.code);
     if (byCode !== undefined) return byCode;
   }
-  return error.type === undefined ? undefined : meanings.get(error.type);
+  const byType = error.type === undefined ? undefined : meanings.get(error.type);
+  if (byType !== undefined) return byType;
+  return typeof error.message === 'string' && CONTEXT_OVERFLOW_MESSAGE.test(error.message) ? CONTEXT_OVERFLOW : undefined;
 }
 
 function providerCodeOf(error: OpenAiWireErrorFields | undefined): string | undefined {
@@ -47,7 +59,8 @@ function providerCodeOf(error: OpenAiWireErrorFields | undefined): string | unde
  * Maps an HTTP error response (`{error:{message,type,code,param}}`) to a normalized failure.
  *
  * - The status gives the default (the kit's table); a code or type known to `meanings` (looked up by code first,
- *   then by type) refines it, so a 429 with `insufficient_quota` is a non-retryable `quota-exceeded`.
+ *   then by type) refines it, so a 429 with `insufficient_quota` is a non-retryable `quota-exceeded`. Without one,
+ *   a message with a compatible server's context-overflow sentence is `context-length-exceeded`.
  * - `x-should-retry: true|false` (sent by OpenAI and honoured by the official SDK) overrides `retryable`.
  * - `retryAfterMs` comes from `retry-after-ms` (OpenAI, milliseconds), else `Retry-After` (seconds or an
  *   HTTP-date). The `x-ratelimit-reset-*` headers are not read: they say when a quota window resets, not how

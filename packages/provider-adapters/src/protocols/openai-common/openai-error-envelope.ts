@@ -68,7 +68,8 @@ function providerErrors(codes: OpenAiErrorDialectCodes): Readonly<Record<Provide
       status: 400,
       type: 'invalid_request_error',
       code: 'context_length_exceeded',
-      message: 'The request exceeds the context length of the model.',
+      // OpenAI's own sentence: clients that match messages (opencode, Claude Code's classifier) look for it.
+      message: 'Your input exceeds the context window of this model.',
     },
     'content-filtered': { status: 400, type: 'invalid_request_error', code: 'content_filter', message: 'The request was blocked by a content filter.' },
     'invalid-request': { status: 400, type: 'invalid_request_error', code: 'invalid_request', message: 'The upstream service refused the request as invalid.' },

@@ -1,5 +1,6 @@
 import type { HostedToolV3, ToolDefinitionV3 as ToolDefinitionV2 } from '@tokenforge/model-protocol';
 import { readDomainList } from '../../codec-kit/index.js';
+import { createToolNameCheck } from '../../codec-kit/tool-name-check.js';
 import {
   invalidClientField,
   isClientObject,
@@ -62,7 +63,8 @@ function freeformDescription(tool: Record<string, unknown>, path: string): strin
  *
  * - `function` tools: name, description, `parameters` (none means no arguments), `strict` (absent means true, the
  *   Responses default), `defer_loading` (kept as `deferLoading`).
- * - `namespace` groups are flattened: their tools are offered by their own names (a name that repeats is refused).
+ * - `namespace` groups are flattened: their tools are offered by their own names. A name offered twice (also across
+ *   namespaces) is refused as `invalid-request` by the kit's `createToolNameCheck`, as in every ingress.
  * - `custom` (freeform) tools become a function taking one string property `input`; a grammar `format` is written
  *   into the description. Their names are reported so the egress returns their calls as `custom_tool_call`.
  * - Web search tools (`web_search`, `web_search_preview` and their dated names) become the hosted `web-search` tool
@@ -76,10 +78,9 @@ export function decodeOpenAiResponsesClientTools(groups: readonly { readonly too
   const droppedHostedTools: string[] = [];
   const hostedTools: HostedToolV3[] = [];
   const hostedToolNames: string[] = [];
-  const seen = new Set<string>();
+  const checkName = createToolNameCheck();
   const add = (tool: ToolDefinitionV2, path: string): void => {
-    if (seen.has(tool.name)) throw unsupportedClientField(`${path}.name`, 'a tool name offered twice (namespaces are flattened) is not supported');
-    seen.add(tool.name);
+    checkName(tool.name, `${path}.name`);
     tools.push(tool);
   };
   const visit = (list: readonly unknown[], base: string): void => {

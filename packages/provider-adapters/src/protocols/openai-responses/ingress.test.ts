@@ -202,7 +202,7 @@ describe('openai-responses ingress', () => {
     ['an unknown tool type', { tools: [{ type: 'teleport' }] }, 'unsupported-feature:tools.0.type'],
     ['a tool choice forcing a dropped hosted tool', { tools: [{ type: 'web_search' }], tool_choice: { type: 'web_search' } }, 'unsupported-feature:tool_choice.type'],
     ['an allowed_tools choice', { tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [] } }, 'unsupported-feature:tool_choice.type'],
-    ['a tool name offered twice', { tools: [{ type: 'function', name: 'a' }], input: [{ type: 'additional_tools', tools: [{ type: 'namespace', name: 'n', tools: [{ type: 'custom', name: 'a' }] }] }, { role: 'user', content: 'x' }] }, 'unsupported-feature:input.0.tools.0.tools.0.name'],
+    ['a tool name offered twice', { tools: [{ type: 'function', name: 'a' }], input: [{ type: 'additional_tools', tools: [{ type: 'namespace', name: 'n', tools: [{ type: 'custom', name: 'a' }] }] }, { role: 'user', content: 'x' }] }, 'invalid-request:input.0.tools.0.tools.0.name'],
     ['a custom output answering no call', { input: [{ type: 'custom_tool_call_output', call_id: 'c', output: 'x' }] }, 'invalid-request:input.0.call_id'],
     ['a grammar without a definition', { tools: [{ type: 'custom', name: 'a', format: { type: 'grammar', syntax: 'lark' } }] }, 'invalid-request:tools.0.format.definition'],
     ['an unknown effort', { reasoning: { effort: 'huge' } }, 'invalid-request:reasoning.effort'],

@@ -1,0 +1,93 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freeLoopbackPort } from './free-loopback-port.js';
+
+/** A real `redis-server` on a free loopback port, its data (append-only file on) in a temporary folder. */
+export interface RedisServerHandle {
+  /** `redis://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  /** Stops the server (SIGTERM: Redis writes its append-only file and exits). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and folder, so what the append-only file holds survives. */
+  start(): Promise<void>;
+  /** Stops the server and removes its folder. */
+  dispose(): Promise<void>;
+}
+
+/** Whether `redis-server` can be run here. */
+export function redisServerInstalled(): boolean {
+  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Starts a real Redis with `appendonly yes` (fsync every write, as a restart test needs) and waits until it answers. */
+export async function startRedisServer(): Promise<RedisServerHandle> {
+  const folder = mkdtempSync(join(tmpdir(), 'tf-redis-'));
+  let port = await freeLoopbackPort();
+  let child: ChildProcess | undefined;
+
+  const start = async (): Promise<void> => {
+    const process_ = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', folder, '--appendonly', 'yes', '--appendfsync', 'always',
+        '--save', '', '--protected-mode', 'no', '--loglevel', 'warning'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    process_.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child = process_;
+    const deadline = Date.now() + 15_000;
+    while (!(await answersPing(port))) {
+      if (process_.exitCode !== null) throw new Error(`redis-server exited (${process_.exitCode}): ${stderr.slice(0, 500)}`);
+      if (Date.now() > deadline) throw new Error('redis-server did not answer within 15 s');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  const stop = async (): Promise<void> => {
+    const running = child;
+    child = undefined;
+    if (running === undefined || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGTERM');
+    });
+  };
+
+  // The free port may be taken by another process between the check and the start: try another one.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      port = await freeLoopbackPort();
+    }
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    start,
+    async dispose() {
+      await stop();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+async function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (answer: boolean): void => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString('latin1').startsWith('+PONG')));
+  });
+}
