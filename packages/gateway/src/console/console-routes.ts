@@ -27,6 +27,15 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
 }
 
+/** The peer's address (one throttle bucket for all when the server adapter cannot tell, as in `app.request`). */
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
@@ -67,7 +76,7 @@ export function registerConsoleRoutes(app: Hono, runtime: GatewayRuntime, direct
     const governance = runtime.governance!;
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== new URL(c.req.url).origin) return consoleError(c, 403, 'cross-origin-sign-in', 'Sign-in is accepted only from the console itself.');
-    const address = getConnInfo(c).remote.address ?? 'unknown';
+    const address = clientAddress(c);
     const waitMs = throttle.retryAfterMs(address, Date.now());
     if (waitMs > 0) {
       c.header('retry-after', String(Math.ceil(waitMs / 1000)));
