@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
@@ -11,4 +13,9 @@ export default defineConfig({
   treeshake: true,
   // One file per entry: the package ships exactly dist/index.js and the bin dist/cli.js.
   splitting: false,
+  // The operator console (packages/console) is built into dist/console/, which the gateway serves under /console.
+  async onSuccess() {
+    const { buildConsole } = (await import(pathToFileURL(resolve('../console/build-console.mjs')).href)) as { buildConsole: (out: URL) => Promise<void> };
+    await buildConsole(pathToFileURL(`${resolve('dist/console')}/`));
+  },
 });

@@ -59,7 +59,9 @@ export function stalePackages() {
   return workspacePackages('gateway').filter((name) => {
     const directory = join(root, 'packages', name);
     const built = oldestDistMtime(name);
-    const sources = Math.max(newestMtime(join(directory, 'src')), ...['package.json', 'tsconfig.json', 'tsup.config.ts'].map((file) => newestMtime(join(directory, file))));
+    // The gateway's build also builds the operator console into dist/console (tsup's onSuccess).
+    const extra = name === 'gateway' ? [newestMtime(join(root, 'packages', 'console', 'src'))] : [];
+    const sources = Math.max(newestMtime(join(directory, 'src')), ...extra, ...['package.json', 'tsconfig.json', 'tsup.config.ts'].map((file) => newestMtime(join(directory, file))));
     return built === 0 || sources > built;
   });
 }

@@ -9,6 +9,8 @@ import { anthropicModelList, geminiModelList, openAiModelList, type ModelFilter 
 import type { DirectDialect } from './dialects/direct-dialect.js';
 import { serveDirectRequest } from './dialects/serve-direct-request.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
+import { defaultConsoleDirectory } from './console/console-assets.js';
+import { registerConsoleRoutes } from './console/console-routes.js';
 import { registerJobRoutes } from './jobs/job-routes.js';
 import type { GatewayRuntime } from './runtime/gateway-runtime.js';
 import { authenticateStage } from './stages/authenticate-stage.js';
@@ -109,6 +111,7 @@ export function createGatewayApp(runtime: GatewayRuntime): Hono {
   registerJobRoutes(app, runtime);
 
   registerAdminRoutes(app, runtime);
+  registerConsoleRoutes(app, runtime, defaultConsoleDirectory());
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', (c) => {

@@ -37,6 +37,9 @@ function switchable(store: EmbeddedGovernanceStore): GovernanceStoreV1 {
     recordJob: (job) => store.recordJob(job),
     findJob: (tenantId, targetRef, providerJobId) => store.findJob(tenantId, targetRef, providerJobId),
     listJobs: (tenantId, query) => store.listJobs(tenantId, query),
+    createSession: (session) => store.createSession(session),
+    findSession: (id) => store.findSession(id),
+    deleteSession: (id) => store.deleteSession(id),
     admin: store.admin,
     close: () => store.close(),
   };

@@ -127,7 +127,7 @@ describe.each(publishablePackages)('the packed @tokenforge/%s', (name) => {
     expect(tarballProblems(tarball ?? { entries: [], manifestText: '', entryFiles: new Map() }, {
       nodeOnly: nodeOnlyPackages.includes(name),
       workspaceVersions,
-      dataFolders: name === 'provider-simulator' ? ['fixtures'] : [],
+      dataFolders: name === 'provider-simulator' ? ['fixtures'] : name === 'gateway' ? ['dist/console'] : [],
       extraEntries: name === 'gateway' ? ['dist/cli.js'] : [],
     })).toEqual([]);
   });

@@ -44,9 +44,9 @@ const allowedFilesEntry = /^(?:dist\/index\.js|dist\/index\.d\.ts|README(?:\.[a-
 
 /**
  * Other entries a package ships, by package: the simulator answers `recorded.<name>` scenarios from its own copies
- * of the recorded fixtures (each folder with its NOTICE.md); the gateway ships its bin.
+ * of the recorded fixtures (each folder with its NOTICE.md); the gateway ships its bin and the built operator console.
  */
-const allowedDataEntries: Partial<Record<PublishablePackage, readonly string[]>> = { 'provider-simulator': ['fixtures'], gateway: ['dist/cli.js'] };
+const allowedDataEntries: Partial<Record<PublishablePackage, readonly string[]>> = { 'provider-simulator': ['fixtures'], gateway: ['dist/cli.js', 'dist/console'] };
 
 const updateHint = (name: string): string =>
   `The public exports of @tokenforge/${name} changed. If the change is intended, record it with:\n` +

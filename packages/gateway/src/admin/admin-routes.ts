@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
+import { consoleSessionAccess } from '../console/console-session.js';
 import type { GatewayGovernance } from '../governance/wiring/gateway-governance.js';
 import { clientKeyDisplayPrefixV1, generateClientKeyV1 } from '../governance/v1/client-key-v1.js';
 import { isGovernanceStoreErrorV1 } from '../governance/v1/governance-store-error-v1.js';
@@ -11,9 +12,10 @@ import { adminKeyCreateV1Schema, adminKeyUpdateV1Schema, adminTenantCreateV1Sche
 /** The actor the audit trail names for changes made with the admin key. */
 export const ADMIN_ACTOR = 'admin';
 
-type AdminErrorCode = 'admin-unauthorized' | 'invalid-body' | 'not-found' | 'conflict' | 'governance-off' | 'governance-unavailable';
-const STATUS: Readonly<Record<AdminErrorCode, 400 | 401 | 404 | 409 | 503>> = {
+type AdminErrorCode = 'admin-unauthorized' | 'csrf-token-invalid' | 'invalid-body' | 'not-found' | 'conflict' | 'governance-off' | 'governance-unavailable';
+const STATUS: Readonly<Record<AdminErrorCode, 400 | 401 | 403 | 404 | 409 | 503>> = {
   'admin-unauthorized': 401,
+  'csrf-token-invalid': 403,
   'invalid-body': 400,
   'not-found': 404,
   conflict: 409,
@@ -70,7 +72,7 @@ function limitOf(c: Context, fallback: number): number {
 /**
  * `/admin/v1`: tenants, keys (shown once), model access, limits and budgets; spend, ledger, request records, the
  * audit trail, current limit use, tracked jobs, and this instance's targets. Authenticated by the admin key
- * (`Authorization: Bearer`), never a tenant key. Each change answers the governance version it created, and this
+ * (`Authorization: Bearer`) or a console session cookie (with its CSRF token on every change), never a tenant key. Each change answers the governance version it created, and this
  * instance applies it before answering. Without governance every route answers 404 `governance-off`.
  */
 export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
@@ -80,7 +82,11 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
     if (runtime.governance === undefined) return adminError(c, 'governance-off', 'Governance is off on this gateway.');
     governance = runtime.governance;
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
-    if (!timingSafeEqual(digest(presented), digest(governance.adminKey))) return adminError(c, 'admin-unauthorized', 'The admin key is missing or wrong.');
+    if (!timingSafeEqual(digest(presented), digest(governance.adminKey))) {
+      const session = await consoleSessionAccess(c, governance.store);
+      if (session === 'csrf') return adminError(c, 'csrf-token-invalid', 'A change made with a console session needs its CSRF token in X-CSRF-Token.');
+      if (session === 'none') return adminError(c, 'admin-unauthorized', 'The admin key is missing or wrong.');
+    }
     await next();
     return undefined;
   });

@@ -109,8 +109,8 @@ export const adminKeyCreatedV1Schema = z.strictObject({
 /** Every refusal of the admin API. */
 export const adminErrorV1Schema = z.strictObject({
   error: z.strictObject({
-    /** `admin-unauthorized`, `invalid-body`, `not-found`, `conflict`, `governance-off`, `governance-unavailable`. */
-    code: z.enum(['admin-unauthorized', 'invalid-body', 'not-found', 'conflict', 'governance-off', 'governance-unavailable']),
+    /** `admin-unauthorized`, `csrf-token-invalid` (a console session's change without its token), `invalid-body`, `not-found`, `conflict`, `governance-off`, `governance-unavailable`. */
+    code: z.enum(['admin-unauthorized', 'csrf-token-invalid', 'invalid-body', 'not-found', 'conflict', 'governance-off', 'governance-unavailable']),
     message: z.string(),
     /** For `invalid-body`: the paths of the refused fields. */
     fields: z.array(z.string()).optional(),

@@ -6,6 +6,7 @@ import type {
   AdmissionResultV1,
   AuditEntryV1,
   ClientKeyRecordV1,
+  ConsoleSessionV1,
   GovernanceAdminV1,
   GovernanceChangeV1,
   GovernanceLimitsV1,
@@ -360,6 +361,20 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
 
   listJobs(tenantId: string, query: { readonly targetRef?: string; readonly limit: number }): Promise<readonly TrackedJobV1[]> {
     return Promise.resolve(this.#database.jobs(tenantId, query));
+  }
+
+  createSession(session: ConsoleSessionV1): Promise<void> {
+    this.#database.putSession(session, this.#clock());
+    return Promise.resolve();
+  }
+
+  findSession(id: string): Promise<ConsoleSessionV1 | undefined> {
+    return Promise.resolve(this.#database.session(id, this.#clock()));
+  }
+
+  deleteSession(id: string): Promise<void> {
+    this.#database.deleteSession(id);
+    return Promise.resolve();
   }
 
   #flushInBackground(): void {

@@ -3,6 +3,7 @@ import type {
   AdmissionRequestV1,
   AuditEntryV1,
   ClientKeyRecordV1,
+  ConsoleSessionV1,
   LedgerRowV1,
   RequestRecordV1,
   SpendGroupV1,
@@ -47,6 +48,8 @@ const MIGRATIONS: readonly string[] = [
      body TEXT NOT NULL, PRIMARY KEY (tenant_id, target_ref, provider_job_id)
    );
    CREATE INDEX tracked_jobs_created ON tracked_jobs (tenant_id, created_at_ms);`,
+  `CREATE TABLE console_sessions (id TEXT PRIMARY KEY, expires_at_ms INTEGER NOT NULL, body TEXT NOT NULL);
+   CREATE INDEX console_sessions_expiry ON console_sessions (expires_at_ms);`,
 ];
 
 /** A spend total change: `micros` added to a holder's period in a currency. */
@@ -144,6 +147,10 @@ export class GovernanceDatabase {
       jobs: db.prepare<[string, number], { body: string }>(
         'SELECT body FROM tracked_jobs WHERE tenant_id = ? ORDER BY created_at_ms DESC, rowid DESC LIMIT ?',
       ),
+      putSession: db.prepare<[string, number, string]>('INSERT OR REPLACE INTO console_sessions (id, expires_at_ms, body) VALUES (?, ?, ?)'),
+      session: db.prepare<[string, number], { body: string }>('SELECT body FROM console_sessions WHERE id = ? AND expires_at_ms > ?'),
+      deleteSession: db.prepare<[string]>('DELETE FROM console_sessions WHERE id = ?'),
+      pruneSessions: db.prepare<[number]>('DELETE FROM console_sessions WHERE expires_at_ms <= ?'),
       targetJobs: db.prepare<[string, string, number], { body: string }>(
         'SELECT body FROM tracked_jobs WHERE tenant_id = ? AND target_ref = ? ORDER BY created_at_ms DESC, rowid DESC LIMIT ?',
       ),
@@ -287,6 +294,20 @@ export class GovernanceDatabase {
         ? this.#statements.jobs.all(tenantId, query.limit)
         : this.#statements.targetJobs.all(tenantId, query.targetRef, query.limit);
     return parse<TrackedJobV1>(rows);
+  }
+
+  putSession(session: ConsoleSessionV1, nowMs: number): void {
+    this.#statements.pruneSessions.run(nowMs);
+    this.#statements.putSession.run(session.id, session.expiresAtMs, JSON.stringify(session));
+  }
+
+  session(id: string, nowMs: number): ConsoleSessionV1 | undefined {
+    const row = this.#statements.session.get(id, nowMs);
+    return row === undefined ? undefined : (JSON.parse(row.body) as ConsoleSessionV1);
+  }
+
+  deleteSession(id: string): void {
+    this.#statements.deleteSession.run(id);
   }
 
   close(): void {

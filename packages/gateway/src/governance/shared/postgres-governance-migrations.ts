@@ -53,6 +53,15 @@ CREATE TABLE governance_tracked_jobs (
 CREATE INDEX governance_tracked_jobs_tenant_created ON governance_tracked_jobs (tenant_id, created_at_ms DESC);
 `,
   },
+  {
+    version: 2,
+    name: 'operator console sessions',
+    sql: `
+CREATE TABLE governance_console_sessions (
+  id text PRIMARY KEY, csrf_token text NOT NULL, created_at_ms bigint NOT NULL, expires_at_ms bigint NOT NULL);
+CREATE INDEX governance_console_sessions_expiry ON governance_console_sessions (expires_at_ms);
+`,
+  },
 ];
 
 /** The advisory lock every instance takes to migrate (an arbitrary constant, the same in every instance). */

@@ -6,6 +6,7 @@ import type {
   AdmissionRequestV1,
   AdmissionResultV1,
   BudgetV1,
+  ConsoleSessionV1,
   GovernanceAdminV1,
   GovernanceLimitsV1,
   GovernanceSnapshotV1,
@@ -353,6 +354,28 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
 
   async listJobs(tenantId: string, query: { readonly targetRef?: string; readonly limit: number }): Promise<readonly TrackedJobV1[]> {
     return this.#records.jobs(tenantId, query);
+  }
+
+  async createSession(session: ConsoleSessionV1): Promise<void> {
+    await this.#pool.query('DELETE FROM governance_console_sessions WHERE expires_at_ms <= $1', [this.#now()]);
+    await this.#pool.query(
+      `INSERT INTO governance_console_sessions (id, csrf_token, created_at_ms, expires_at_ms) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (id) DO UPDATE SET csrf_token = excluded.csrf_token, created_at_ms = excluded.created_at_ms, expires_at_ms = excluded.expires_at_ms`,
+      [session.id, session.csrfToken, session.createdAtMs, session.expiresAtMs],
+    );
+  }
+
+  async findSession(id: string): Promise<ConsoleSessionV1 | undefined> {
+    const { rows } = await this.#pool.query<{ id: string; csrf_token: string; created_at_ms: string; expires_at_ms: string }>(
+      'SELECT id, csrf_token, created_at_ms, expires_at_ms FROM governance_console_sessions WHERE id = $1 AND expires_at_ms > $2',
+      [id, this.#now()],
+    );
+    const row = rows[0];
+    return row === undefined ? undefined : { id: row.id, csrfToken: row.csrf_token, createdAtMs: Number(row.created_at_ms), expiresAtMs: Number(row.expires_at_ms) };
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.#pool.query('DELETE FROM governance_console_sessions WHERE id = $1', [id]);
   }
 
   /**

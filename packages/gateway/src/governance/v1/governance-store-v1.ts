@@ -49,6 +49,13 @@ export interface GovernanceStoreV1 {
   /** The tenant's tracked jobs, newest first. */
   listJobs(tenantId: string, query: { readonly targetRef?: string; readonly limit: number }): Promise<readonly TrackedJobV1[]>;
 
+  /** Stores a console session (kept, on every instance, until `expiresAtMs` on the store's clock or deletion). */
+  createSession(session: ConsoleSessionV1): Promise<void>;
+  /** The session with this id, or `undefined` when there is none or it expired on the store's clock. */
+  findSession(id: string): Promise<ConsoleSessionV1 | undefined>;
+  /** Ends a session (sign-out); deleting an unknown id changes nothing. */
+  deleteSession(id: string): Promise<void>;
+
   /** Admin verbs: each change bumps the governance version and appends an audit entry. */
   readonly admin: GovernanceAdminV1;
 
@@ -372,4 +379,16 @@ export interface TrackedJobV1 {
   readonly state: string;
   /** Set once the terminal state was settled. */
   readonly settledAtMs?: number;
+}
+
+/** An operator console session, created by a sign-in with the admin key. */
+export interface ConsoleSessionV1 {
+  /** The SHA-256 digest (hex) of the session cookie's value: the cookie itself is never stored. */
+  readonly id: string;
+  /** The token every change must carry in the `X-CSRF-Token` header (random, 32 bytes as base64url). */
+  readonly csrfToken: string;
+  /** When the session was created (epoch milliseconds, the store's clock). */
+  readonly createdAtMs: number;
+  /** When the session stops being found (epoch milliseconds, the store's clock). */
+  readonly expiresAtMs: number;
 }

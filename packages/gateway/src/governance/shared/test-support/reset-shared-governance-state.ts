@@ -11,7 +11,7 @@ export async function resetSharedGovernanceState(redisUrl: string, databaseUrl: 
     await Promise.all([redis.flushall(), applyGovernanceMigrations(pool)]);
     await pool.query(
       `TRUNCATE governance_keys, governance_tenants, governance_audit, governance_ledger, governance_request_records,
-       governance_tracked_jobs, governance_price_versions; UPDATE governance_version SET version = 0`,
+       governance_tracked_jobs, governance_price_versions, governance_console_sessions; UPDATE governance_version SET version = 0`,
     );
   } finally {
     redis.disconnect();

@@ -732,6 +732,21 @@ export function describeGovernanceStoreContract(
         expect(await store.findJob('acme', 'video-a#0', 'job-1')).toEqual(settled);
         expect(await store.listJobs('acme', { limit: 10 })).toHaveLength(3);
       });
+      it('console sessions: found until they expire on the store clock, gone once deleted, one per id', async () => {
+        const session = { id: 'a'.repeat(64), csrfToken: 'csrf-1', createdAtMs: clock.now(), expiresAtMs: clock.now() + 10 * MINUTE };
+        await store.createSession(session);
+        await store.createSession({ ...session, id: 'b'.repeat(64), csrfToken: 'csrf-2' });
+        expect(await store.findSession('a'.repeat(64))).toEqual(session);
+        expect(await store.findSession('c'.repeat(64))).toBeUndefined();
+        clock.set(session.expiresAtMs - 1);
+        expect((await store.findSession('b'.repeat(64)))?.csrfToken).toBe('csrf-2');
+        await store.deleteSession('b'.repeat(64));
+        await store.deleteSession('never-created');
+        expect(await store.findSession('b'.repeat(64))).toBeUndefined();
+        expect(await store.findSession('a'.repeat(64))).toEqual(session);
+        clock.set(session.expiresAtMs);
+        expect(await store.findSession('a'.repeat(64))).toBeUndefined();
+      });
     });
   });
 }

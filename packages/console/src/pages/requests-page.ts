@@ -1,0 +1,59 @@
+import { adminApi } from '../admin-api.js';
+import type { RequestRecord, Tenant } from '../admin-types.js';
+import { field, h, replace, table } from '../dom.js';
+import { time } from '../format.js';
+
+/** Recent request records, filterable by tenant, model, outcome and status; each with its attempts. */
+export async function renderRequestsPage(main: HTMLElement, query: URLSearchParams): Promise<void> {
+  const tenantId = query.get('tenantId') ?? '';
+  const model = query.get('model') ?? '';
+  const outcome = query.get('outcome') ?? '';
+  const status = query.get('status') ?? '';
+  const [{ requests }, { tenants }] = await Promise.all([
+    adminApi<{ requests: RequestRecord[] }>('GET', `/requests?limit=200${tenantId === '' ? '' : `&tenantId=${encodeURIComponent(tenantId)}`}`),
+    adminApi<{ tenants: Tenant[] }>('GET', '/tenants'),
+  ]);
+  const shown = requests.filter(
+    (record) => (model === '' || record.publicModel === model) && (outcome === '' || record.outcome === outcome) && (status === '' || String(record.status) === status),
+  );
+  const outcomes = [...new Set(requests.map((record) => record.outcome))].sort();
+  const form: HTMLFormElement = h(
+    'form',
+    { class: 'row', 'aria-label': 'Request filters' },
+    h('label', {}, 'Tenant', h('select', { name: 'tenantId', id: 'requests-tenant' }, h('option', { value: '' }, 'all'), ...tenants.map((tenant) => h('option', { value: tenant.id, selected: tenant.id === tenantId }, tenant.id)))),
+    field('Model', { name: 'model', value: model, id: 'requests-model' }),
+    h('label', {}, 'Outcome', h('select', { name: 'outcome', id: 'requests-outcome' }, h('option', { value: '' }, 'all'), ...outcomes.map((name) => h('option', { value: name, selected: name === outcome }, name)))),
+    field('HTTP status', { name: 'status', value: status, inputmode: 'numeric', id: 'requests-status' }),
+    h('button', { type: 'submit' }, 'Filter'),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const [name, entry] of new FormData(form)) if (entry !== '') next.set(name, String(entry));
+    location.hash = `#/requests?${next}`;
+  });
+  const rows = shown.map((record) => [
+    time(record.atMs),
+    record.requestId,
+    record.tenantId ?? '',
+    record.keyId ?? '',
+    record.publicModel ?? '',
+    record.route,
+    String(record.status),
+    record.outcome,
+    `${record.totalMs} ms${record.timeToFirstByteMs === undefined ? '' : ` (first byte ${record.timeToFirstByteMs} ms)`}`,
+    h(
+      'details',
+      {},
+      h('summary', {}, `${record.attempts.length} attempt${record.attempts.length === 1 ? '' : 's'}`),
+      h('ol', {}, ...record.attempts.map((attempt) => h('li', {}, `${attempt.targetRef} (${attempt.provider}): ${attempt.outcome}`))),
+    ),
+  ]);
+  replace(
+    main,
+    h('h1', {}, 'Requests'),
+    form,
+    h('p', { class: 'muted' }, 'Request records hold facts only: no prompt or output is ever stored.'),
+    table(`${shown.length} of the ${requests.length} most recent requests`, ['Time', 'Request', 'Tenant', 'Key', 'Model', 'Route', 'Status', 'Outcome', 'Timing', 'Attempts'], rows),
+  );
+}

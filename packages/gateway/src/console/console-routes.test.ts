@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEmbeddedGovernanceStore, type EmbeddedGovernanceStore } from '../governance/embedded/embedded-governance-store.js';
+import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
+import { registerConsoleRoutes } from './console-routes.js';
+
+/*
+ * The console routes on their own (the browser test in packages/console covers them through a real gateway): what a
+ * browser cannot show there, the Secure attribute over TLS and the cross-origin sign-in refusal.
+ */
+
+const ADMIN_KEY = 'console-routes-admin-key-0123456789';
+let dataDir: string;
+let assetsDir: string;
+let store: EmbeddedGovernanceStore;
+let app: Hono;
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tokenforge-console-routes-'));
+  assetsDir = mkdtempSync(join(tmpdir(), 'tokenforge-console-assets-'));
+  writeFileSync(join(assetsDir, 'index.html'), '<!doctype html><title>app</title>');
+  writeFileSync(join(assetsDir, 'sign-in.html'), '<!doctype html><title>sign in</title><!--sign-in-status-->');
+  store = openEmbeddedGovernanceStore({ dataDirectory: dataDir });
+  app = new Hono();
+  // Only the governance part of the runtime is read by the console routes.
+  registerConsoleRoutes(app, { governance: { store, adminKey: ADMIN_KEY } } as unknown as GatewayRuntime, assetsDir);
+});
+afterAll(async () => {
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(assetsDir, { recursive: true, force: true });
+});
+
+const signIn = (origin: string, adminKey = ADMIN_KEY, headers: Record<string, string> = {}) =>
+  app.request(`${origin}/console/session`, { method: 'POST', body: new URLSearchParams({ adminKey }), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+
+describe('console routes', () => {
+  it('sets the session cookie Secure over TLS, not over plain HTTP; HttpOnly and SameSite=Strict on both', async () => {
+    const tls = await signIn('https://console.example');
+    expect(tls.status).toBe(303);
+    expect(tls.headers.get('set-cookie')).toMatch(/^tokenforge_console=[\w-]{43}; Max-Age=28800; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
+    const plain = await signIn('http://console.example');
+    expect(plain.headers.get('set-cookie')).toMatch(/^tokenforge_console=[\w-]{43}; Max-Age=28800; Path=\/; HttpOnly; SameSite=Strict$/);
+  });
+
+  it('the cookie opens the console; the store holds only its digest', async () => {
+    const cookie = (await signIn('http://console.example')).headers.get('set-cookie')!.split(';')[0]!;
+    expect(await (await app.request('http://console.example/console/', { headers: { cookie } })).text()).toContain('<title>app</title>');
+    expect(await (await app.request('http://console.example/console/')).text()).toContain('<title>sign in</title>');
+    expect(await store.findSession(cookie.split('=')[1]!)).toBeUndefined();
+  });
+
+  it('refuses a sign-in posted from another origin, even with the right key', async () => {
+    const answer = await signIn('http://console.example', ADMIN_KEY, { origin: 'http://attacker.example' });
+    expect(answer.status).toBe(403);
+    expect(answer.headers.get('set-cookie')).toBeNull();
+  });
+});
