@@ -1,6 +1,7 @@
 import type { EgressContextV1 } from '@tokenforge/model-protocol';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
+import { opaqueStateSealFor } from '../dialects/opaque-state-seal-for.js';
 import { requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import { admitStage } from '../stages/admit-stage.js';
@@ -76,6 +77,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
         now: () => runtime.now(),
         egress,
         context,
+        opaqueStateSeal: opaqueStateSealFor(runtime.catalogue),
         task: decoded.task,
         preparedMedia,
         targets: routed.value,
