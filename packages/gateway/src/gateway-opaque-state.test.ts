@@ -30,16 +30,16 @@ beforeAll(async () => {
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
       turn += 1;
-      response.writeHead(200, { 'content-type': 'application/json' });
-      if (request.url?.includes('generateContent') === true) {
+      const streamed = request.url?.includes('streamGenerateContent') === true;
+      response.writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' });
+      if (request.url?.includes('enerateContent') === true) {
         bodies.gemini.push(body);
-        response.end(
-          JSON.stringify({
-            candidates: [{ content: { role: 'model', parts: [{ text: 'gemini thinks', thought: true, thoughtSignature: geminiSignature(turn) }, { text: 'from gemini' }] }, finishReason: 'STOP', index: 0 }],
-            usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2, totalTokenCount: 5 },
-            modelVersion: 'gemini-x',
-          }),
-        );
+        const answer = JSON.stringify({
+          candidates: [{ content: { role: 'model', parts: [{ text: 'gemini thinks', thought: true, thoughtSignature: geminiSignature(turn) }, { text: 'from gemini' }] }, finishReason: 'STOP', index: 0 }],
+          usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2, totalTokenCount: 5 },
+          modelVersion: 'gemini-x',
+        });
+        response.end(streamed ? `data: ${answer}\r\n\r\n` : answer);
         return;
       }
       bodies.anthropic.push(body);
@@ -130,5 +130,21 @@ describe('opaque reasoning state over a session that switches targets', () => {
     expect(bodies.gemini[0]).not.toContain('anthropic-');
     expect(bodies.anthropic[1]).toContain(`"signature":"${anthropicSignature(1)}"`);
     expect(bodies.anthropic[1]).not.toContain(geminiSignature(2));
+  });
+
+  it('an Anthropic client streaming from Gemini: the signature_delta is sealed and Gemini gets its value back', async () => {
+    bodies.anthropic.length = 0;
+    bodies.gemini.length = 0;
+    turn = 0;
+    const client = new Anthropic({ apiKey: CLIENT_KEY, baseURL: gateway.url, maxRetries: 0 });
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'hi' }];
+    const streamed = await client.messages.stream({ model: 'gemini', max_tokens: 100, messages }).finalMessage();
+    const thinking = streamed.content.find((block) => block.type === 'thinking');
+    expect(thinking?.type === 'thinking' && thinking.signature.length > 0 && thinking.signature !== geminiSignature(1)).toBe(true);
+    messages.push({ role: 'assistant', content: streamed.content as Anthropic.ContentBlockParam[] }, { role: 'user', content: 'again' });
+    await client.messages.create({ model: 'claude', max_tokens: 100, messages });
+    await client.messages.create({ model: 'gemini', max_tokens: 100, messages });
+    expect(bodies.anthropic[0]).not.toContain(geminiSignature(1));
+    expect(bodies.gemini[1]).toContain(`"thoughtSignature":"${geminiSignature(1)}"`);
   });
 });
