@@ -16,7 +16,7 @@ import {
   type RecordedTransportRequestV1,
 } from '@tokenforge/provider-adapters';
 import type { ChatDialect } from './dialects.js';
-import { CROSS_DIALECT_SIGNING_KEY } from './unsealed-view.js';
+import { CROSS_DIALECT_SIGNING_KEY } from './cross-dialect-signing-key.js';
 
 /** The builtin suite and one engine over its registry, shared by every cross-dialect test. */
 export const builtinSuite = createBuiltinTokenForgeProtocolSuiteV1();

@@ -1,9 +1,8 @@
 import { createOpaqueStateSeal } from '@tokenforge/provider-adapters';
+import { CROSS_DIALECT_SIGNING_KEY } from './cross-dialect-signing-key.js';
 import type { ChatDialect } from './dialects.js';
 import type { ClientView } from './sdk-clients.js';
 
-/** The signing key of every cross-dialect gateway: the gateway derives its opaque-state seal from it. */
-export const CROSS_DIALECT_SIGNING_KEY = 'cross-dialect-signing-key-0123456789abcdef';
 const seal = createOpaqueStateSeal(new TextEncoder().encode(CROSS_DIALECT_SIGNING_KEY));
 
 /**
