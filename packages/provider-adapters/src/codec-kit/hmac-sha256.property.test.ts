@@ -14,6 +14,13 @@ describe('hmacSha256', () => {
     );
   });
 
+  it('equals crypto.subtle at every padding boundary', async () => {
+    for (let length = 0; length <= 200; length += 1) {
+      const message = Uint8Array.from({ length }, (_, index) => (index * 31 + 7) & 0xff);
+      expect(hex(sha256(message))).toBe(hex(await crypto.subtle.digest('SHA-256', message)));
+    }
+  });
+
   it('equals crypto.subtle for any key and message', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 150 }), fc.uint8Array({ maxLength: 300 }), async (key, message) => {

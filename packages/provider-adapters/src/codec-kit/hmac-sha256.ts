@@ -14,19 +14,21 @@ const BLOCK_BYTES = 64;
 
 const rotate = (value: number, bits: number): number => (value >>> bits) | (value << (32 - bits));
 
-/** The SHA-256 digest of `message` (32 bytes). */
-export function sha256(message: Uint8Array): Uint8Array {
-  const bitLength = message.length * 8;
-  const padded = new Uint8Array(Math.ceil((message.length + 9) / BLOCK_BYTES) * BLOCK_BYTES);
-  padded.set(message);
-  padded[message.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 0x100000000));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
-  const hash = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  for (let offset = 0; offset < padded.length; offset += BLOCK_BYTES) {
-    for (let t = 0; t < 16; t += 1) w[t] = view.getUint32(offset + t * 4);
+/** Compresses the 64-byte blocks of `bytes` from `offset` to `end` into `hash`. */
+function compress(hash: Uint32Array, w: Uint32Array, bytes: Uint8Array, offset: number, end: number): void {
+  let h0 = hash[0] as number;
+  let h1 = hash[1] as number;
+  let h2 = hash[2] as number;
+  let h3 = hash[3] as number;
+  let h4 = hash[4] as number;
+  let h5 = hash[5] as number;
+  let h6 = hash[6] as number;
+  let h7 = hash[7] as number;
+  for (let block = offset; block < end; block += BLOCK_BYTES) {
+    for (let t = 0; t < 16; t += 1) {
+      const at = block + t * 4;
+      w[t] = (((bytes[at] as number) << 24) | ((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number)) >>> 0;
+    }
     for (let t = 16; t < 64; t += 1) {
       const w15 = w[t - 15] as number;
       const w2 = w[t - 2] as number;
@@ -34,32 +36,62 @@ export function sha256(message: Uint8Array): Uint8Array {
       const s1 = rotate(w2, 17) ^ rotate(w2, 19) ^ (w2 >>> 10);
       w[t] = ((w[t - 16] as number) + s0 + (w[t - 7] as number) + s1) >>> 0;
     }
-    let [a, b, c, d, e, f, g, h] = hash as unknown as [number, number, number, number, number, number, number, number];
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let h = h7;
     for (let t = 0; t < 64; t += 1) {
       const s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25);
       const choice = (e & f) ^ (~e & g);
-      const temp1 = (h + s1 + choice + (K[t] as number) + (w[t] as number)) >>> 0;
+      const temp1 = (h + s1 + choice + (K[t] as number) + (w[t] as number)) | 0;
       const s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22);
       const majority = (a & b) ^ (a & c) ^ (b & c);
-      const temp2 = (s0 + majority) >>> 0;
       h = g;
       g = f;
       f = e;
-      e = (d + temp1) >>> 0;
+      e = (d + temp1) | 0;
       d = c;
       c = b;
       b = a;
-      a = (temp1 + temp2) >>> 0;
+      a = (temp1 + s0 + majority) | 0;
     }
-    hash[0] = (hash[0] as number) + a;
-    hash[1] = (hash[1] as number) + b;
-    hash[2] = (hash[2] as number) + c;
-    hash[3] = (hash[3] as number) + d;
-    hash[4] = (hash[4] as number) + e;
-    hash[5] = (hash[5] as number) + f;
-    hash[6] = (hash[6] as number) + g;
-    hash[7] = (hash[7] as number) + h;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
   }
+  hash[0] = h0;
+  hash[1] = h1;
+  hash[2] = h2;
+  hash[3] = h3;
+  hash[4] = h4;
+  hash[5] = h5;
+  hash[6] = h6;
+  hash[7] = h7;
+}
+
+/** The SHA-256 digest of `message` (32 bytes). */
+export function sha256(message: Uint8Array): Uint8Array {
+  const hash = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const w = new Uint32Array(64);
+  const whole = message.length - (message.length % BLOCK_BYTES);
+  compress(hash, w, message, 0, whole);
+  // The tail, the 0x80 marker and the bit length, in one or two blocks.
+  const tail = new Uint8Array(message.length - whole + 9 > BLOCK_BYTES ? 2 * BLOCK_BYTES : BLOCK_BYTES);
+  tail.set(message.subarray(whole));
+  tail[message.length - whole] = 0x80;
+  const view = new DataView(tail.buffer);
+  view.setUint32(tail.length - 8, Math.floor((message.length * 8) / 0x100000000));
+  view.setUint32(tail.length - 4, (message.length * 8) >>> 0);
+  compress(hash, w, tail, 0, tail.length);
   const digest = new Uint8Array(32);
   const out = new DataView(digest.buffer);
   hash.forEach((word, index) => out.setUint32(index * 4, word));

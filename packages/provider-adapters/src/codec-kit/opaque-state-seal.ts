@@ -27,9 +27,9 @@ export interface OpaqueStateSeal {
 }
 
 function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  return btoa(binary);
+  const chunks: string[] = [];
+  for (let index = 0; index < bytes.length; index += 0x1000) chunks.push(String.fromCharCode.apply(null, bytes.subarray(index, index + 0x1000) as unknown as number[]));
+  return btoa(chunks.join(''));
 }
 
 function fromBase64(text: string): Uint8Array | undefined {
