@@ -81,7 +81,7 @@ export function attachResponsesWebSocket(server: Server, runtime: GatewayRuntime
       }
       const headers = requestHeaders(message);
       const request = new Request(url, { headers });
-      const authenticated = await authenticateStage({ request, placement: dialect.keyPlacement, clientKeys: runtime.catalogue.clientKeys });
+      const authenticated = await authenticateStage({ request, placement: dialect.keyPlacement, clientKeys: runtime.catalogue.clientKeys, governance: runtime.governance });
       if (authenticated.kind === 'refuse') {
         const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route), RESPONSES_WEBSOCKET_ROUTE);
         logStage(runtime.logger, scope, 401, authenticated.refusal.outcome);
