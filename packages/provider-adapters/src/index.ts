@@ -65,6 +65,12 @@ export type { JsonResponseOutcome, ReadJsonResponseOptions } from './codec-kit/j
 export { classifyAsyncStartError } from './codec-kit/classify-async-start-error.js';
 export { isHttpsMediaUrl } from './codec-kit/https-media-url.js';
 export { finishedExecution } from './codec-kit/finished-execution.js';
+export { createOpaqueStateSeal } from './codec-kit/opaque-state-seal.js';
+export type { OpaqueStateSeal, OpenedOpaqueState } from './codec-kit/opaque-state-seal.js';
+export { fitOpaqueStateToTarget } from './codec-kit/fit-opaque-state.js';
+export type { FittedOpaqueState, OpaqueStateRoute } from './codec-kit/fit-opaque-state.js';
+export { sealEgressOpaqueState } from './codec-kit/seal-egress-opaque-state.js';
+export type { OpaqueStateSource } from './codec-kit/seal-egress-opaque-state.js';
 export { createToolNameCheck } from './codec-kit/tool-name-check.js';
 export type { ToolNameCheck } from './codec-kit/tool-name-check.js';
 export { resolveReasoningEffortV3 } from './codec-kit/reasoning-effort.js';

@@ -4,6 +4,7 @@ import { expectedClientView } from './test-support/expected-client-view.js';
 import { createGatewayFetch, PROVIDER_MODEL } from './test-support/gateway-fetch.js';
 import { PROVIDER_SCENARIOS, recordedSignatures, scenarioResponse, type ProviderScenario } from './test-support/provider-scenarios.js';
 import { runClient } from './test-support/sdk-clients.js';
+import { unsealedView } from './test-support/unsealed-view.js';
 
 /*
  * Any dialect in, any provider out: for every client dialect A and every provider scenario of family B (4 x 4 pairs,
@@ -46,7 +47,7 @@ function promptText(provider: ChatDialect, body: Record<string, unknown>): strin
 
 async function serve(dialect: ChatDialect, scenario: ProviderScenario) {
   const gateway = createGatewayFetch({ dialect, provider: scenario.provider, responses: [scenarioResponse(scenario)] });
-  const view = await runClient(dialect, gateway.fetch, { prompt: scenario.prompt, tools: scenario.tools, stream: scenario.stream });
+  const view = unsealedView(await runClient(dialect, gateway.fetch, { prompt: scenario.prompt, tools: scenario.tools, stream: scenario.stream }), dialect, scenario.provider);
   expect(gateway.exchanges).toHaveLength(1);
   const exchange = gateway.exchanges[0];
   if (exchange === undefined) throw new Error('no exchange');

@@ -5,6 +5,7 @@ import type { ChatDialect } from './test-support/dialects.js';
 import { anthropicClient, anthropicParams, openAiChatParams, openAiClient, runClient, type ClientAsk } from './test-support/sdk-clients.js';
 import { createGatewayFetch, type GatewayExchange } from './test-support/gateway-fetch.js';
 import { PROVIDER_SCENARIOS, scenarioResponse, type ProviderScenario } from './test-support/provider-scenarios.js';
+import { unsealedView } from './test-support/unsealed-view.js';
 
 /*
  * One test per "dropped" row of docs/translation-table.md: what a client dialect cannot express is left out of the
@@ -27,7 +28,7 @@ function wireText(exchange: GatewayExchange | undefined): string {
 async function serveScenario(dialect: ChatDialect, file: string) {
   const answer = scenario(file);
   const gateway = createGatewayFetch({ dialect, provider: answer.provider, responses: [scenarioResponse(answer)] });
-  const view = await runClient(dialect, gateway.fetch, { prompt: answer.prompt, tools: answer.tools, stream: answer.stream });
+  const view = unsealedView(await runClient(dialect, gateway.fetch, { prompt: answer.prompt, tools: answer.tools, stream: answer.stream }), dialect, answer.provider);
   return { view, wire: wireText(gateway.exchanges[0]), exchange: gateway.exchanges[0] };
 }
 

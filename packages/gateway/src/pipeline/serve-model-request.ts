@@ -1,6 +1,7 @@
 import type { EgressContextV1 } from '@tokenforge/model-protocol';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
+import { opaqueStateSealFor } from '../dialects/opaque-state-seal-for.js';
 import { reservationFactsOf } from '../governance/wiring/reservation-facts.js';
 import { RequestMetering } from '../governance/wiring/request-metering.js';
 import { isGatewayShutdown, requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
@@ -98,6 +99,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
         now: () => runtime.now(),
         egress,
         context,
+        opaqueStateSeal: opaqueStateSealFor(runtime.catalogue),
         task: decoded.task,
         preparedMedia,
         targets: routed.value,

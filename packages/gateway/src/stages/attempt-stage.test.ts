@@ -13,6 +13,7 @@ const target = (ref: string): RuntimeTarget =>
 const task: ChatTaskV3 = { kind: 'chat', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], hostedTools: [{ kind: 'web-search' }] };
 const context: EgressContextV1 = { responseId: 'gw-1', modelLabel: 'm', createdAtMs: 0 };
 const egress = {
+  protocolFamily: 'openai-chat/v1',
   encodeResponse: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{}') }),
   encodeError: () => ({ status: 500, headers: {}, body: new Uint8Array() }),
 } as unknown as EgressCodecV1;

@@ -1,6 +1,6 @@
 import type { EgressCodecV1, EgressContextV1, PreparedMediaExecutionInputV2, ProtocolFamily, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
-import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import { fitOpaqueStateToTarget, sealEgressOpaqueState, type OpaqueStateSeal, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { DROPPED_TOOLS_HEADER, mergeNames } from '../dialects/dropped-hosted-tools.js';
 import { fitTaskToTarget } from '../dialects/fit-task-to-target.js';
 import { STRUCTURED_OUTPUT_HEADER, structuredOutputStrategyOf } from '../dialects/structured-output-header.js';
@@ -25,6 +25,8 @@ export interface AttemptInput {
   readonly now: () => number;
   readonly egress: EgressCodecV1;
   readonly context: EgressContextV1;
+  /** Seals another family's opaque reasoning state for the client and verifies it on replay. */
+  readonly opaqueStateSeal?: OpaqueStateSeal;
   readonly task: TaskEnvelopeV3;
   readonly preparedMedia: PreparedMediaExecutionInputV2 | undefined;
   /** The routed targets, in order. */
@@ -111,8 +113,12 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
           input.release();
         };
         try {
+          // Opaque reasoning state reaches only the family that produced it; another family's answer is sealed for the client.
+          const seal = input.opaqueStateSeal;
+          const opaque = fitOpaqueStateToTarget(fitted.task, { clientFamily: input.clientFamily, targetFamily: target.family, seal });
+          const egress = sealEgressOpaqueState(input.egress, { sourceFamily: target.family, seal });
           last = await attemptTarget(
-            { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release, end: input.end, meter },
+            { engine: input.engine, egress, context: input.context, task: opaque.task, preparedMedia: input.preparedMedia, target, signal, release, end: input.end, meter },
             scope,
           );
         } catch (error) {

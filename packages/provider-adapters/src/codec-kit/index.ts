@@ -125,3 +125,10 @@ export { acceptEndUserId, readDomainList } from './agent-fields.js';
 
 export { createToolNameCheck } from './tool-name-check.js';
 export type { ToolNameCheck } from './tool-name-check.js';
+
+export { createOpaqueStateSeal } from './opaque-state-seal.js';
+export type { OpaqueStateSeal, OpenedOpaqueState } from './opaque-state-seal.js';
+export { fitOpaqueStateToTarget } from './fit-opaque-state.js';
+export type { FittedOpaqueState, OpaqueStateRoute } from './fit-opaque-state.js';
+export { sealEgressOpaqueState } from './seal-egress-opaque-state.js';
+export type { OpaqueStateSource } from './seal-egress-opaque-state.js';

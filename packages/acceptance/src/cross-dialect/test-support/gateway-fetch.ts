@@ -16,6 +16,7 @@ import {
   type RecordedTransportRequestV1,
 } from '@tokenforge/provider-adapters';
 import type { ChatDialect } from './dialects.js';
+import { CROSS_DIALECT_SIGNING_KEY } from './cross-dialect-signing-key.js';
 
 /** The builtin suite and one engine over its registry, shared by every cross-dialect test. */
 export const builtinSuite = createBuiltinTokenForgeProtocolSuiteV1();
@@ -216,10 +217,11 @@ export function createGatewayFetch(options: GatewayFetchOptions): { fetch: typeo
         },
       ],
       limits: { maxAttempts: 1 },
+      jobs: { signingKeyEnv: 'CROSS_DIALECT_SIGNING_KEY' },
     };
     const gateway = await startGateway({
       catalogue,
-      env: { CROSS_DIALECT_CLIENT_KEY: CLIENT_KEY, CROSS_DIALECT_PROVIDER_KEY: 'provider-key-for-tests' },
+      env: { CROSS_DIALECT_CLIENT_KEY: CLIENT_KEY, CROSS_DIALECT_PROVIDER_KEY: 'provider-key-for-tests', CROSS_DIALECT_SIGNING_KEY },
       logger: { write: () => {} },
     });
     try {

@@ -11,11 +11,18 @@ import {
   type ClientJsonObject,
 } from '../openai-common/client-json.js';
 import { parseBase64DataUrl } from '../openai-common/data-url.js';
+import { readClientCacheControl } from './read-client-cache-control.js';
 
 /** The system instructions and conversation of a client request. */
 export interface DecodedClientMessages {
   readonly system: TextPartV2[];
   readonly messages: ChatMessageV2[];
+}
+
+/** A text part with its `cache_control` breakpoint, if any. */
+function cachedText(part: ClientJsonObject, path: string): TextPartV2 {
+  const cacheControl = readClientCacheControl(part, path);
+  return { type: 'text', text: requiredClientString(part, 'text', path), ...(cacheControl === undefined ? {} : { cacheControl }) };
 }
 
 function textParts(content: unknown, path: string, allowRefusal: boolean): TextPartV2[] {
@@ -24,7 +31,7 @@ function textParts(content: unknown, path: string, allowRefusal: boolean): TextP
   return content.map((part, index) => {
     const partPath = `${path}.${index}`;
     if (!isClientObject(part)) throw invalidClientField(partPath, 'must be an object');
-    if (part.type === 'text') return { type: 'text', text: requiredClientString(part, 'text', `${partPath}.`) };
+    if (part.type === 'text') return cachedText(part, `${partPath}.`);
     if (allowRefusal && part.type === 'refusal') return { type: 'text', text: requiredClientString(part, 'refusal', `${partPath}.`) };
     throw invalidClientField(`${partPath}.type`, 'is not allowed here');
   });
@@ -43,7 +50,7 @@ function userPart(part: unknown, path: string): ChatContentPartV2 {
   if (!isClientObject(part)) throw invalidClientField(path, 'must be an object');
   switch (part.type) {
     case 'text':
-      return { type: 'text', text: requiredClientString(part, 'text', `${path}.`) };
+      return cachedText(part, `${path}.`);
     case 'image_url': {
       const image = optionalClientObject(part, 'image_url', `${path}.`);
       if (image === undefined) throw invalidClientField(`${path}.image_url`, 'is required');
@@ -130,7 +137,8 @@ function assistantMessage(message: ClientJsonObject, path: string, toolNames: Ma
  *
  * Rules: leading `system` / `developer` messages become the task's system text (a system message after the
  * conversation started cannot keep its position in a task and is refused as unsupported); `name` fields are
- * ignored; a user string is one text part, user arrays take `text`, `image_url` (https or base64 data URLs,
+ * ignored; a user string is one text part, user arrays take `text` (with a router-style `cache_control` breakpoint,
+ * also on system and tool-result text parts), `image_url` (https or base64 data URLs,
  * with `detail`), `input_audio` (wav, mp3) and `file` (inline `file_data`, PDF unless its data URL says otherwise;
  * `file_id` is refused); an assistant message keeps `reasoning_content` (as a reasoning part, first), its text,
  * `refusal` text (as text: the task has no refusal input part), and `tool_calls` (with Gemini's

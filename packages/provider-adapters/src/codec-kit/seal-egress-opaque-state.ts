@@ -1,0 +1,79 @@
+import type { AdapterTerminalOutcomeV3, EgressCodecV1, NormalizedStreamEventV3, ProtocolFamily, TaskResultV3 } from '@tokenforge/model-protocol';
+import type { OpaqueStateSeal } from './opaque-state-seal.js';
+
+/** Where an answer came from and where it goes, for {@link sealEgressOpaqueState}. */
+export interface OpaqueStateSource {
+  /** The family of the target that produced the answer. */
+  readonly sourceFamily: ProtocolFamily;
+  /** The host's seal; without one, another family's values are left out of the answer. */
+  readonly seal: OpaqueStateSeal | undefined;
+}
+
+type ChatResult = Extract<TaskResultV3, { kind: 'chat' }>;
+
+function sealResult(result: ChatResult, carry: (value: string) => string | undefined): ChatResult {
+  const content: ChatResult['content'] = [];
+  for (const part of result.content) {
+    if ((part.type === 'reasoning' || part.type === 'tool-call') && part.signature !== undefined) {
+      const carried = carry(part.signature);
+      if (carried !== undefined) content.push({ ...part, signature: carried });
+      else {
+        const { signature: _left, ...rest } = part;
+        content.push(rest as typeof part);
+      }
+    } else if (part.type === 'redacted-reasoning') {
+      const carried = carry(part.data);
+      if (carried !== undefined) content.push({ ...part, data: carried });
+    } else content.push(part);
+  }
+  return { ...result, content };
+}
+
+function sealEvent(event: NormalizedStreamEventV3, carry: (value: string) => string | undefined): NormalizedStreamEventV3 | undefined {
+  if ((event.type === 'reasoning-end' || event.type === 'tool-call-end') && event.signature !== undefined) {
+    const carried = carry(event.signature);
+    if (carried !== undefined) return { ...event, signature: carried };
+    const { signature: _left, ...rest } = event;
+    return rest as NormalizedStreamEventV3;
+  }
+  if (event.type === 'reasoning-redacted') {
+    const carried = carry(event.data);
+    return carried === undefined ? undefined : { ...event, data: carried };
+  }
+  return event;
+}
+
+/**
+ * Wraps a client dialect's egress for one answer so that opaque provider state (reasoning signatures, tool-call
+ * signatures, redacted reasoning) from another family travels in the gateway's sealed wrapper naming that family;
+ * the dialect's own family's values pass unchanged. Each dialect then writes the value in its opaque field or
+ * drops it where it has none (never forging one). Without a seal, another family's values are left out.
+ */
+export function sealEgressOpaqueState(egress: EgressCodecV1, source: OpaqueStateSource): EgressCodecV1 {
+  if (source.sourceFamily === egress.protocolFamily) return egress;
+  const { seal, sourceFamily } = source;
+  const carry = (value: string): string | undefined => seal?.seal(sourceFamily, value);
+  const sealOutcome = (outcome: AdapterTerminalOutcomeV3): AdapterTerminalOutcomeV3 =>
+    outcome.status === 'completed' && outcome.result.kind === 'chat' ? { ...outcome, result: sealResult(outcome.result, carry) } : outcome;
+  const createStreamEncoder = egress.createStreamEncoder;
+  return Object.freeze({
+    protocolFamily: egress.protocolFamily,
+    encodeResponse: (outcome, context) => egress.encodeResponse(sealOutcome(outcome), context),
+    encodeError: (failure, context) => egress.encodeError(failure, context),
+    ...(createStreamEncoder === undefined
+      ? {}
+      : {
+          createStreamEncoder: (context) => {
+            const inner = createStreamEncoder.call(egress, context);
+            return {
+              contentType: inner.contentType,
+              encodeEvent: (event) => {
+                const sealed = sealEvent(event, carry);
+                return sealed === undefined ? new Uint8Array(0) : inner.encodeEvent(sealed);
+              },
+              encodeTerminal: (outcome) => inner.encodeTerminal(sealOutcome(outcome)),
+            };
+          },
+        }),
+  } satisfies EgressCodecV1);
+}
