@@ -465,7 +465,8 @@ describe('governance with the embedded store', () => {
         ['claude', 200, 'completed'],
       ]);
       const targets = await admin('GET', '/targets');
-      expect(targets.body.targets).toContainEqual(expect.objectContaining({ ref: 'chat#0', priceVersion: 'test-price-1' }));
+      expect(targets.body.targets).toContainEqual(expect.objectContaining({ ref: 'chat#0', priceVersion: 'test-price-1', state: 'healthy', inFlight: 0 }));
+      expect(targets.body.instance).toMatch(/^.+:\d+$/);
     });
   });
 });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import { consoleSessionAccess } from '../console/console-session.js';
@@ -6,6 +7,7 @@ import type { GatewayGovernance } from '../governance/wiring/gateway-governance.
 import { clientKeyDisplayPrefixV1, generateClientKeyV1 } from '../governance/v1/client-key-v1.js';
 import { isGovernanceStoreErrorV1 } from '../governance/v1/governance-store-error-v1.js';
 import type { ClientKeyRecordV1, SpendQueryV1, TenantRecordV1 } from '../governance/v1/governance-store-v1.js';
+import { describeTargets } from '../operations/describe-targets.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import { adminKeyCreateV1Schema, adminKeyUpdateV1Schema, adminTenantCreateV1Schema, adminTenantUpdateV1Schema } from './gateway-admin-api-v1.js';
 
@@ -164,13 +166,30 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
     if (tenantId === undefined) return adminError(c, 'invalid-body', 'The tenantId query parameter is required.', ['tenantId']);
     return c.json({ jobs: await governance.store.listJobs(tenantId, withoutUndefined({ targetRef: c.req.query('target'), limit: limitOf(c, 100) })) });
   });
-  admin.get('/targets', (c) =>
-    c.json({
-      targets: [...runtime.catalogue.targets.values()].map((target) =>
-        withoutUndefined({ ref: target.ref, provider: target.provider, family: target.family, execution: target.execution, priceVersion: target.price?.version }),
-      ),
-    }),
-  );
+  // This instance's view of its targets: catalogue facts, and where routing runs, health, cooldown and in-flight
+  // requests, labelled with the instance (each instance keeps its own cooldown state).
+  admin.get('/targets', (c) => {
+    const report = runtime.router === undefined ? undefined : describeTargets(runtime.router);
+    const health = new Map((report?.targets ?? []).map((entry) => [entry.ref, entry]));
+    return c.json({
+      instance: report?.instance ?? `${hostname()}:${process.pid}`,
+      targets: [...runtime.catalogue.targets.values()].map((target) => {
+        const state = health.get(target.ref);
+        return withoutUndefined({
+          ref: target.ref,
+          provider: target.provider,
+          family: target.family,
+          execution: target.execution,
+          priceVersion: target.price?.version,
+          state: state?.state,
+          recentFailures: state?.recentFailures,
+          cooldownRemainingMs: state?.cooldownRemainingMs,
+          inFlight: state?.inFlight,
+          latencyEwmaMs: state?.latencyEwmaMs,
+        });
+      }),
+    });
+  });
   admin.get('/version', async (c) => c.json({ appliedVersion: governance.appliedVersion, storeVersion: await governance.store.currentVersion() }));
   app.route('/admin/v1', admin);
 }
