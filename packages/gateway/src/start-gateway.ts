@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join, resolve as resolvePath } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { TaskKindV2 } from '@tokenforge/model-protocol';
@@ -9,9 +10,15 @@ import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
 import type { GatewayCatalogueV1 } from './catalogue/gateway-catalogue-v1.js';
 import { parseGatewayCatalogue, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
 import { createGatewayApp } from './create-gateway-app.js';
+import { openEmbeddedGovernanceStore } from './governance/embedded/embedded-governance-store.js';
+import { GOVERNANCE_DATA_FILES } from './governance/embedded/governance-data-directory.js';
+import type { GovernanceStoreV1 } from './governance/v1/governance-store-v1.js';
+import { GatewayGovernance } from './governance/wiring/gateway-governance.js';
+import { seedStaticClientKeys } from './governance/wiring/seed-static-client-keys.js';
 import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
 import { createOperatorLogger, type OperatorLogSink } from './operations/operator-log.js';
 import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js';
+import { GatewayConfigurationError } from './runtime/gateway-configuration-error.js';
 import { resolveCatalogue } from './runtime/resolve-catalogue.js';
 import { GatewayTelemetry, type GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';
 
@@ -40,6 +47,33 @@ export interface StartGatewayOptions {
    * entry with `reportedCostCurrency` so that the operator log carries the cost a compatible server reports.
    */
   readonly suite?: TokenForgeProtocolSuiteV1;
+  /**
+   * Turns governance on with the embedded store in this data directory (created, mode 0700, when missing). The
+   * catalogue's `governance.dataDir` is used when this is absent; `governance.store: off` in the catalogue wins.
+   * Without either (and without `governanceStore`), governance is off: the static client keys only.
+   */
+  readonly dataDir?: string;
+  /**
+   * Governance over any {@link GovernanceStoreV1} (the shared store, a test double). The key-hashing secret then
+   * comes from `TOKENFORGE_KEY_HASHING_SECRET` and the admin key from `TOKENFORGE_ADMIN_KEY` (both required).
+   */
+  readonly governanceStore?: GovernanceStoreV1;
+}
+
+/** Governance as a running gateway has it. */
+export interface RunningGovernance {
+  /** The embedded store's data directory (absent for another store). */
+  readonly dataDir?: string;
+  /** Where the admin key is kept (absent when it comes from `TOKENFORGE_ADMIN_KEY`). */
+  readonly adminKeyFile?: string;
+  /** The admin key of `/admin/v1`. */
+  readonly adminKey: string;
+  /** The governance version this instance has applied. */
+  readonly appliedVersion: number;
+  /** Waits until every settlement queued so far was taken by the store (tests, shutdown). */
+  settled(): Promise<void>;
+  /** The store (tests read the ledger through its admin verbs). */
+  readonly store: GovernanceStoreV1;
 }
 
 /** A public model the gateway serves. */
@@ -64,6 +98,8 @@ export interface RunningGateway {
   readonly simulator?: ProviderSimulator;
   /** Model requests in flight (streams included). */
   readonly inFlight: number;
+  /** Tenants, limits and spend; absent when governance is off. */
+  readonly governance?: RunningGovernance;
   /**
    * Stops accepting connections, lets requests in flight (open streams included) finish for up to the drain
    * deadline, then closes every connection, transport and the embedded simulator. Idempotent.
@@ -95,13 +131,32 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     throw error;
   }
   const limits = resolveLimits(catalogue.limits);
+  const logger = createOperatorLogger(options.logger);
+  let governance: GatewayGovernance | undefined;
+  let governanceFacts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'> | undefined;
+  try {
+    const started = await startGovernance(catalogue, options, env, logger);
+    if (started !== undefined) {
+      governance = started.governance;
+      governanceFacts = started.facts;
+      const decoder = new TextDecoder();
+      await seedStaticClientKeys(governance.store, resolved.clientKeys.map((key) => ({ id: key.id, key: decoder.decode(key.key) })), (key) => started.governance.digestOf(key));
+      await governance.refresh();
+    }
+  } catch (error) {
+    await governance?.close();
+    await resolved.close();
+    await simulator?.close();
+    throw error;
+  }
   const runtime: GatewayRuntime = {
     engine: createProtocolEngineV1({ registry: suite.registry }),
     suite,
     catalogue: resolved,
     limits,
     limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
-    logger: createOperatorLogger(options.logger),
+    logger,
+    ...(governance === undefined ? {} : { governance }),
     telemetry: new GatewayTelemetry(options.telemetry),
     jobHandleTtlSeconds: catalogue.jobs?.handleTtlSeconds ?? 7 * 86_400,
     now: Date.now,
@@ -134,6 +189,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       });
     });
   } catch (error) {
+    await governance?.close();
     await resolved.close();
     await simulator?.close();
     throw error;
@@ -152,6 +208,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       server.closeAllConnections();
       await stopped;
       await resolved.close();
+      await governance?.close();
       await simulator?.close();
     })();
     return closing;
@@ -165,6 +222,58 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     get inFlight() {
       return runtime.limiter.inFlight;
     },
+    ...(governance === undefined || governanceFacts === undefined
+      ? {}
+      : {
+          governance: {
+            ...governanceFacts,
+            store: governance.store,
+            get appliedVersion() {
+              return (governance as GatewayGovernance).appliedVersion;
+            },
+            settled: () => (governance as GatewayGovernance).settlements.drain(),
+          },
+        }),
     close,
   };
+}
+
+/** The data directory when the catalogue and options ask for no other: `TOKENFORGE_DATA_DIR`, else `./.tokenforge`. */
+export function defaultDataDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const configured = env.TOKENFORGE_DATA_DIR;
+  return configured !== undefined && configured.length > 0 ? configured : '.tokenforge';
+}
+
+async function startGovernance(
+  catalogue: GatewayCatalogueV1,
+  options: StartGatewayOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  logger: ReturnType<typeof createOperatorLogger>,
+): Promise<{ governance: GatewayGovernance; facts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'> } | undefined> {
+  const setting = catalogue.governance;
+  const failOpen = setting?.failOpen ?? {};
+  const common = { failOpen, logger, now: Date.now, ...(setting?.pollIntervalMs === undefined ? {} : { pollIntervalMs: setting.pollIntervalMs }) };
+  if (options.governanceStore !== undefined) {
+    const keyHashingSecret = env.TOKENFORGE_KEY_HASHING_SECRET ?? process.env.TOKENFORGE_KEY_HASHING_SECRET;
+    const adminKey = env.TOKENFORGE_ADMIN_KEY ?? process.env.TOKENFORGE_ADMIN_KEY;
+    if (keyHashingSecret === undefined || keyHashingSecret.length < 32 || adminKey === undefined || adminKey.length < 16) {
+      throw new GatewayConfigurationError(['governance: TOKENFORGE_KEY_HASHING_SECRET (32+ characters) and TOKENFORGE_ADMIN_KEY (16+ characters) must be set']);
+    }
+    const governance = await GatewayGovernance.start({ store: options.governanceStore, keyHashingSecret, adminKey, ...common });
+    return { governance, facts: { adminKey } };
+  }
+  if (setting?.store === 'off') return undefined;
+  const configured = options.dataDir ?? setting?.dataDir ?? (setting === undefined ? undefined : defaultDataDir(env));
+  if (configured === undefined) return undefined;
+  const dataDir = resolvePath(configured);
+  const store = openEmbeddedGovernanceStore({ dataDirectory: dataDir });
+  const fromEnv = env.TOKENFORGE_ADMIN_KEY ?? process.env.TOKENFORGE_ADMIN_KEY;
+  const adminKey = fromEnv !== undefined && fromEnv.length >= 16 ? fromEnv : store.secrets.adminKey;
+  try {
+    const governance = await GatewayGovernance.start({ store, keyHashingSecret: store.secrets.keyHashingSecret, adminKey, ...common });
+    return { governance, facts: { dataDir, adminKey, ...(adminKey === fromEnv ? {} : { adminKeyFile: join(dataDir, GOVERNANCE_DATA_FILES.adminKey) }) } };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 }

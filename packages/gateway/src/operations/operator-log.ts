@@ -30,7 +30,10 @@ export interface OperatorLogAttempt {
 export interface OperatorLogLine {
   readonly requestId: string;
   readonly route: string;
+  /** The client key's catalogue id, or with governance the tenant id. */
   readonly client?: string;
+  /** With governance: the id of the client key (never the key). */
+  readonly keyId?: string;
   readonly model?: string;
   readonly target?: { readonly provider: string; readonly family: string; readonly ref: string };
   readonly attempts: readonly OperatorLogAttempt[];

@@ -6,8 +6,10 @@ import type { RequestTelemetry } from '../telemetry/gateway-telemetry.js';
 
 /** What the stages learn about one request, read by the log stage and by refusals. */
 export interface RequestFacts {
-  /** The id of the client key that matched (set by the authenticate stage). */
+  /** The id of the client key that matched, or with governance the tenant id (set by the authenticate stage). */
   client?: string;
+  /** With governance: the id of the key that matched. */
+  keyId?: string;
   /** The model the client asked for (the ingress's `modelLabel`). */
   model?: string;
   /** The decoded task's kind. */

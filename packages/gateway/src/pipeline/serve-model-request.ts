@@ -1,6 +1,8 @@
 import type { EgressContextV1 } from '@tokenforge/model-protocol';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
+import { reservationFactsOf } from '../governance/wiring/reservation-facts.js';
+import { RequestMetering } from '../governance/wiring/request-metering.js';
 import { requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import { admitStage } from '../stages/admit-stage.js';
@@ -16,8 +18,8 @@ import { renderRefusal } from './render-refusal.js';
 import { createRequestScope } from './request-scope.js';
 
 /**
- * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, admit, decode, route, attempt
- * (each attempt settled; a stream committed), log. The only place that orders the stages and releases what
+ * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, decode (the body read under its
+ * own deadlines, before any slot is taken), admit, route, attempt (each attempt settled; a stream committed), log. The only place that orders the stages and releases what
  * admission took: at the end of the request, or when a stream it handed on ends. Every refusal goes out in the
  * dialect's egress; one operator log line ends every request.
  */
@@ -28,7 +30,8 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
   const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route));
   const facts = scope.facts;
   let context: EgressContextV1 = { responseId: `gw-${scope.requestId}`, modelLabel: 'unknown', createdAtMs: runtime.now() };
-  const end = (status: number, outcome: string): void => logStage(runtime.logger, scope, status, outcome);
+  const recordRequest = runtime.governance === undefined ? undefined : runtime.governance.store.recordRequest.bind(runtime.governance.store);
+  const end = (status: number, outcome: string): void => logStage(runtime.logger, scope, status, outcome, recordRequest);
   const answerRefusal = (refusal: GatewayRefusal): Response => {
     const response = renderRefusal(refusal, { egress, context, errorShape: dialect.errorShape, requestId: scope.requestId, structuredOutput: facts.structuredOutput });
     if (refusal.kind === 'egress') facts.firstByteAt ??= performance.now();
@@ -36,9 +39,26 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     return response;
   };
 
-  const authenticated = await authenticateStage({ request, placement: dialect.keyPlacement, clientKeys: runtime.catalogue.clientKeys });
+  const authenticated = await authenticateStage({ request, placement: dialect.keyPlacement, clientKeys: runtime.catalogue.clientKeys, governance: runtime.governance });
   if (authenticated.kind === 'refuse') return answerRefusal(authenticated.refusal);
   facts.client = authenticated.value.clientId;
+  const principal = authenticated.value.principal;
+  if (principal !== undefined) facts.keyId = principal.key.id;
+  const read = await decodeStage({
+    request,
+    dialect,
+    ingress: codecs.ingress,
+    maxBodyBytes: runtime.limits.maxBodyBytes,
+    bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs },
+  });
+  if (read.kind === 'refuse') return answerRefusal(read.refusal);
+  const { decoded, preparedMedia, bodyBytes } = read.value;
+  context = { ...context, modelLabel: decoded.modelLabel };
+  egress = dialect.egressFor?.(decoded) ?? egress;
+  const ingressDropped = droppedHostedTools(decoded);
+  facts.droppedHostedTools = ingressDropped;
+  facts.model = catalogueModelLabel(runtime.catalogue.models, decoded.modelLabel);
+  facts.taskKind = decoded.task.kind;
   const admitted = await admitStage({ draining: runtime.draining, limiter: runtime.limiter });
   if (admitted.kind === 'refuse') return answerRefusal(admitted.refusal);
   const admission = admitted.value;
@@ -49,17 +69,14 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     deadline?.dispose();
   };
   try {
-    const read = await decodeStage({ request, dialect, ingress: codecs.ingress, maxBodyBytes: runtime.limits.maxBodyBytes });
-    if (read.kind === 'refuse') return answerRefusal(read.refusal);
-    const { decoded, preparedMedia } = read.value;
-    context = { ...context, modelLabel: decoded.modelLabel };
-    egress = dialect.egressFor?.(decoded) ?? egress;
-    const ingressDropped = droppedHostedTools(decoded);
-    facts.droppedHostedTools = ingressDropped;
-    facts.model = catalogueModelLabel(runtime.catalogue.models, decoded.modelLabel);
-    facts.taskKind = decoded.task.kind;
-    const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel });
+    const governance = runtime.governance;
+    const mayUse = governance === undefined || principal === undefined ? undefined : (model: string) => governance.mayUseModel(principal, model);
+    const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel, mayUse });
     if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
+    const metering =
+      runtime.governance === undefined || principal === undefined
+        ? undefined
+        : new RequestMetering(runtime.governance, principal, scope.requestId, decoded.modelLabel, routed.value, reservationFactsOf(decoded.task, bodyBytes), runtime.now() + runtime.limits.requestTimeoutMs, runtime.now);
 
     deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs);
     const answered = await attemptStage(
@@ -79,6 +96,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
         budget: { attemptsLeft: runtime.limits.maxAttempts, waitBudgetMs: runtime.limits.retryBudgetMs },
         release,
         end,
+        metering,
       },
       scope,
     );

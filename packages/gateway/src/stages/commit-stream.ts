@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcomeV3, EgressCodecV1, EgressContextV1, NormalizedStreamEventV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV3, EgressCodecV1, EgressContextV1, NormalizedStreamEventV3, UsageV3 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
 import type { RequestScope } from '../pipeline/request-scope.js';
 import { failureDetail, type Attempted, type LogAttempt } from './attempted.js';
@@ -35,12 +35,17 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
     execution.abort('no stream encoder');
     await execution.terminal;
     logAttempt('no-stream-encoder');
-    return { kind: 'failure', failure: { code: 'unsupported', retryable: false }, acceptance: 'not-accepted' };
+    return { kind: 'failure', failure: { code: 'unsupported', retryable: false }, acceptance: 'not-accepted', ending: { reachedProvider: true, served: false, outcome: 'failed:no-stream-encoder' } };
   }
   const iterator = execution.events[Symbol.asyncIterator]();
   const pending: Uint8Array[] = [];
+  // This attempt's latest usage event: what a stream cut before its terminal is settled with.
+  let streamedUsage: UsageV3 | undefined;
   const take = (event: NormalizedStreamEventV3): void => {
-    if (event.type === 'usage') facts.usage = event.usage;
+    if (event.type === 'usage') {
+      facts.usage = event.usage;
+      streamedUsage = event.usage;
+    }
     const bytes = encoder.encodeEvent(event);
     if (bytes.byteLength > 0) pending.push(bytes);
   };
@@ -63,7 +68,12 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
       logAttempt(terminal.failure.code, failureDetail(terminal.failure, 'unknown'));
       // The head arrived but the answer did not (a stall, a cut): for the client, whose stream has not started,
       // that is an answer that may or may not have been produced, i.e. `unknown`.
-      return { kind: 'failure', failure: terminal.failure, acceptance: 'unknown' };
+      return {
+        kind: 'failure',
+        failure: terminal.failure,
+        acceptance: 'unknown',
+        ending: { reachedProvider: true, served: false, usage: terminal.usage ?? streamedUsage, outcome: `failed:${terminal.failure.code}` },
+      };
     }
   }
   logAttempt('ok');
@@ -73,7 +83,7 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
     if (closed) return;
     closed = true;
     input.release();
-    input.settle(terminal);
+    input.settle(terminal, streamedUsage, status);
     input.end(200, status);
   };
   const body = new ReadableStream<Uint8Array>({

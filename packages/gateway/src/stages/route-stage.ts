@@ -10,6 +10,8 @@ export interface RouteInput {
   readonly task: TaskEnvelopeV3;
   /** The catalogue model the client named. */
   readonly modelName: string;
+  /** With governance: whether the caller may use a model (one it may not use is answered like an unknown model). */
+  readonly mayUse?: ((modelName: string) => boolean) | undefined;
 }
 
 /** The sync targets of a catalogue model that can serve `task`, in catalogue order; undefined for an unknown model or a model of another kind. */
@@ -24,6 +26,9 @@ export function targetsFor(catalogue: Pick<ResolvedCatalogue, 'models'>, task: T
 
 /** The ordered targets for the requested model, or the dialect's `not-found` (a counting request: its not-supported refusal). */
 export async function routeStage(input: RouteInput): Promise<StageOutcome<readonly RuntimeTarget[]>> {
+  if (input.mayUse !== undefined && !input.mayUse(input.modelName)) {
+    return refuse(egressRefusal({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-allowed'));
+  }
   const targets = targetsFor(input.catalogue, input.task, input.modelName);
   // A model none of whose targets can count answers the dialect's not-supported refusal (each dialect's 400 for
   // the engine's task mismatch), never an estimate or zero.

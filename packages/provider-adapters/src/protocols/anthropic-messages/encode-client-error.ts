@@ -1,5 +1,5 @@
 import type { CodecErrorCodeV1, EgressFailureV3, ProviderFailureCodeV3 } from '@tokenforge/model-protocol';
-import { ENGINE_CAPABILITY_REFUSAL_CODES } from '../../codec-kit/index.js';
+import { ENGINE_CAPABILITY_REFUSAL_CODES, forGatewayRefusals, type GatewayRefusalKind } from '../../codec-kit/index.js';
 
 /** An Anthropic error to write: HTTP status, `error.type`, a generic message, and the retry hint. */
 export interface AnthropicEgressError {
@@ -37,6 +37,20 @@ const INPUT_ENGINE_CODES: ReadonlySet<string> = new Set([
   ...ENGINE_CAPABILITY_REFUSAL_CODES,
 ]);
 
+/** Status and `error.type` of a failure the gateway answers itself (529 `overloaded_error` while it shuts down). */
+const GATEWAY_STATUS: Readonly<Record<GatewayRefusalKind, readonly [number, string]>> = {
+  'request-timeout': [408, 'timeout_error'],
+  busy: [429, 'rate_limit_error'],
+  'unknown-model': [404, 'not_found_error'],
+  unavailable: [529, 'overloaded_error'],
+};
+
+const GATEWAY_ERRORS: Readonly<Record<string, AnthropicEgressError>> = forGatewayRefusals(({ kind, message }) => ({
+  status: GATEWAY_STATUS[kind][0],
+  type: GATEWAY_STATUS[kind][1],
+  message,
+}));
+
 /** Status and `error.type` of a request that was cancelled before it finished (499: client closed request). */
 export const ANTHROPIC_CANCELLED_ERROR: AnthropicEgressError = { status: 499, type: 'api_error', message: 'The request was cancelled.' };
 
@@ -64,6 +78,7 @@ export function mapAnthropicEgressError(failure: EgressFailureV3): AnthropicEgre
         return { status: 400, type: 'invalid_request_error', message: 'The request cannot be served by the selected model.' };
       }
       if (failure.code === 'PROTOCOL_ENGINE_ABORTED') return ANTHROPIC_CANCELLED_ERROR;
+      if (Object.hasOwn(GATEWAY_ERRORS, failure.code)) return GATEWAY_ERRORS[failure.code] as AnthropicEgressError;
       return { status: 500, type: 'api_error', message: 'The gateway failed to process the request.' };
     default: {
       const unknownFailure: never = failure;

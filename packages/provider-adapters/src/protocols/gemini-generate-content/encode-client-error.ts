@@ -1,5 +1,5 @@
 import type { EgressFailureV3, NormalizedProviderFailureV3 } from '@tokenforge/model-protocol';
-import { forEngineCapabilityRefusals } from '../../codec-kit/index.js';
+import { forEngineCapabilityRefusals, forGatewayRefusals, type GatewayRefusalKind } from '../../codec-kit/index.js';
 import { assertNever } from './assert-never.js';
 
 /** A Google error envelope to send: HTTP status, canonical status name and the retry hint. */
@@ -35,6 +35,14 @@ const PROVIDER_ERRORS: Readonly<Record<NormalizedProviderFailureV3['code'], read
   'output-schema-mismatch': [500, 'INTERNAL', 'The model output did not match the requested schema.'],
 };
 
+/** HTTP status and canonical Google status of a failure the gateway answers itself. */
+const GATEWAY_STATUS: Readonly<Record<GatewayRefusalKind, readonly [number, string]>> = {
+  'request-timeout': [408, 'DEADLINE_EXCEEDED'],
+  busy: [429, 'RESOURCE_EXHAUSTED'],
+  'unknown-model': [404, 'NOT_FOUND'],
+  unavailable: [503, 'UNAVAILABLE'],
+};
+
 /** Engine error codes (strings, so that this package does not import the engine) with a client-side meaning. */
 const ENGINE_ERRORS: Readonly<Record<string, readonly [number, string, string]>> = {
   PROTOCOL_ENGINE_INPUT_INVALID: [400, 'INVALID_ARGUMENT', 'The request is invalid.'],
@@ -42,6 +50,7 @@ const ENGINE_ERRORS: Readonly<Record<string, readonly [number, string, string]>>
   ...forEngineCapabilityRefusals([400, 'INVALID_ARGUMENT', 'The request uses a feature the model cannot serve.'] as const),
   PROTOCOL_ENGINE_TRANSPORT_FAILED: [503, 'UNAVAILABLE', 'The upstream model could not be reached.'],
   PROTOCOL_ENGINE_ABORTED: [499, 'CANCELLED', 'The request was cancelled.'],
+  ...forGatewayRefusals<readonly [number, string, string]>(({ kind, message }) => [...GATEWAY_STATUS[kind], message] as const),
 };
 
 /**
