@@ -170,90 +170,90 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     }
 
     async function attemptTargets(): Promise<Response> {
-    const attempts: OperatorLogAttempt[] = [];
-    const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(runtime.limits.requestTimeoutMs)]);
-    for (const target of targets.slice(0, runtime.limits.maxAttempts)) {
-      const note = (outcome: string): void => {
-        attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome });
-      };
-      let meter: AttemptMeter | undefined;
-      if (metering !== undefined) {
-        const admission = await metering.admit(target);
-        if (admission.kind === 'refused') {
-          const status = admission.code === 'tenant-budget-exhausted' ? 402 : admission.code === 'governance-unavailable' ? 503 : 429;
-          log('POST /v1/jobs', started, status, `refused:${admission.code}`, { client, model: model.name, attempts });
-          if (admission.retryAfterMs !== undefined) c.header('retry-after', String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))));
-          return jobError(c, status, admission.code, 'The tenant’s limits refused the job; nothing was sent.');
+      const attempts: OperatorLogAttempt[] = [];
+      const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(runtime.limits.requestTimeoutMs)]);
+      for (const target of targets.slice(0, runtime.limits.maxAttempts)) {
+        const note = (outcome: string): void => {
+          attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome });
+        };
+        let meter: AttemptMeter | undefined;
+        if (metering !== undefined) {
+          const admission = await metering.admit(target);
+          if (admission.kind === 'refused') {
+            const status = admission.code === 'tenant-budget-exhausted' ? 402 : admission.code === 'governance-unavailable' ? 503 : 429;
+            log('POST /v1/jobs', started, status, `refused:${admission.code}`, { client, model: model.name, attempts });
+            if (admission.retryAfterMs !== undefined) c.header('retry-after', String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))));
+            return jobError(c, status, admission.code, 'The tenant’s limits refused the job; nothing was sent.');
+          }
+          settleUnsettled(false);
+          meter = admission.meter;
         }
-        settleUnsettled(false);
-        meter = admission.meter;
-      }
-      let execution;
-      try {
-        execution = await withAttemptId(meter?.attemptId, () => runtime.engine.execute({ binding: target.binding, task, signal }));
-      } catch (error) {
-        if (!isProtocolEngineErrorV1(error)) throw error;
-        note(error.code);
-        if (meter !== undefined) unsettled = { meter, ending: { reachedProvider: error.phase !== 'input' && error.phase !== 'transport', served: false, outcome: `failed:${error.code}` } };
-        if (error.phase === 'input') continue;
-        log('POST /v1/jobs', started, 502, `engine:${error.code}`, { client, model: model.name, attempts });
-        return jobError(c, 502, 'provider-error', 'The gateway could not submit the job.');
-      }
-      const target_ = { provider: target.provider, family: target.family, ref: target.ref };
-      const providerRequestId = execution.responseMetadata.providerRequestId;
-      const logged = { client, model: model.name, target: target_, attempts, ...(providerRequestId === undefined ? {} : { providerRequestId }) };
-      if (execution.kind === 'accepted-job') {
-        note('ok');
-        if (meter !== undefined && principal !== undefined && metering !== undefined) {
-          // Recorded before the client gets its handle; the reservation stays held until a terminal state is observed.
-          await runtime.governance?.store.recordJob({
-            tenantId: principal.tenant.id,
-            keyId: principal.key.id,
-            publicModel: model.name,
-            targetRef: target.ref,
-            providerJobId: execution.providerJobId,
-            idempotencyKey: task.idempotencyKey ?? visibleKey,
-            attemptId: meter.attemptId,
-            reservedMicros: metering.reservedMicros,
-            currency: metering.currency,
-            createdAtMs: runtime.now(),
-            state: 'queued',
+        let execution;
+        try {
+          execution = await withAttemptId(meter?.attemptId, () => runtime.engine.execute({ binding: target.binding, task, signal }));
+        } catch (error) {
+          if (!isProtocolEngineErrorV1(error)) throw error;
+          note(error.code);
+          if (meter !== undefined) unsettled = { meter, ending: { reachedProvider: error.phase !== 'input' && error.phase !== 'transport', served: false, outcome: `failed:${error.code}` } };
+          if (error.phase === 'input') continue;
+          log('POST /v1/jobs', started, 502, `engine:${error.code}`, { client, model: model.name, attempts });
+          return jobError(c, 502, 'provider-error', 'The gateway could not submit the job.');
+        }
+        const target_ = { provider: target.provider, family: target.family, ref: target.ref };
+        const providerRequestId = execution.responseMetadata.providerRequestId;
+        const logged = { client, model: model.name, target: target_, attempts, ...(providerRequestId === undefined ? {} : { providerRequestId }) };
+        if (execution.kind === 'accepted-job') {
+          note('ok');
+          if (meter !== undefined && principal !== undefined && metering !== undefined) {
+            // Recorded before the client gets its handle; the reservation stays held until a terminal state is observed.
+            await runtime.governance?.store.recordJob({
+              tenantId: principal.tenant.id,
+              keyId: principal.key.id,
+              publicModel: model.name,
+              targetRef: target.ref,
+              providerJobId: execution.providerJobId,
+              idempotencyKey: task.idempotencyKey ?? visibleKey,
+              attemptId: meter.attemptId,
+              reservedMicros: metering.reservedMicros,
+              currency: metering.currency,
+              createdAtMs: runtime.now(),
+              state: 'queued',
+            });
+          }
+          log('POST /v1/jobs', started, 202, 'accepted', logged);
+          const job: GatewayJobV1 = { id: handleFor(target, execution.providerJobId, client), object: 'job', model: model.name, status: 'queued', idempotencyKey: visibleKey, createdAt: iso(runtime.now()) };
+          return c.json(job, 202);
+        }
+        if (execution.kind !== 'rejected') {
+          note('unexpected-sync');
+          if (meter !== undefined) unsettled = { meter, ending: { reachedProvider: true, served: false, outcome: 'failed:unexpected-sync' } };
+          continue;
+        }
+        note(execution.failureCode);
+        if (meter !== undefined && execution.acceptance.state !== 'unknown') unsettled = { meter, ending: { reachedProvider: true, served: false, outcome: `rejected:${execution.failureCode}` } };
+        if (execution.acceptance.state === 'unknown') {
+          // Never resent: the provider may have created a paid job. Say how to find it. Its reservation stays held
+          // until recovery finds the job or the reservation's deadline passes (then it is settled as orphaned).
+          const window = { from: submittedAfter, to: iso(runtime.now() + 1000) };
+          const recovery = signJobHandle({ kind: 'window', target: target.ref, providerJobId: '', client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds, window }, signingKey as Uint8Array);
+          log('POST /v1/jobs', started, 502, `unknown:${execution.failureCode}`, logged);
+          const how = target.echoesIdempotencyKey
+            ? 'List the submission window with the recovery token (GET /v1/jobs?recover=...) before submitting again.'
+            : 'This provider does not echo the idempotency key, so the gateway cannot find it for you (the recovery token answers recovery-unsupported); check with the operator before submitting again.';
+          return jobError(c, 502, 'job-acceptance-unknown', `The provider may have created this job; it was not resent. ${how}`, {
+            idempotencyKey: visibleKey,
+            submittedWindow: window,
+            recover: recovery,
           });
         }
-        log('POST /v1/jobs', started, 202, 'accepted', logged);
-        const job: GatewayJobV1 = { id: handleFor(target, execution.providerJobId, client), object: 'job', model: model.name, status: 'queued', idempotencyKey: visibleKey, createdAt: iso(runtime.now()) };
-        return c.json(job, 202);
+        if (!execution.retryable) {
+          log('POST /v1/jobs', started, 422, `rejected:${execution.failureCode}`, logged);
+          const code = (PROVIDER_FAILURE_CODES_V1 as readonly string[]).includes(execution.failureCode) ? (execution.failureCode as ProviderFailureCodeV1) : 'provider-error';
+          return jobError(c, code === 'rate-limited' ? 429 : 422, code, 'The provider refused the job.');
+        }
       }
-      if (execution.kind !== 'rejected') {
-        note('unexpected-sync');
-        if (meter !== undefined) unsettled = { meter, ending: { reachedProvider: true, served: false, outcome: 'failed:unexpected-sync' } };
-        continue;
-      }
-      note(execution.failureCode);
-      if (meter !== undefined && execution.acceptance.state !== 'unknown') unsettled = { meter, ending: { reachedProvider: true, served: false, outcome: `rejected:${execution.failureCode}` } };
-      if (execution.acceptance.state === 'unknown') {
-        // Never resent: the provider may have created a paid job. Say how to find it. Its reservation stays held
-        // until recovery finds the job or the reservation's deadline passes (then it is settled as orphaned).
-        const window = { from: submittedAfter, to: iso(runtime.now() + 1000) };
-        const recovery = signJobHandle({ kind: 'window', target: target.ref, providerJobId: '', client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds, window }, signingKey as Uint8Array);
-        log('POST /v1/jobs', started, 502, `unknown:${execution.failureCode}`, logged);
-        const how = target.echoesIdempotencyKey
-          ? 'List the submission window with the recovery token (GET /v1/jobs?recover=...) before submitting again.'
-          : 'This provider does not echo the idempotency key, so the gateway cannot find it for you (the recovery token answers recovery-unsupported); check with the operator before submitting again.';
-        return jobError(c, 502, 'job-acceptance-unknown', `The provider may have created this job; it was not resent. ${how}`, {
-          idempotencyKey: visibleKey,
-          submittedWindow: window,
-          recover: recovery,
-        });
-      }
-      if (!execution.retryable) {
-        log('POST /v1/jobs', started, 422, `rejected:${execution.failureCode}`, logged);
-        const code = (PROVIDER_FAILURE_CODES_V1 as readonly string[]).includes(execution.failureCode) ? (execution.failureCode as ProviderFailureCodeV1) : 'provider-error';
-        return jobError(c, code === 'rate-limited' ? 429 : 422, code, 'The provider refused the job.');
-      }
-    }
-    log('POST /v1/jobs', started, 503, 'rejected:all-targets', { client, model: model.name, attempts });
-    return jobError(c, 503, 'no-target-accepted', 'No target accepted the job; nothing was created.');
+      log('POST /v1/jobs', started, 503, 'rejected:all-targets', { client, model: model.name, attempts });
+      return jobError(c, 503, 'no-target-accepted', 'No target accepted the job; nothing was created.');
     }
   };
 
@@ -322,10 +322,6 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     if (recover !== undefined) {
       const found = verified(c, client, recover, 'window');
       if (found instanceof Response) return found;
-      if (!found.target.echoesIdempotencyKey) {
-        log('GET /v1/jobs', started, 409, 'refused:recovery-unsupported', { client });
-        return jobError(c, 409, 'recovery-unsupported', 'This provider does not echo the idempotency key, so the gateway cannot tell your job from another client’s in this window.');
-      }
       targets = [found.target];
       window = found.claims.window;
     } else {
@@ -344,9 +340,10 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
           signal: c.req.raw.signal,
         });
         for (const snapshot of page.items) {
-          // Only the caller's jobs: the provider echoed our owner-tagged idempotency key. A recovery window is
-          // never proof of ownership: another client may have created a job on the same target inside it.
-          if (snapshot.idempotencyKey?.startsWith(prefix) !== true) continue;
+          // Only the caller's jobs: the provider echoed our owner-tagged idempotency key, or the recovery
+          // token of the caller's own submission window vouches for the window.
+          const owned = snapshot.idempotencyKey?.startsWith(prefix) === true;
+          if (!owned && window === undefined) continue;
           items.push(jobView(snapshot, handleFor(target, snapshot.providerJobId, client), modelOfTarget(target.ref), prefix));
         }
       } catch (error) {

@@ -77,54 +77,54 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
   }
 
   async function attemptTargets(): Promise<StageOutcome<AttemptAnswer>> {
-  let last: Attempted | undefined;
-  for (let index = 0; index < targets.length; index += 1) {
-    const target = targets[index] as RuntimeTarget;
-    let retriedHere = false;
-    for (;;) {
-      if (signal.aborted) return refuse(egressRefusal({ source: 'provider', failure: { code: 'timeout', retryable: true } }, 'cancelled'));
-      budget.attemptsLeft -= 1;
-      facts.target = target;
-      // Hints the target does not declare are left out for it (hosted tools it does not run are named).
-      const fitted = fitTaskToTarget(input.task, target.capability, input.hostedNames);
-      facts.droppedHostedTools = mergeNames(input.ingressDropped, fitted.droppedHostedTools);
-      facts.structuredOutput = structuredOutputStrategyOf(fitted.task, target.capability);
-      let meter: AttemptMeter | undefined;
-      if (metering !== undefined) {
-        const admission = await metering.admit(target);
-        if (admission.kind === 'refused') {
-          return refuse(governanceRefusal(admission.code, admission.retryAfterMs, tenantHeaders()));
+    let last: Attempted | undefined;
+    for (let index = 0; index < targets.length; index += 1) {
+      const target = targets[index] as RuntimeTarget;
+      let retriedHere = false;
+      for (;;) {
+        if (signal.aborted) return refuse(egressRefusal({ source: 'provider', failure: { code: 'timeout', retryable: true } }, 'cancelled'));
+        budget.attemptsLeft -= 1;
+        facts.target = target;
+        // Hints the target does not declare are left out for it (hosted tools it does not run are named).
+        const fitted = fitTaskToTarget(input.task, target.capability, input.hostedNames);
+        facts.droppedHostedTools = mergeNames(input.ingressDropped, fitted.droppedHostedTools);
+        facts.structuredOutput = structuredOutputStrategyOf(fitted.task, target.capability);
+        let meter: AttemptMeter | undefined;
+        if (metering !== undefined) {
+          const admission = await metering.admit(target);
+          if (admission.kind === 'refused') {
+            return refuse(governanceRefusal(admission.code, admission.retryAfterMs, tenantHeaders()));
+          }
+          settleUnsettled(false);
+          meter = admission.meter;
         }
-        settleUnsettled(false);
-        meter = admission.meter;
+        last = await attemptTarget(
+          { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release: input.release, end: input.end, meter },
+          scope,
+        );
+        if (last.kind === 'failure' && meter !== undefined) unsettled = { meter, ending: last.ending };
+        if (last.kind === 'answer') {
+          if (facts.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, facts.droppedHostedTools.join(', '));
+          for (const [name, value] of Object.entries(passed(target, index))) last.response.headers.set(name, value);
+          if (facts.structuredOutput !== undefined) last.response.headers.set(STRUCTURED_OUTPUT_HEADER, facts.structuredOutput);
+          return proceed({ response: last.response, outcome: last.outcome });
+        }
+        const step = nextStepAfterFailure(last.failure, last.acceptance, budget, index + 1 < targets.length, retriedHere);
+        if (step.kind === 'retry-same') {
+          budget.waitBudgetMs -= step.waitMs;
+          retriedHere = true;
+          await waitFor(step.waitMs, signal);
+          continue;
+        }
+        if (step.kind === 'next-target') break;
+        return refuse(egressRefusal({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, passed(target, index)));
       }
-      last = await attemptTarget(
-        { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release: input.release, end: input.end, meter },
-        scope,
-      );
-      if (last.kind === 'failure' && meter !== undefined) unsettled = { meter, ending: last.ending };
-      if (last.kind === 'answer') {
-        if (facts.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, facts.droppedHostedTools.join(', '));
-        for (const [name, value] of Object.entries(passed(target, index))) last.response.headers.set(name, value);
-        if (facts.structuredOutput !== undefined) last.response.headers.set(STRUCTURED_OUTPUT_HEADER, facts.structuredOutput);
-        return proceed({ response: last.response, outcome: last.outcome });
-      }
-      const step = nextStepAfterFailure(last.failure, last.acceptance, budget, index + 1 < targets.length, retriedHere);
-      if (step.kind === 'retry-same') {
-        budget.waitBudgetMs -= step.waitMs;
-        retriedHere = true;
-        await waitFor(step.waitMs, signal);
-        continue;
-      }
-      if (step.kind === 'next-target') break;
-      return refuse(egressRefusal({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, passed(target, index)));
     }
+    if (last?.kind === 'failure') {
+      const lastTarget = facts.target;
+      const headers = lastTarget === undefined ? {} : passed(lastTarget, targets.indexOf(lastTarget));
+      return refuse(egressRefusal({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, headers));
+    }
+    return refuse(egressRefusal({ source: 'provider', failure: { code: 'provider-error', retryable: false } }, 'failed:no-target'));
   }
-  if (last?.kind === 'failure') {
-    const lastTarget = facts.target;
-    const headers = lastTarget === undefined ? {} : passed(lastTarget, targets.indexOf(lastTarget));
-    return refuse(egressRefusal({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, headers));
-  }
-  return refuse(egressRefusal({ source: 'provider', failure: { code: 'provider-error', retryable: false } }, 'failed:no-target'));
-}
 }

@@ -16,6 +16,8 @@ export interface GatewayGovernanceOptions {
   readonly logger: Logger;
   /** How often the governance version is polled, in milliseconds (default 1000). */
   readonly pollIntervalMs?: number;
+  /** How often reservations past their deadline (their instance died) are swept as orphaned, in ms (default 30 s). */
+  readonly sweepIntervalMs?: number;
   /** Clock in epoch milliseconds (key expiry). */
   readonly now: () => number;
 }
@@ -26,13 +28,15 @@ export type AttemptAdmission = AdmissionResultV1 | { readonly kind: 'unmetered' 
 /**
  * Governance as one gateway process holds it: the store, the governance runtime (the snapshot of the current
  * governance version, polled and reloaded when it changes, so no store read is on a request's path to
- * authenticate), the fail-open policy and the background settlement queue.
+ * authenticate), the fail-open policy, the background settlement queue and a periodic orphan sweep (reservations of
+ * an instance that died are settled as `orphaned` once their deadline passed; the store makes it exactly once).
  */
 export class GatewayGovernance {
   readonly store: GovernanceStoreV1;
   readonly adminKey: string;
   readonly settlements: SettlementQueue;
   readonly #runtime: GovernanceRuntimeV1;
+  #sweeper: NodeJS.Timeout | undefined;
 
   private constructor(private readonly options: GatewayGovernanceOptions) {
     this.store = options.store;
@@ -51,6 +55,10 @@ export class GatewayGovernance {
   static async start(options: GatewayGovernanceOptions): Promise<GatewayGovernance> {
     const governance = new GatewayGovernance(options);
     await governance.#runtime.start();
+    governance.#sweeper = setInterval(() => {
+      options.store.sweepOrphans(options.now()).catch(() => options.logger.warn('governance orphan sweep failed; the next one retries'));
+    }, options.sweepIntervalMs ?? 30_000);
+    governance.#sweeper.unref();
     return governance;
   }
 
@@ -100,6 +108,7 @@ export class GatewayGovernance {
   /** Stops polling, waits for queued settlements, closes the store. */
   async close(): Promise<void> {
     this.#runtime.stop();
+    clearInterval(this.#sweeper);
     this.settlements.close();
     await this.settlements.drain();
     await this.store.close();
