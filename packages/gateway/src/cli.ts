@@ -4,7 +4,8 @@
  * it starts the provider simulator in-process with a built-in catalogue over all nine families and a generated local
  * client key. Governance (tenants, limits, spend) is on with the embedded store in `--data-dir`, else
  * `TOKENFORGE_DATA_DIR`, else `./.tokenforge`; `--no-governance` (or the catalogue's `governance.store: off`) turns
- * it off.
+ * it off. With `--config` and `REDIS_URL` plus `DATABASE_URL` set, governance uses the shared store instead (several
+ * instances; `TOKENFORGE_KEY_HASHING_SECRET` and `TOKENFORGE_ADMIN_KEY` then required, the same on every instance).
  */
 import { defaultDataDir, startGateway } from './start-gateway.js';
 
