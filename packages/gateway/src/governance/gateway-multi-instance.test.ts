@@ -82,6 +82,8 @@ const VARIANTS: readonly Variant[] = [
 interface Outcome {
   readonly tenantId: string;
   readonly variant: string;
+  /** Epoch milliseconds when it was sent. */
+  readonly sentAtMs: number;
   /** HTTP status, or 0 when the connection failed (a killed instance). */
   readonly status: number;
   readonly requestId?: string;
@@ -103,6 +105,10 @@ interface LedgerRow {
   readonly started_at_ms: string;
   readonly settled_at_ms: string;
 }
+
+let started: GatewayProcess[] = [];
+/** The stderr of every instance that died without being killed by the test (for a failure's message). */
+const deadInstances = (): string => started.filter((instance) => !instance.alive()).map((instance) => `\ninstance ${instance.url} died: ${instance.stderrTail()}`).join('');
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -188,6 +194,7 @@ async function waitForVersion(instances: readonly GatewayProcess[], version: num
 
 async function send(base: string, variant: Variant, plan: TenantPlan): Promise<Outcome> {
   const { url, init } = variant.request(base, plan.apiKey);
+  const sentAtMs = Date.now();
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS + 10_000) });
     const body = await response.text();
@@ -197,22 +204,26 @@ async function send(base: string, variant: Variant, plan: TenantPlan): Promise<O
       const match = /"(tenant-[a-z-]+|governance-unavailable)"/.exec(body);
       code = match?.[1];
     }
-    return { tenantId: plan.id, variant: variant.name, status: response.status, ...(requestId === undefined ? {} : { requestId }), ...(code === undefined ? {} : { code }) };
+    return { tenantId: plan.id, variant: variant.name, sentAtMs, status: response.status, ...(requestId === undefined ? {} : { requestId }), ...(code === undefined ? {} : { code }) };
   } catch {
-    return { tenantId: plan.id, variant: variant.name, status: 0 };
+    return { tenantId: plan.id, variant: variant.name, sentAtMs, status: 0 };
   }
 }
 
 /**
  * A bounded load: `workers` loops, each sending to the next live instance for a random tenant and the next variant,
- * until `maxRequests` were sent or `maxMs` passed.
+ * until `maxRequests` were sent, `maxMs` passed or `done()` answers true.
  */
-async function runLoad(live: () => readonly GatewayProcess[], plans: readonly TenantPlan[], options: { maxRequests: number; maxMs: number; workers: number }): Promise<Outcome[]> {
+async function runLoad(
+  live: () => readonly GatewayProcess[],
+  plans: readonly TenantPlan[],
+  options: { maxRequests: number; maxMs: number; workers: number; done?: () => boolean },
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const stopAt = Date.now() + options.maxMs;
   let sent = 0;
   const worker = async (workerIndex: number): Promise<void> => {
-    for (let turn = 0; sent < options.maxRequests && Date.now() < stopAt; turn += 1) {
+    for (let turn = 0; sent < options.maxRequests && Date.now() < stopAt && options.done?.() !== true; turn += 1) {
       sent += 1;
       const instances = live();
       const instance = instances[(sent + workerIndex) % instances.length] as GatewayProcess;
@@ -238,7 +249,7 @@ async function waitForQuiet(base: () => string, pool: pg.Pool, plans: readonly T
     const rows = new Set((await ledger(pool).catch(() => [])).map((row) => row.attempt_id));
     const missing = [...expected()].filter((attemptId) => !rows.has(attemptId));
     if (held === 0 && missing.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`after ${timeoutMs} ms: ${held} tenants still hold reservations or slots, ${missing.length} attempts have no ledger row`);
+    if (Date.now() > deadline) throw new Error(`after ${timeoutMs} ms: ${held} tenants still hold reservations or slots, ${missing.length} attempts have no ledger row${deadInstances()}`);
     await sleep(250);
   }
 }
@@ -351,6 +362,7 @@ describe.skipIf(!available)('three gateway processes over one Redis and one Post
       TF_SIM_GEMINI: credentials.geminiApiKey,
     };
     instances = await Promise.all([0, 1, 2].map(() => startGatewayProcess({ configPath, env })));
+    started = [...instances];
   }, 180_000);
 
   afterAll(async () => {
@@ -390,10 +402,12 @@ describe.skipIf(!available)('three gateway processes over one Redis and one Post
     const since = simulator.requests.length;
     const victim = instances[2] as GatewayProcess;
     let survivors: GatewayProcess[] = [...instances];
+    let redisBackAt: number | undefined;
     const faults = (async () => {
       await sleep(2_000);
       await victim.kill();
       survivors = instances.slice(0, 2);
+      started = survivors;
       await sleep(1_000);
       await servers.postgres.stop();
       await sleep(5_000);
@@ -401,19 +415,29 @@ describe.skipIf(!available)('three gateway processes over one Redis and one Post
       await sleep(1_000);
       await servers.redis.stop();
       await servers.redis.start();
+      redisBackAt = Date.now();
     })();
-    const outcomes = await runLoad(() => survivors, plans, { maxRequests: 260, maxMs: 20_000, workers: 12 });
+    // The load runs through every fault and two seconds past the last (bounded in count and time all the same).
+    const outcomes = await runLoad(() => survivors, plans, { maxRequests: 1_000, maxMs: 40_000, workers: 12, done: () => redisBackAt !== undefined && Date.now() > redisBackAt + 2_000 });
     await faults;
     instances = survivors;
+    // The survivors rode out the faults: neither the stopped database nor the Redis restart ended a process.
+    expect(deadInstances()).toBe('');
     const served = (): Map<string, SimulatorRequestRecord[]> => servedIn(simulator, since);
     // The victim's reservations are settled by a survivor's sweep once their deadline passed.
     await waitForQuiet(() => (survivors[0] as GatewayProcess).url, pool, plans, () => new Set(served().keys()), REQUEST_TIMEOUT_MS + 30_000);
     // Requests the victim answered before it died may have been settled by the sweep only: their rows exist all the same.
     const { rows, compared, orphaned } = assertExact(plans, await ledger(pool), outcomes, served());
     expect(compared).toBeGreaterThan(0);
+    // The faults came mid-load: requests were cut by the kill, and requests sent after Redis came back were served.
+    expect(outcomes.some((outcome) => outcome.status === 0)).toBe(true);
+    expect(outcomes.some((outcome) => outcome.status === 200 && outcome.sentAtMs > (redisBackAt as number))).toBe(true);
     // Nothing admitted while Redis was down (fail closed): those requests were answered 503 with nothing sent.
     expect(outcomes.filter((outcome) => outcome.status >= 500).every((outcome) => outcome.code === 'governance-unavailable' || outcome.status === 503 || outcome.status === 502)).toBe(true);
-    console.info(`multi-instance faults: ${outcomes.length} requests, ${outcomes.filter((outcome) => outcome.status === 200).length} served, ${outcomes.filter((outcome) => outcome.status === 0).length} cut by the kill, ${rows.length} ledger rows, ${orphaned} orphaned, ${compared} with usage compared`);
+    const unavailable = outcomes.filter((outcome) => outcome.code === 'governance-unavailable').length;
+    console.info(
+      `multi-instance faults: ${outcomes.length} requests, ${outcomes.filter((outcome) => outcome.status === 200).length} served, ${outcomes.filter((outcome) => outcome.status === 0).length} cut by the kill, ${unavailable} refused while Redis was down, ${rows.length} ledger rows, ${orphaned} orphaned, ${compared} with usage compared`,
+    );
   }, 150_000);
 
   it('refuses a key revoked on one instance on the others once they report the new governance version', async () => {

@@ -11,6 +11,8 @@ export interface GatewayProcess {
   readonly pid: number;
   /** The last lines it wrote on stderr (the operator log), for a failing test's message. */
   stderrTail(): string;
+  /** Whether the process still runs. */
+  alive(): boolean;
   /** SIGKILL: no drain, no settlement written, nothing closed. Resolves when the process is gone. */
   kill(): Promise<void>;
   /** SIGTERM (drain, settle, close), then SIGKILL after `graceMs`. Resolves when the process is gone. */
@@ -53,6 +55,7 @@ export async function startGatewayProcess(options: { readonly configPath: string
     url,
     pid: child.pid as number,
     stderrTail: () => stderr,
+    alive: () => !gone(),
     async kill() {
       if (!gone()) child.kill('SIGKILL');
       await exited;
