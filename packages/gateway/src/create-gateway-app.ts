@@ -59,9 +59,24 @@ async function visibleModels(c: Context, runtime: GatewayRuntime, placement: Cli
   return principal === undefined || governance === undefined ? () => true : (name) => governance.mayUseModel(principal, name);
 }
 
+/** Registers, for every path the app serves, a 405 with `Allow` (the path's methods) for any other method. */
+function answerOtherMethods(app: Hono): void {
+  const methods = new Map<string, Set<string>>();
+  // Middleware (method `ALL`, such as the admin API's key check) names no method of its own.
+  for (const route of app.routes) if (route.method !== 'ALL') methods.set(route.path, (methods.get(route.path) ?? new Set()).add(route.method));
+  for (const [path, allowed] of methods) {
+    // Hono answers HEAD with the GET handler.
+    const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');
+    app.all(path, (c) =>
+      c.json({ error: { message: `This path accepts ${allow} only.`, type: 'invalid_request_error', param: null, code: 'method_not_allowed' } }, 405, { allow }),
+    );
+  }
+}
+
 /**
  * The gateway as a Hono app over web-standard Request and Response: every dialect at its own paths, the jobs
- * API, health and readiness. Anything else is a 404 in OpenAI's envelope.
+ * API, health and readiness. A known path with another method is a 405 with `Allow`; anything else is a 404, both
+ * in OpenAI's envelope.
  */
 export function createGatewayApp(runtime: GatewayRuntime): Hono {
   const app = new Hono();
@@ -99,6 +114,7 @@ export function createGatewayApp(runtime: GatewayRuntime): Hono {
     const governance = runtime.governance === undefined ? {} : { governance: { appliedVersion: runtime.governance.appliedVersion } };
     return runtime.draining ? c.json({ status: 'draining', ...governance }, 503) : c.json({ status: 'ready', ...governance });
   });
+  answerOtherMethods(app);
   app.notFound((c) => c.json({ error: { message: 'Unknown route.', type: 'invalid_request_error', param: null, code: 'unknown_route' } }, 404));
   app.onError((_error, c) => c.json({ error: { message: 'The gateway failed to serve this request.', type: 'server_error', param: null, code: 'gateway_error' } }, 500));
   return app;

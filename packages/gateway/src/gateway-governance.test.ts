@@ -59,6 +59,7 @@ beforeAll(async () => {
     { name: 'chat', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text' }] },
     { name: 'claude', taskKind: 'chat', targets: [{ family: 'anthropic-messages/v1', model: 'text' }] },
     { name: 'gem', taskKind: 'chat', targets: [{ family: 'gemini-generate-content/v1', model: 'text' }] },
+    { name: 'counting', taskKind: 'chat', targets: [{ family: 'anthropic-messages/v1', model: 'text', capability: { taskKinds: ['chat', 'token-count'] } }] },
     {
       name: 'fallback',
       taskKind: 'chat',
@@ -70,6 +71,15 @@ beforeAll(async () => {
     { name: 'long', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text.100000' }] },
     { name: 'cut', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'truncated' }] },
     { name: 'hidden', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text' }] },
+    { name: 'passing', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text', passRateLimitHeaders: true }] },
+    {
+      name: 'unreachable-first',
+      taskKind: 'chat',
+      targets: [
+        { family: 'openai-chat/v1', model: 'text', baseUrl: 'http://127.0.0.1:1/v1' },
+        { family: 'openai-chat/v1', model: 'text' },
+      ],
+    },
     { name: 'recorded', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'rec', baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1` }] },
   ]);
   for (const model of catalogue.models) for (const target of model.targets) (target as { price?: unknown }).price = PRICE;
@@ -187,6 +197,14 @@ describe('governance with the embedded store', () => {
     expect(JSON.stringify(listed.body)).not.toContain(apiKey);
 
     expect((await openai(apiKey).chat.completions.create({ model: 'chat', messages: hi })).object).toBe('chat.completion');
+    // A key narrows its tenant's model access; a disabled tenant's keys are refused like unknown ones.
+    const narrowed = await admin('PATCH', `/keys/${keyId}`, { modelAccess: ['claude'] });
+    expect(narrowed.body.key).toEqual(expect.objectContaining({ modelAccess: ['claude'] }));
+    expect(await failureOf(openai(apiKey).chat.completions.create({ model: 'chat', messages: hi }))).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((await openai(apiKey).chat.completions.create({ model: 'claude', messages: hi })).object).toBe('chat.completion');
+    await admin('PATCH', '/tenants/acme', { disabled: true });
+    expect(await failureOf(openai(apiKey).chat.completions.create({ model: 'claude', messages: hi }))).toBeInstanceOf(OpenAI.AuthenticationError);
+    await admin('PATCH', '/tenants/acme', { disabled: false });
     const revoked = await admin('POST', `/keys/${keyId}/revoke`);
     expect(revoked.status).toBe(200);
     expect(revoked.body.key).toEqual(expect.objectContaining({ id: keyId, revokedAtMs: expect.any(Number) }));
@@ -259,6 +277,17 @@ describe('governance with the embedded store', () => {
       const exhausted = (await failureOf(openai(broke.apiKey, 2).chat.completions.create({ model: 'chat', messages: hi }))) as InstanceType<typeof OpenAI.APIError>;
       expect([exhausted.status, exhausted.type, exhausted.code]).toEqual([429, 'insufficient_quota', 'tenant-budget-exhausted']);
       expect(calls.count).toBe(1);
+    });
+
+    it('the tenant’s windows replace a target’s passed rate-limit headers once the tenant holds limits', async () => {
+      const unlimited = await tenantKey();
+      const passed = await openai(unlimited.apiKey).chat.completions.create({ model: 'passing', messages: hi }).withResponse();
+      expect(passed.response.headers.get('x-ratelimit-limit-requests')).toBe('500');
+      const limited = await tenantKey({ requestsPerMinute: 7 });
+      const own = await openai(limited.apiKey).chat.completions.create({ model: 'passing', messages: hi }).withResponse();
+      expect(own.response.headers.get('x-ratelimit-limit-requests')).toBe('7');
+      expect(own.response.headers.get('x-ratelimit-remaining-requests')).toBe('6');
+      expect(own.response.headers.get('x-ratelimit-limit-tokens')).toBeNull();
     });
 
     it('Anthropic clients: documented error types, the code in error.code, tenant windows in anthropic-ratelimit-*, a budget refusal not retried', async () => {
@@ -343,6 +372,14 @@ describe('governance with the embedded store', () => {
       expect(row.reservedMicros).toBeGreaterThan(row.costMicros);
     });
 
+    it('a token count is not metered: no ledger row, no request counted', async () => {
+      const { apiKey, tenantId } = await tenantKey({ requestsPerMinute: 1 });
+      const count = await anthropic(apiKey).messages.countTokens({ model: 'counting', messages: hi });
+      expect(count.input_tokens).toBeGreaterThan(0);
+      expect(await ledgerOf(tenantId)).toEqual([]);
+      expect((await anthropic(apiKey).messages.create({ model: 'claude', max_tokens: 16, messages: hi })).type).toBe('message');
+    });
+
     it('a streamed answer settles with its usage when the stream ends (Anthropic SDK)', async () => {
       const { apiKey, tenantId } = await tenantKey();
       const stream = anthropic(apiKey).messages.stream({ model: 'claude', max_tokens: 64, messages: hi });
@@ -363,6 +400,16 @@ describe('governance with the embedded store', () => {
         [`${requestId}:2`, 'fallback#0', 'released', false],
         [`${requestId}:3`, 'fallback#1', 'actual', true],
       ]);
+    });
+
+    it('an attempt that never reached a provider (connection refused) is released, and the fallback is charged', async () => {
+      const { apiKey, tenantId } = await tenantKey();
+      await openai(apiKey).chat.completions.create({ model: 'unreachable-first', messages: hi });
+      const rows = await ledgerOf(tenantId);
+      expect(rows.at(-1)).toEqual(expect.objectContaining({ targetRef: 'unreachable-first#1', kind: 'actual' }));
+      const before = rows.slice(0, -1);
+      expect(before.length).toBeGreaterThanOrEqual(1);
+      expect(before.every((row) => row.targetRef === 'unreachable-first#0' && row.kind === 'released' && row.costMicros === 0)).toBe(true);
     });
 
     it('a stream the client cut before usage arrived is charged its reservation as estimated', async () => {

@@ -16,6 +16,7 @@ import { SharedGovernanceConfigError, SharedGovernanceStore } from './governance
 import type { GovernanceStoreV1 } from './governance/v1/governance-store-v1.js';
 import { GatewayGovernance } from './governance/wiring/gateway-governance.js';
 import { seedStaticClientKeys } from './governance/wiring/seed-static-client-keys.js';
+import { GATEWAY_SHUTDOWN_REASON } from './http/request-deadline.js';
 import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
 import { createOperatorLogger, type OperatorLogSink } from './operations/operator-log.js';
 import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js';
@@ -102,11 +103,16 @@ export interface RunningGateway {
   /** Tenants, limits and spend; absent when governance is off. */
   readonly governance?: RunningGovernance;
   /**
-   * Stops accepting connections, lets requests in flight (open streams included) finish for up to the drain
-   * deadline, then closes every connection, transport and the embedded simulator. Idempotent.
+   * Drains: `/readyz` answers 503 and new model requests the dialect's overloaded error (the listener keeps
+   * accepting), requests in flight (open streams included) may finish for up to the drain deadline; then open
+   * streams end with their dialect's in-stream error, every request's log line is written, and every connection,
+   * transport and the embedded simulator is closed. Idempotent.
    */
   close(): Promise<void>;
 }
+
+/** How long the last bytes of requests cut at the drain deadline (their in-stream errors) may take to leave. */
+const SHUTDOWN_WRITE_GRACE_MS = 1000;
 
 /** Starts the gateway on a real socket. */
 export async function startGateway(options: StartGatewayOptions = {}): Promise<RunningGateway> {
@@ -150,6 +156,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     await simulator?.close();
     throw error;
   }
+  const shutdown = new AbortController();
   const runtime: GatewayRuntime = {
     engine: createProtocolEngineV1({ registry: suite.registry }),
     suite,
@@ -162,10 +169,14 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     jobHandleTtlSeconds: catalogue.jobs?.handleTtlSeconds ?? 7 * 86_400,
     now: Date.now,
     draining: false,
+    shutdown: shutdown.signal,
   };
   for (const warning of resolved.warnings) runtime.logger.warn({ warning: warning.code, path: warning.path }, warning.message);
   const app = createGatewayApp(runtime);
-  const server: Server = createServer(getRequestListener(app.fetch));
+  // Node checks `headersTimeout` (and `requestTimeout`) only every `connectionsCheckingInterval` (30 s by default):
+  // check often enough that a slow head is answered 408 close to `headersTimeoutMs`.
+  const connectionsCheckingInterval = Math.max(100, Math.min(1000, Math.floor(limits.headersTimeoutMs / 10)));
+  const server: Server = createServer({ connectionsCheckingInterval }, getRequestListener(app.fetch));
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
   server.keepAliveTimeout = 5_000;
@@ -180,6 +191,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     });
   });
   const allWritten = (): Promise<void> => (writing.size === 0 ? Promise.resolve() : new Promise((resolve) => (onAllWritten = resolve)));
+  const allWrittenWithin = async (ms: number): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([allWritten(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  };
   const host = options.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
@@ -200,14 +216,21 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      // The listener keeps accepting during the drain: `/readyz` answers 503 and model requests the dialect's
+      // overloaded error, so load balancers and clients see the drain instead of refused connections.
       runtime.draining = true;
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([allWritten(), new Promise<void>((resolve) => (timer = setTimeout(resolve, limits.drainTimeoutMs)))]);
-      clearTimeout(timer);
+      await allWrittenWithin(limits.drainTimeoutMs);
+      // At the deadline open streams end with their dialect's in-stream error and waiting requests with the
+      // overloaded error; their last bytes get a moment to leave before every connection is closed.
+      shutdown.abort(GATEWAY_SHUTDOWN_REASON);
+      await allWrittenWithin(SHUTDOWN_WRITE_GRACE_MS);
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopped;
+      // Every request's operator line is queued with `setImmediate`: let them run, then flush the logger.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => runtime.logger.flush(() => resolve()));
       await resolved.close();
       await governance?.close();
       await simulator?.close();

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pipelineGateway } from '../test-support/pipeline-gateway.js';
 import { adminKeyCreatedV1Schema, adminKeyV1Schema, adminTenantCreateV1Schema } from './gateway-admin-api-v1.js';
 import { gatewayAdminApiV1JsonSchema } from './gateway-admin-api-v1-json-schema.js';
 
@@ -22,5 +23,15 @@ describe('the admin API v1 schema', () => {
     expect(adminKeyV1Schema.safeParse(key).success).toBe(true);
     expect(adminKeyV1Schema.safeParse({ ...key, digest: 'ab' }).success).toBe(false);
     expect(adminKeyCreatedV1Schema.safeParse({ version: 3, key, apiKey: 'tf-x' }).success).toBe(true);
+  });
+});
+
+describe('the admin API without governance', () => {
+  it('answers 404 governance-off on every route, and /readyz names no governance version', async () => {
+    const { app } = pipelineGateway();
+    const answer = await app.request('/admin/v1/tenants', { headers: { authorization: 'Bearer anything' } });
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toEqual({ error: { code: 'governance-off', message: expect.any(String) } });
+    expect(await (await app.request('/readyz')).json()).toEqual({ status: 'ready' });
   });
 });

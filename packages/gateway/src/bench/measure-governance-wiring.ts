@@ -7,14 +7,35 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProviderSimulator } from '@tokenforge/provider-simulator';
-import type { GatewayCatalogueV1 } from '../catalogue/gateway-catalogue-v1.js';
 import { startGateway, type RunningGateway } from '../start-gateway.js';
-import { simulatorCatalogue, TEST_CLIENT_KEY } from '../test-support/simulator-catalogue.js';
+
+const TEST_CLIENT_KEY = 'tfg-bench-client-key-0123456789';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 600);
 const simulator = await startProviderSimulator();
-const { catalogue, env } = simulatorCatalogue(simulator, [{ name: 'chat', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text' }] }]);
-for (const target of catalogue.models[0]?.targets ?? []) (target as { price?: unknown }).price = { currency: 'USD', inputPerMillion: '1', outputPerMillion: '4' };
+const credentials = simulator.credentialsFor('openai-chat/v1');
+const env = { CLIENT_KEY: TEST_CLIENT_KEY, SIM_KEY: credentials?.type === 'api-key' ? credentials.apiKey : '' };
+const catalogue = {
+  version: 1,
+  clientKeys: [{ id: 'main', env: 'CLIENT_KEY' }],
+  models: [
+    {
+      name: 'chat',
+      taskKind: 'chat',
+      targets: [
+        {
+          provider: 'simulator',
+          family: 'openai-chat/v1',
+          model: 'text',
+          baseUrl: simulator.baseUrlFor('openai-chat/v1') ?? simulator.url,
+          credentials: { apiKeyEnv: 'SIM_KEY' },
+          network: { allowLoopback: true },
+          price: { currency: 'USD', inputPerMillion: '1', outputPerMillion: '4' },
+        },
+      ],
+    },
+  ],
+};
 const silent = { write: () => {} };
 const body = JSON.stringify({ model: 'chat', messages: [{ role: 'user', content: 'hi' }] });
 
@@ -31,10 +52,10 @@ async function p50(gateway: RunningGateway, key: string): Promise<number> {
   return times[Math.floor(times.length / 2)] as number;
 }
 
-const off = await startGateway({ catalogue: catalogue as GatewayCatalogueV1, env, logger: silent });
+const off = await startGateway({ catalogue, env, logger: silent });
 const dataDir = mkdtempSync(join(tmpdir(), 'tokenforge-bench-'));
 let started = performance.now();
-const on = await startGateway({ catalogue: catalogue as GatewayCatalogueV1, env, logger: silent, dataDir });
+const on = await startGateway({ catalogue, env, logger: silent, dataDir });
 const firstStartMs = performance.now() - started;
 const admin = (path: string, payload: unknown) =>
   fetch(`${on.url}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${on.governance?.adminKey ?? ''}`, 'content-type': 'application/json' }, body: JSON.stringify(payload) }).then(
@@ -46,11 +67,11 @@ const rounds: { off: number; on: number }[] = [];
 for (let round = 0; round < 3; round += 1) rounds.push({ off: await p50(off, TEST_CLIENT_KEY), on: await p50(on, key) });
 await on.close();
 started = performance.now();
-const again = await startGateway({ catalogue: catalogue as GatewayCatalogueV1, env, logger: silent, dataDir });
+const again = await startGateway({ catalogue, env, logger: silent, dataDir });
 const warmStartMs = performance.now() - started;
 await again.close();
 started = performance.now();
-const offAgain = await startGateway({ catalogue: catalogue as GatewayCatalogueV1, env, logger: silent });
+const offAgain = await startGateway({ catalogue, env, logger: silent });
 const offStartMs = performance.now() - started;
 await offAgain.close();
 await off.close();

@@ -101,6 +101,15 @@ describe('readLimitedBody with deadlines', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect(drip.cancelled()).toBe(true);
   });
+
+  it('stops a read when its signal aborts, cancelling the body and throwing the signal’s reason', async () => {
+    const stalled = dripping(10_000, 1);
+    const shutdown = new AbortController();
+    const reason = new Error('shutting down');
+    setTimeout(() => shutdown.abort(reason), 20);
+    await expect(readLimitedBody(post(stalled.body), 100, { idleMs: 5000, totalMs: 5000, signal: shutdown.signal })).rejects.toBe(reason);
+    expect(stalled.cancelled()).toBe(true);
+  });
 });
 
 describe('readLimitedBody on @hono/node-server', () => {

@@ -4,6 +4,8 @@ export interface BodyDeadlines {
   readonly idleMs: number;
   /** Longest time for the whole body, in milliseconds, from the first read. */
   readonly totalMs: number;
+  /** Stops the read early (the gateway's shutdown): the body is cancelled and the signal's reason thrown. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Thrown by {@link readLimitedBody} when the client sent the body too slowly; the body is cancelled. */
@@ -41,9 +43,10 @@ export async function readLimitedBody(request: Request, maxBytes: number, deadli
   let size = 0;
   const endBy = performance.now() + (deadlines?.totalMs ?? Number.POSITIVE_INFINITY);
   for (;;) {
-    const next = deadlines === undefined ? await reader.read() : await readWithin(reader, deadlines.idleMs, endBy);
-    if (next === 'idle' || next === 'total') {
+    const next = deadlines === undefined ? await reader.read() : await readWithin(reader, deadlines.idleMs, endBy, deadlines.signal);
+    if (next === 'idle' || next === 'total' || next === 'aborted') {
       await reader.cancel().catch(() => {});
+      if (next === 'aborted') throw deadlines?.signal?.reason;
       throw new BodyReadTimeoutError(next);
     }
     const { done, value } = next;
@@ -68,14 +71,22 @@ async function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   idleMs: number,
   endBy: number,
-): Promise<ReadableStreamReadResult<Uint8Array> | 'idle' | 'total'> {
+  signal: AbortSignal | undefined,
+): Promise<ReadableStreamReadResult<Uint8Array> | 'idle' | 'total' | 'aborted'> {
+  if (signal?.aborted === true) return 'aborted';
   const left = endBy - performance.now();
   const which = idleMs <= left ? 'idle' : 'total';
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<'idle' | 'total'>((resolve) => (timer = setTimeout(() => resolve(which), Math.max(0, Math.min(idleMs, left)))));
+  let onAbort: (() => void) | undefined;
+  const expired = new Promise<'idle' | 'total' | 'aborted'>((resolve) => {
+    timer = setTimeout(() => resolve(which), Math.max(0, Math.min(idleMs, left)));
+    onAbort = () => resolve('aborted');
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
   try {
     return await Promise.race([reader.read(), expired]);
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -3,7 +3,7 @@ import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
 import { reservationFactsOf } from '../governance/wiring/reservation-facts.js';
 import { RequestMetering } from '../governance/wiring/request-metering.js';
-import { requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
+import { isGatewayShutdown, requestDeadline, type RequestDeadline } from '../http/request-deadline.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import { admitStage } from '../stages/admit-stage.js';
 import { attemptStage } from '../stages/attempt-stage.js';
@@ -13,9 +13,11 @@ import { logStage } from '../stages/log-stage.js';
 import { routeStage } from '../stages/route-stage.js';
 import { catalogueModelLabel } from '../telemetry/catalogue-model-label.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
-import type { GatewayRefusal } from './gateway-refusal.js';
+import { egressRefusal, type GatewayRefusal } from './gateway-refusal.js';
 import { renderRefusal } from './render-refusal.js';
 import { createRequestScope } from './request-scope.js';
+
+const SHUTDOWN_REFUSAL = egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'cancelled:shutdown', { connection: 'close' });
 
 /**
  * Serves one model request of a direct-HTTP dialect, stage by stage: authenticate, decode (the body read under its
@@ -49,7 +51,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     dialect,
     ingress: codecs.ingress,
     maxBodyBytes: runtime.limits.maxBodyBytes,
-    bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs },
+    bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs, signal: runtime.shutdown },
   });
   if (read.kind === 'refuse') return answerRefusal(read.refusal);
   const { decoded, preparedMedia, bodyBytes } = read.value;
@@ -73,12 +75,13 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     const mayUse = governance === undefined || principal === undefined ? undefined : (model: string) => governance.mayUseModel(principal, model);
     const routed = await routeStage({ catalogue: runtime.catalogue, task: decoded.task, modelName: decoded.modelLabel, mayUse });
     if (routed.kind === 'refuse') return answerRefusal(routed.refusal);
+    // A token count is free at every provider: it is authenticated and held to model access, not metered.
     const metering =
-      runtime.governance === undefined || principal === undefined
+      runtime.governance === undefined || principal === undefined || decoded.task.kind === 'token-count'
         ? undefined
         : new RequestMetering(runtime.governance, principal, scope.requestId, decoded.modelLabel, routed.value, reservationFactsOf(decoded.task, bodyBytes), runtime.now() + runtime.limits.requestTimeoutMs, runtime.now);
 
-    deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs);
+    deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs, runtime.shutdown);
     const answered = await attemptStage(
       {
         engine: runtime.engine,
@@ -100,8 +103,11 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
       },
       scope,
     );
-    if (answered.kind === 'refuse') return answerRefusal(answered.refusal);
+    // A request the drain deadline cut before it streamed gets the dialect's overloaded error, whatever it became.
+    const cutAtShutdown = isGatewayShutdown(deadline.signal.reason);
+    if (answered.kind === 'refuse') return answerRefusal(cutAtShutdown ? SHUTDOWN_REFUSAL : answered.refusal);
     const { response, outcome } = answered.value;
+    if (cutAtShutdown && outcome !== 'stream' && outcome !== 'completed') return answerRefusal(SHUTDOWN_REFUSAL);
     if (outcome !== 'stream') end(response.status, outcome);
     else handedToStream = true;
     return response;

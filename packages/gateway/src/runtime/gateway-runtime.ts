@@ -41,6 +41,11 @@ export interface GatewayRuntime {
   readonly governance?: GatewayGovernance;
   /** Set once SIGTERM (or `close`) started: `/readyz` answers 503 and new model requests are refused. */
   draining: boolean;
+  /**
+   * Aborted (with `GATEWAY_SHUTDOWN_REASON`) when the drain deadline passes: open streams end with the dialect's
+   * in-stream error, requests still waiting for a target with the dialect's overloaded error.
+   */
+  readonly shutdown?: AbortSignal;
 }
 
 /** The catalogue's limits over {@link DEFAULT_GATEWAY_LIMITS}. */

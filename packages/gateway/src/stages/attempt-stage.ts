@@ -98,10 +98,17 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
           settleUnsettled(false);
           meter = admission.meter;
         }
-        last = await attemptTarget(
-          { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release: input.release, end: input.end, meter },
-          scope,
-        );
+        try {
+          last = await attemptTarget(
+            { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release: input.release, end: input.end, meter },
+            scope,
+          );
+        } catch (error) {
+          // A gateway fault (not an engine error): whether the provider served is unknown, so the reservation is
+          // charged (`estimated`) now rather than held until the orphan sweep.
+          meter?.settle({ reachedProvider: true, served: true, outcome: 'failed:gateway' }, true);
+          throw error;
+        }
         if (last.kind === 'failure' && meter !== undefined) unsettled = { meter, ending: last.ending };
         if (last.kind === 'answer') {
           if (facts.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, facts.droppedHostedTools.join(', '));

@@ -1,6 +1,7 @@
 import { isCodecErrorV1, type ClientWireRequestV2, type IngressCodecV1, type IngressDecodedRequestV1, type PreparedMediaExecutionInputV2 } from '@tokenforge/model-protocol';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { meaningfulHeaders } from '../http/meaningful-headers.js';
+import { isGatewayShutdown } from '../http/request-deadline.js';
 import { BodyReadTimeoutError, readLimitedBody, type BodyDeadlines } from '../http/read-limited-body.js';
 import { egressRefusal } from '../pipeline/gateway-refusal.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
@@ -28,7 +29,8 @@ export interface DecodedRequest {
 
 /**
  * Reads the body up to the limit and within its deadlines (a slow body is refused `GATEWAY_BODY_TIMEOUT`, 408, and
- * the connection closed after the answer), then decodes it (the dialect's own decoder, its wire decoder, or the
+ * the connection closed after the answer; a body still arriving at the drain deadline `GATEWAY_SHUTTING_DOWN`), then
+ * decodes it (the dialect's own decoder, its wire decoder, or the
  * ingress).
  */
 export async function decodeStage(input: DecodeInput): Promise<StageOutcome<DecodedRequest>> {
@@ -37,7 +39,9 @@ export async function decodeStage(input: DecodeInput): Promise<StageOutcome<Deco
   try {
     body = await readLimitedBody(request, input.maxBodyBytes, input.bodyDeadlines);
   } catch (error) {
-    if (!(error instanceof BodyReadTimeoutError)) throw error;
+    if (isGatewayShutdown(error)) return refuse(egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'cancelled:shutdown', { connection: 'close' }));
+    // Any other failure of the body is the client going away.
+    if (!(error instanceof BodyReadTimeoutError)) return refuse(egressRefusal({ source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' }, 'cancelled'));
     return refuse(egressRefusal({ source: 'engine', code: 'GATEWAY_BODY_TIMEOUT' }, `refused:body-timeout-${error.deadline}`, { connection: 'close' }));
   }
   if (body === undefined) return refuse(egressRefusal({ source: 'ingress', code: 'body-too-large' }, 'refused:body-too-large'));

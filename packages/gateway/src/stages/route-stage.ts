@@ -24,7 +24,7 @@ export function targetsFor(catalogue: Pick<ResolvedCatalogue, 'models'>, task: T
   return model.targets.filter((target) => target.execution === 'sync' && (target.capability.taskKinds as readonly TaskKindV3[]).includes(task.kind));
 }
 
-/** The ordered targets for the requested model, or the dialect's `not-found` (a counting request: its not-supported refusal). */
+/** The ordered targets for the requested model, or `GATEWAY_MODEL_NOT_FOUND` (the dialect's 404) (a counting request: its not-supported refusal). */
 export async function routeStage(input: RouteInput): Promise<StageOutcome<readonly RuntimeTarget[]>> {
   if (input.mayUse !== undefined && !input.mayUse(input.modelName)) {
     return refuse(egressRefusal({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-allowed'));
@@ -35,6 +35,6 @@ export async function routeStage(input: RouteInput): Promise<StageOutcome<readon
   if (targets !== undefined && targets.length === 0 && input.task.kind === 'token-count') {
     return refuse(egressRefusal({ source: 'engine', code: PROTOCOL_ENGINE_ERROR_CODES_V1.TARGET_TASK_MISMATCH }, 'refused:token-count-unsupported'));
   }
-  if (targets === undefined || targets.length === 0) return refuse(egressRefusal({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-found'));
+  if (targets === undefined || targets.length === 0) return refuse(egressRefusal({ source: 'engine', code: 'GATEWAY_MODEL_NOT_FOUND' }, 'refused:model-not-found'));
   return proceed(targets);
 }

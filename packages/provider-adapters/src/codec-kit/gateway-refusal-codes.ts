@@ -18,6 +18,9 @@ export interface GatewayRefusalMeaning {
  */
 export const GATEWAY_REFUSALS = Object.freeze({
   GATEWAY_BODY_TIMEOUT: { kind: 'request-timeout', message: 'The gateway did not receive the request body in time.' },
+  GATEWAY_CONCURRENCY_LIMIT: { kind: 'busy', message: 'The gateway is serving its maximum number of concurrent requests; retry shortly.' },
+  GATEWAY_MODEL_NOT_FOUND: { kind: 'unknown-model', message: 'The gateway catalogue has no model of that name for this kind of request.' },
+  GATEWAY_SHUTTING_DOWN: { kind: 'unavailable', message: 'The gateway is shutting down; retry on another instance.' },
 } as const satisfies Record<string, GatewayRefusalMeaning>);
 
 /** A code of {@link GATEWAY_REFUSALS}. */

@@ -18,8 +18,9 @@ const PROVIDER_ERRORS: Readonly<Record<ProviderFailureCodeV3, readonly [number, 
   'context-length-exceeded': [400, 'invalid_request_error', "prompt is too long: the prompt exceeds the model's context window"],
   'content-filtered': [400, 'invalid_request_error', 'The upstream provider refused the content.'],
   'invalid-request': [400, 'invalid_request_error', 'The upstream provider rejected the request as invalid.'],
-  authentication: [401, 'authentication_error', 'The upstream provider rejected the credentials.'],
-  'permission-denied': [403, 'permission_error', 'The upstream provider denied permission.'],
+  // The upstream refusing the gateway's own credentials is the gateway's failure, not the client's key: 502.
+  authentication: [502, 'api_error', 'The upstream provider refused the gateway credentials.'],
+  'permission-denied': [502, 'api_error', 'The upstream provider denied the gateway permission.'],
   'not-found': [404, 'not_found_error', 'The upstream provider could not find the requested resource.'],
   unsupported: [400, 'invalid_request_error', 'The request uses a feature the selected model cannot serve.'],
   conflict: [409, 'conflict_error', 'The upstream provider reported a conflict.'],
@@ -58,7 +59,8 @@ export const ANTHROPIC_CANCELLED_ERROR: AnthropicEgressError = { status: 499, ty
  * Maps a failure to Anthropic's error vocabulary (fact sheet §3.8). Provider failures keep their meaning:
  * `rate-limited` → 429 `rate_limit_error` (with `retry-after`), `overloaded` → 529 `overloaded_error`,
  * `quota-exceeded` → 402 `billing_error`, `timeout` → 504 `timeout_error`, request problems → 400
- * `invalid_request_error`, `authentication`/`permission-denied`/`not-found`/`conflict` → 401/403/404/409, and
+ * `invalid_request_error`, `not-found`/`conflict` → 404/409, the upstream refusing the gateway's credentials (`authentication`,
+ * `permission-denied`) → 502 `api_error` (never the client's 401), and
  * upstream breakage (`network`, `truncated-stream`, `protocol-violation`) → 502 `api_error`, `provider-error` →
  * 500 `api_error`. Ingress codec errors are the client's: `body-too-large` → 413 `request_too_large`, the rest
  * 400. Engine errors: input and capability codes → 400, `PROTOCOL_ENGINE_ABORTED` → 499, others 500. Messages
