@@ -4,8 +4,8 @@
  *
  * - off: `governance.store: off`;
  * - embedded: the embedded store in a temporary data directory;
- * - shared: Redis and PostgreSQL on loopback (real servers started for the run; skipped when not installed), three
- *   instances, the requests sent to the first.
+ * - shared: Redis (`appendonly yes`, `appendfsync everysec`, as deployed) and PostgreSQL on loopback (real servers
+ *   started for the run; skipped when not installed), three instances, the requests sent to the first.
  *
  * Each round sends the same sequential chat requests (one tenant with limits that never bind) to each mode in
  * rotating order: p50 latency and CPU per request of the gateway process (/proc). In the same rounds, sequential
@@ -142,7 +142,8 @@ async function waitForVersion(instances: readonly GatewayProcess[], version: num
 async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'tf-bench-governance-'));
   const simulator = await startProviderSimulator();
-  const servers = realServersAvailable() ? await startRealServers() : undefined;
+  // Redis as a deployment runs it (append-only file, fsync every second), not the every-write fsync of the restart tests.
+  const servers = realServersAvailable() ? await startRealServers({ redis: { appendfsync: 'everysec' } }) : undefined;
   if (servers === undefined) console.error('bench:governance: redis-server or PostgreSQL 15 not installed: the shared mode is not run');
   const modes: RunningMode[] = [];
   const redis = servers === undefined ? undefined : new Redis(servers.redis.url);
