@@ -87,7 +87,9 @@ const WIDE_LIMITS = { requestsPerMinute: 1_000_000, tokensPerMinute: 1_000_000_0
 async function startMode(mode: Mode, simulator: ProviderSimulator, servers: RealServers | undefined, folder: string): Promise<RunningMode> {
   const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, BENCH_CLIENT_KEY: CLIENT_KEY, BENCH_SIM_KEY: simulator.credentials.openAiApiKey, TOKENFORGE_ADMIN_KEY: ADMIN_KEY };
   const configPath = join(folder, `${mode}.json`);
-  const governance = mode === 'off' ? { store: 'off' } : mode === 'embedded' ? { dataDir: join(folder, 'embedded-data') } : {};
+  // The CLI's data directory (`TOKENFORGE_DATA_DIR`, else ./.tokenforge) wins over the catalogue's: point it at the run's folder.
+  const governance = mode === 'off' ? { store: 'off' } : {};
+  base.TOKENFORGE_DATA_DIR = join(folder, 'embedded-data');
   writeFileSync(configPath, JSON.stringify(catalogue(simulator, governance)));
   const env: NodeJS.ProcessEnv =
     mode === 'shared' && servers !== undefined

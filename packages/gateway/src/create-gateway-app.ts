@@ -23,7 +23,8 @@ const dialect = (family: string, keyPlacement: ClientKeyPlacement, errorShape: E
 const BASE64_EMBEDDINGS = createOpenAiEmbeddingsEgressCodec({ encodingFormat: 'base64' });
 
 const OPENAI_CHAT = dialect('openai-chat/v1', 'bearer', 'openai');
-const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai', {
+/** The Responses dialect, served on `POST /v1/responses` and on its WebSocket (`GET /v1/responses`, upgraded). */
+export const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai', {
   // Freeform (custom) tools travel as one-string functions; their calls go back to the client as custom tool calls.
   egressFor: (decoded) =>
     'clientFreeformToolNames' in decoded && Array.isArray(decoded.clientFreeformToolNames)

@@ -9,7 +9,7 @@ import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/prov
 import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
 import type { GatewayCatalogueV1 } from './catalogue/gateway-catalogue-v1.js';
 import { parseGatewayCatalogue, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
-import { createGatewayApp } from './create-gateway-app.js';
+import { createGatewayApp, OPENAI_RESPONSES } from './create-gateway-app.js';
 import { openEmbeddedGovernanceStore } from './governance/embedded/embedded-governance-store.js';
 import { GOVERNANCE_DATA_FILES } from './governance/embedded/governance-data-directory.js';
 import { SharedGovernanceConfigError, SharedGovernanceStore } from './governance/shared/shared-governance-store.js';
@@ -23,6 +23,7 @@ import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js
 import { GatewayConfigurationError } from './runtime/gateway-configuration-error.js';
 import { resolveCatalogue } from './runtime/resolve-catalogue.js';
 import { GatewayTelemetry, type GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';
+import { attachResponsesWebSocket } from './websocket/responses-websocket-endpoint.js';
 
 /** Options of {@link startGateway}. Omit both `catalogue` and `configPath` for the embedded default. */
 export interface StartGatewayOptions {
@@ -180,6 +181,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
   server.keepAliveTimeout = 5_000;
+  const websockets = attachResponsesWebSocket(server, runtime, OPENAI_RESPONSES);
   // Responses being written (streams included): the drain waits for these, not only for the engine's work.
   const writing = new Set<ServerResponse>();
   let onAllWritten: (() => void) | undefined;
@@ -191,9 +193,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     });
   });
   const allWritten = (): Promise<void> => (writing.size === 0 ? Promise.resolve() : new Promise((resolve) => (onAllWritten = resolve)));
-  const allWrittenWithin = async (ms: number): Promise<void> => {
+  const allWrittenWithin = async (ms: number, alsoIdle: Promise<void> = Promise.resolve()): Promise<void> => {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([allWritten(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    await Promise.race([Promise.all([allWritten(), alsoIdle]), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
     clearTimeout(timer);
   };
   const host = options.host ?? '127.0.0.1';
@@ -220,12 +222,13 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       // overloaded error, so load balancers and clients see the drain instead of refused connections.
       runtime.draining = true;
       server.closeIdleConnections();
-      await allWrittenWithin(limits.drainTimeoutMs);
+      await allWrittenWithin(limits.drainTimeoutMs, websockets.idle());
       // At the deadline open streams end with their dialect's in-stream error and waiting requests with the
       // overloaded error; their last bytes get a moment to leave before every connection is closed.
       shutdown.abort(GATEWAY_SHUTDOWN_REASON);
       await allWrittenWithin(SHUTDOWN_WRITE_GRACE_MS);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      websockets.closeAll();
       server.closeAllConnections();
       await stopped;
       // Every request's operator line is queued with `setImmediate`: let them run, then flush the logger.

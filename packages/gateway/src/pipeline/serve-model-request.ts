@@ -17,6 +17,12 @@ import { egressRefusal, type GatewayRefusal } from './gateway-refusal.js';
 import { renderRefusal } from './render-refusal.js';
 import { createRequestScope } from './request-scope.js';
 
+/** How a request reached the gateway, when not as a plain HTTP request of its own. */
+export interface ServeModelRequestOptions {
+  /** The route label of the operator log and telemetry, in place of `METHOD /path` (`WS /v1/responses`). */
+  readonly route?: string;
+}
+
 const SHUTDOWN_REFUSAL = egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'cancelled:shutdown', { connection: 'close' });
 
 /**
@@ -25,11 +31,11 @@ const SHUTDOWN_REFUSAL = egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTI
  * admission took: at the end of the request, or when a stream it handed on ends. Every refusal goes out in the
  * dialect's egress; one operator log line ends every request.
  */
-export async function serveModelRequest(request: Request, runtime: GatewayRuntime, dialect: DirectDialect): Promise<Response> {
+export async function serveModelRequest(request: Request, runtime: GatewayRuntime, dialect: DirectDialect, options: ServeModelRequestOptions = {}): Promise<Response> {
   const codecs = runtime.suite.codecsFor(dialect.family);
   if (codecs === undefined) throw new Error(`${dialect.family} has no codecs`);
   let egress = dialect.wrapEgress === undefined ? codecs.egress : dialect.wrapEgress(codecs.egress);
-  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route));
+  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route), options.route);
   const facts = scope.facts;
   let context: EgressContextV1 = { responseId: `gw-${scope.requestId}`, modelLabel: 'unknown', createdAtMs: runtime.now() };
   const recordRequest = runtime.governance === undefined ? undefined : runtime.governance.store.recordRequest.bind(runtime.governance.store);

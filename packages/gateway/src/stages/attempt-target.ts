@@ -1,5 +1,5 @@
-import { isProviderTransportFailureV1, type EgressCodecV1, type EgressContextV1, type PreparedMediaExecutionInputV2, type ProviderDiagnosticV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { isConnectionPoolExhausted } from '@tokenforge/http-transport';
+import { isProviderTransportFailureV1, type EgressCodecV1, type EgressContextV1, type PreparedMediaExecutionInputV2, type ProviderDiagnosticV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { withAttemptId } from '../governance/wiring/attempt-id-header.js';
 import type { AttemptMeter } from '../governance/wiring/request-metering.js';
