@@ -1,5 +1,5 @@
 /**
- * `npx --yes pnpm@12.4.2 bench`: runs every benchmark (engine, codecs with embeddings, http, peers, gateway) several times, each in a fresh
+ * `npx --yes pnpm@12.4.2 bench`: runs every benchmark (engine, codecs with embeddings, http, peers, gateway, governance) several times, each in a fresh
  * process, pools their figures and writes tools/bench/results/bench-report.json and docs/benchmarks.md.
  *
  * A benchmark whose file is absent is reported as not run; one that exits non-zero is reported as failed (and
@@ -45,6 +45,8 @@ const BENCHMARKS: readonly BenchmarkSpec[] = [
   { file: 'gateway.bench.ts', results: ['gateway'], quickFlag: true, pooledArgs: ['--quick'] },
   // Start-up to a ready /healthz through the README's command and through the bin.
   { file: 'gateway-startup.bench.ts', results: ['gateway-startup'], quickFlag: true, pooledArgs: ['--quick'] },
+  // Governance off, embedded and shared (real Redis and PostgreSQL on loopback) beside the gateway bench: quick rounds, pooled.
+  { file: 'governance.bench.ts', results: ['governance'], quickFlag: true, pooledArgs: ['--quick'] },
 ];
 
 /** Options of {@link runAllBenchmarks}. */

@@ -5,7 +5,9 @@
  * all nine families and a generated local client key. SIGHUP (and, with `--watch-config`, a change of the file)
  * reloads the catalogue. OpenTelemetry export is configured by the standard `OTEL_*` environment. Governance
  * (tenants, limits, spend) is on with the embedded store in `--data-dir`, else `TOKENFORGE_DATA_DIR`, else
- * `./.tokenforge`; `--no-governance` (or the catalogue's `governance.store: off`) turns it off.
+ * `./.tokenforge`; `--no-governance` (or the catalogue's `governance.store: off`) turns it off. With `--config` and
+ * `REDIS_URL` plus `DATABASE_URL` set, governance uses the shared store instead (several instances;
+ * `TOKENFORGE_KEY_HASHING_SECRET` and `TOKENFORGE_ADMIN_KEY` then required, the same on every instance).
  */
 import { watchCatalogueFile } from './runtime/watch-catalogue-file.js';
 import { startEnvironmentTelemetry } from './operations/start-telemetry-from-environment.js';

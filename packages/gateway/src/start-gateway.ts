@@ -12,6 +12,7 @@ import { parseGatewayCatalogue, readGatewayCatalogueFile } from './catalogue/loa
 import { createGatewayApp, OPENAI_RESPONSES } from './create-gateway-app.js';
 import { openEmbeddedGovernanceStore } from './governance/embedded/embedded-governance-store.js';
 import { GOVERNANCE_DATA_FILES } from './governance/embedded/governance-data-directory.js';
+import { SharedGovernanceConfigError, SharedGovernanceStore } from './governance/shared/shared-governance-store.js';
 import type { GovernanceStoreV1 } from './governance/v1/governance-store-v1.js';
 import { GatewayGovernance } from './governance/wiring/gateway-governance.js';
 import { seedStaticClientKeys } from './governance/wiring/seed-static-client-keys.js';
@@ -335,7 +336,22 @@ async function startGovernance(
 ): Promise<{ governance: GatewayGovernance; facts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'> } | undefined> {
   const setting = catalogue.governance;
   const failOpen = setting?.failOpen ?? {};
-  const common = { failOpen, logger, now: Date.now, ...(setting?.pollIntervalMs === undefined ? {} : { pollIntervalMs: setting.pollIntervalMs }) };
+  const common = {
+    failOpen,
+    logger,
+    now: Date.now,
+    ...(setting?.pollIntervalMs === undefined ? {} : { pollIntervalMs: setting.pollIntervalMs }),
+    ...(setting?.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: setting.sweepIntervalMs }),
+  };
+  if (options.governanceStore === undefined && setting?.store !== 'off' && sharedStoreConfigured(env)) {
+    const store = await openSharedStore(env);
+    try {
+      return await startGovernance(catalogue, { ...options, governanceStore: store }, env, logger);
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
   if (options.governanceStore !== undefined) {
     const keyHashingSecret = env.TOKENFORGE_KEY_HASHING_SECRET ?? process.env.TOKENFORGE_KEY_HASHING_SECRET;
     const adminKey = env.TOKENFORGE_ADMIN_KEY ?? process.env.TOKENFORGE_ADMIN_KEY;
@@ -358,5 +374,20 @@ async function startGovernance(
   } catch (error) {
     await store.close();
     throw error;
+  }
+}
+
+/** `REDIS_URL` or `DATABASE_URL` set (non-empty) asks for the shared store; both are then required. */
+function sharedStoreConfigured(env: Readonly<Record<string, string | undefined>>): boolean {
+  return (env.REDIS_URL ?? '') !== '' || (env.DATABASE_URL ?? '') !== '';
+}
+
+async function openSharedStore(env: Readonly<Record<string, string | undefined>>): Promise<SharedGovernanceStore> {
+  try {
+    return await SharedGovernanceStore.fromEnvironment(env);
+  } catch (error) {
+    if (error instanceof SharedGovernanceConfigError) throw new GatewayConfigurationError([`governance: ${error.variable} must be set too (the shared store needs Redis and PostgreSQL)`]);
+    // The driver's message may carry a URL with a password: name the stores only.
+    throw new GatewayConfigurationError(['governance: the shared store could not reach Redis (REDIS_URL) or PostgreSQL (DATABASE_URL), or could not apply its migrations']);
   }
 }

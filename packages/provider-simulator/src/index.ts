@@ -1,10 +1,11 @@
-export { startProviderSimulator } from './start-provider-simulator.js';
+export { SIMULATOR_ATTEMPT_ID_HEADER, startProviderSimulator } from './start-provider-simulator.js';
 export type { ProviderSimulator, SimulatorRequestRecord, StartProviderSimulatorOptions } from './start-provider-simulator.js';
 export { parseSimulatorScenario, SIMULATOR_SCENARIO_HEADER, SIMULATOR_SCENARIO_KINDS } from './scenario.js';
 export type { SimulatorScenario } from './scenario.js';
 export { SIMULATOR_PROTOCOL_FAMILIES } from './simulator-credentials.js';
 export type { SimulatorCredentials, SimulatorTransportCredentials } from './simulator-credentials.js';
 export type { SimCallbackDelivery, SimJobPhase } from './jobs/job-store.js';
+export type { SimulatorServedUsage } from './sim-exchange.js';
 export { createSimulatorCertificate } from './simulator-certificate.js';
 export type { SimulatorCertificate } from './simulator-certificate.js';
 export { SIMULATOR_COUNT_BYTES_PER_TOKEN, simulatedInputTokens } from './wire/count-tokens-wire.js';

@@ -9,6 +9,13 @@ export interface SseFrame {
   readonly data: string;
 }
 
+/** Token counts an answer reported, as the simulator served them. */
+export interface SimulatorServedUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly reasoningTokens: number;
+}
+
 /** A request as the protocol handlers see it. */
 export interface SimRequest {
   readonly method: string;
@@ -32,6 +39,7 @@ export class SimExchange {
   private readonly response: ServerResponse;
   private readonly shutdown: Promise<void>;
   private isClosed = false;
+  private served: SimulatorServedUsage | undefined;
 
   constructor(request: SimRequest, response: ServerResponse, shutdown: Promise<void>) {
     this.request = request;
@@ -45,6 +53,16 @@ export class SimExchange {
   /** Whether the client left (or the simulator is closing). */
   get gone(): boolean {
     return this.isClosed;
+  }
+
+  /** The usage of the answer written in full, if it carried usage (see {@link SimExchange.reportUsage}). */
+  get servedUsage(): SimulatorServedUsage | undefined {
+    return this.served;
+  }
+
+  /** Records that the whole answer, usage included, was written (a cut or failed answer never reports). */
+  reportUsage(usage: SimulatorServedUsage): void {
+    if (!this.isClosed) this.served = usage;
   }
 
   /** Waits `ms` (or until the exchange closes); `undefined` waits only for the close. */

@@ -7,7 +7,7 @@ import { DashScopeSurface } from './jobs/dashscope-jobs.js';
 import type { SimCallbackDelivery } from './jobs/job-store.js';
 import { KlingSurface, type SimJobTimings } from './jobs/kling-jobs.js';
 import { parseSimulatorScenario, SIMULATOR_SCENARIO_HEADER, type SimulatorScenario } from './scenario.js';
-import { headerValue, parseJsonObject, readRequestBody, SimExchange, type SimRequest } from './sim-exchange.js';
+import { headerValue, parseJsonObject, readRequestBody, SimExchange, type SimRequest, type SimulatorServedUsage } from './sim-exchange.js';
 import { createSimulatorCertificate, type SimulatorCertificate } from './simulator-certificate.js';
 import {
   createSimulatorCredentials,
@@ -48,12 +48,25 @@ export interface StartProviderSimulatorOptions {
   readonly scriptedToolArguments?: ScriptedToolArguments;
 }
 
+/**
+ * The header a host sends with each metered attempt (the TokenForge gateway does), so that what the simulator served
+ * can be reconciled with the host's ledger.
+ */
+export const SIMULATOR_ATTEMPT_ID_HEADER = 'x-tokenforge-attempt-id';
+
 /** One request the simulator answered. */
 export interface SimulatorRequestRecord {
   readonly method: string;
   readonly path: string;
   /** The status of the response head, `0` when none was sent (connection cut). */
   readonly status: number;
+  /** The request's {@link SIMULATOR_ATTEMPT_ID_HEADER}, when it carried one. */
+  readonly attemptId?: string;
+  /**
+   * The usage a synthesized chat answer reported, set only when that answer was written in full (a stream cut, a
+   * mid-stream error, an error status or a client gone before the end report none).
+   */
+  readonly usage?: SimulatorServedUsage;
 }
 
 /** A running simulator. */
@@ -69,8 +82,10 @@ export interface ProviderSimulator {
   credentialsFor(protocolFamily: string): SimulatorTransportCredentials | undefined;
   /** The base URL a host configures for a family; `undefined` for unknown families. */
   baseUrlFor(protocolFamily: string): string | undefined;
-  /** Requests answered so far, in order. */
+  /** Requests answered so far, in order (recorded when each response closes). */
   readonly requests: readonly SimulatorRequestRecord[];
+  /** The requests that carried {@link SIMULATOR_ATTEMPT_ID_HEADER}, by attempt id (a repeated id keeps every request). */
+  servedAttempts(): ReadonlyMap<string, readonly SimulatorRequestRecord[]>;
   /** Callback deliveries attempted so far, in order. */
   readonly callbacks: readonly SimCallbackDelivery[];
   /** Stops listening, ends stalled answers and callback timers, closes every connection. */
@@ -196,15 +211,20 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
 
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(incoming.url ?? '/', 'http://simulator.invalid');
-    const record = { method: incoming.method ?? 'GET', path: url.pathname };
-    response.once('close', () => requests.push({ ...record, status: response.headersSent ? response.statusCode : 0 }));
+    const attemptId = headerValue(incoming.headers, SIMULATOR_ATTEMPT_ID_HEADER);
+    const record = { method: incoming.method ?? 'GET', path: url.pathname, ...(attemptId === undefined ? {} : { attemptId }) };
+    let exchange: SimExchange | undefined;
+    response.once('close', () => {
+      const usage = exchange?.servedUsage;
+      requests.push({ ...record, status: response.headersSent ? response.statusCode : 0, ...(usage === undefined ? {} : { usage }) });
+    });
     const body = await readRequestBody(incoming);
     if (body === undefined) {
       response.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end('{"error":"request too large"}');
       return;
     }
     const request: SimRequest = { method: record.method, path: url.pathname, query: url.searchParams, headers: incoming.headers, body };
-    const exchange = new SimExchange(request, response, shutdown);
+    exchange = new SimExchange(request, response, shutdown);
     const target = route(request);
     if (target === undefined) return exchange.json(404, { error: { message: 'simulator: unknown route', type: 'invalid_request_error' } });
     // Every answer past routing carries the surface's rate-limit headers, as a real provider's does.
@@ -217,6 +237,17 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
     const scenario = header === undefined ? undefined : parseSimulatorScenario(header);
     if (header !== undefined && scenario === undefined) return exchange.json(400, { error: { message: 'simulator: unknown scenario', type: 'invalid_request_error' } });
     await target.serve(exchange, scenario);
+  }
+
+  function servedAttempts(): ReadonlyMap<string, readonly SimulatorRequestRecord[]> {
+    const byAttempt = new Map<string, SimulatorRequestRecord[]>();
+    for (const record of requests) {
+      if (record.attemptId === undefined) continue;
+      const list = byAttempt.get(record.attemptId);
+      if (list === undefined) byAttempt.set(record.attemptId, [record]);
+      else list.push(record);
+    }
+    return byAttempt;
   }
 
   const listener = (incoming: IncomingMessage, response: ServerResponse): void => {
@@ -247,6 +278,7 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
     credentialsFor: (family) => simulatorCredentialsFor(credentials, family),
     baseUrlFor: (family) => simulatorBaseUrlFor(url, family),
     requests,
+    servedAttempts,
     get callbacks() {
       return [...kling.store.deliveries, ...dashScope.store.deliveries];
     },

@@ -306,8 +306,9 @@ export const gatewayJobsV1Schema = z.strictObject({
 /** Tenants, keys, limits and spend (see the gateway README, "Tenants, limits and spend"). */
 export const gatewayGovernanceV1Schema = z.strictObject({
   /**
-   * `embedded` (default): one process, state in the data directory. `off`: no tenants, no metering (the static
-   * `clientKeys` only, as before governance existed).
+   * `embedded` (default): one process, state in the data directory; when `REDIS_URL` or `DATABASE_URL` is set, the
+   * shared store on Redis and PostgreSQL instead (both required; see the README, "Running several instances"). `off`:
+   * no tenants, no metering (the static `clientKeys` only, as before governance existed).
    */
   store: z.enum(['embedded', 'off']).optional(),
   /**
@@ -329,6 +330,11 @@ export const gatewayGovernanceV1Schema = z.strictObject({
     .optional(),
   /** How often each instance polls the governance version to apply admin changes, in milliseconds (default 1000). */
   pollIntervalMs: z.number().int().min(50).max(60_000).optional(),
+  /**
+   * How often each instance sweeps for orphaned reservations (held past their request's deadline by an instance that
+   * died) and settles them at their reserved amount, in milliseconds (default 30 000).
+   */
+  sweepIntervalMs: z.number().int().min(100).max(3_600_000).optional(),
 });
 
 /** The gateway catalogue: public models, client keys, limits. Secrets never live in it, only variable names. */

@@ -81,9 +81,11 @@ async function serveStream(wire: ChatWire, exchange: SimExchange, plan: AnswerPl
       exchange.writeFrames(frames.slice(0, 1));
       await exchange.wait(scenario.stallMs);
       exchange.writeFrames(frames.slice(1));
+      exchange.reportUsage(plan.usage);
       return exchange.end();
     default:
       exchange.writeFrames(frames);
+      exchange.reportUsage(plan.usage);
       return exchange.end();
   }
 }
@@ -105,9 +107,11 @@ async function serveSync(wire: ChatWire, exchange: SimExchange, plan: AnswerPlan
       exchange.write(text.slice(0, half));
       await exchange.wait(scenario.stallMs);
       exchange.write(text.slice(half));
+      exchange.reportUsage(plan.usage);
       return exchange.end();
     }
     default:
+      exchange.reportUsage(plan.usage);
       return exchange.text(200, text);
   }
 }

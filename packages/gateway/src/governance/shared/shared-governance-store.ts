@@ -167,6 +167,9 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
     const flusherRedis = options.flushLedger === false ? undefined : new Redis(options.redisUrl, { ...redisOptions, enableOfflineQueue: true });
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 5, connectionTimeoutMillis: 5000 });
     pool.on('error', () => undefined);
+    // A checked-out client whose server goes away (PostgreSQL stopped or restarted) emits 'error' on itself, not on
+    // the pool: unheard, that ends the process. Its query still fails and the pool drops it when it is released.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     redis.on('error', () => undefined);
     flusherRedis?.on('error', () => undefined);
     try {

@@ -1,4 +1,5 @@
 import { clientKeyDisplayPrefixV1 } from '../v1/client-key-v1.js';
+import { isGovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
 import type { GovernanceStoreV1 } from '../v1/governance-store-v1.js';
 
 /** The actor the audit trail names for changes the gateway makes at start. */
@@ -27,7 +28,7 @@ export async function seedStaticClientKeys(store: GovernanceStoreV1, keys: reado
   const existing = await store.admin.listKeys();
   for (const { id, key } of keys) {
     if (!tenants.has(id)) {
-      await store.admin.createTenant({ id, name: id, modelAccess: ['*'], limits: {}, disabled: false }, STARTUP_ACTOR);
+      await alreadyCreatedIsFine(store.admin.createTenant({ id, name: id, modelAccess: ['*'], limits: {}, disabled: false }, STARTUP_ACTOR));
       tenants.add(id);
     }
     const digest = digestOf(key);
@@ -37,7 +38,16 @@ export async function seedStaticClientKeys(store: GovernanceStoreV1, keys: reado
       if (stale.id.startsWith(prefix) && stale.id !== keyId && stale.revokedAtMs === undefined) await store.admin.revokeKey(stale.id, STARTUP_ACTOR);
     }
     if (!existing.some((record) => record.id === keyId)) {
-      await store.admin.createKey({ id: keyId, tenantId: id, digest, displayPrefix: clientKeyDisplayPrefixV1(key) }, STARTUP_ACTOR);
+      await alreadyCreatedIsFine(store.admin.createKey({ id: keyId, tenantId: id, digest, displayPrefix: clientKeyDisplayPrefixV1(key) }, STARTUP_ACTOR));
     }
+  }
+}
+
+/** Several instances starting at once over one shared store seed the same records: a `conflict` means another did. */
+async function alreadyCreatedIsFine(change: Promise<unknown>): Promise<void> {
+  try {
+    await change;
+  } catch (error) {
+    if (!(isGovernanceStoreErrorV1(error) && error.code === 'conflict')) throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { type PostgresServerHandle, postgresServerInstalled, startPostgresServer } from './start-postgres-server.js';
-import { type RedisServerHandle, redisServerInstalled, startRedisServer } from './start-redis-server.js';
+import { type RedisServerHandle, redisServerInstalled, startRedisServer, type StartRedisServerOptions } from './start-redis-server.js';
 
 /** One real Redis and one real PostgreSQL, for one test file. */
 export interface RealServers {
@@ -25,8 +25,8 @@ export function realServersAvailable(): boolean {
 }
 
 /** Starts Redis and PostgreSQL in parallel; if one fails, the other is stopped again. */
-export async function startRealServers(): Promise<RealServers> {
-  const [redis, postgres] = await Promise.allSettled([startRedisServer(), startPostgresServer()]);
+export async function startRealServers(options: { readonly redis?: StartRedisServerOptions } = {}): Promise<RealServers> {
+  const [redis, postgres] = await Promise.allSettled([startRedisServer(options.redis), startPostgresServer()]);
   if (redis.status === 'rejected' || postgres.status === 'rejected') {
     if (redis.status === 'fulfilled') await redis.value.dispose();
     if (postgres.status === 'fulfilled') await postgres.value.dispose();

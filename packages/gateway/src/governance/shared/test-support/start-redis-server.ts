@@ -23,8 +23,17 @@ export function redisServerInstalled(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-/** Starts a real Redis with `appendonly yes` (fsync every write, as a restart test needs) and waits until it answers. */
-export async function startRedisServer(): Promise<RedisServerHandle> {
+/** Options of {@link startRedisServer}. */
+export interface StartRedisServerOptions {
+  /**
+   * `always` (default): fsync every write, as a restart test needs. `everysec`: Redis's default, what a deployment
+   * runs and a benchmark should measure.
+   */
+  readonly appendfsync?: 'always' | 'everysec';
+}
+
+/** Starts a real Redis with `appendonly yes` and waits until it answers. */
+export async function startRedisServer(options: StartRedisServerOptions = {}): Promise<RedisServerHandle> {
   const folder = mkdtempSync(join(tmpdir(), 'tf-redis-'));
   let port = await freeLoopbackPort();
   let child: ChildProcess | undefined;
@@ -32,7 +41,7 @@ export async function startRedisServer(): Promise<RedisServerHandle> {
   const start = async (): Promise<void> => {
     const process_ = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', folder, '--appendonly', 'yes', '--appendfsync', 'always',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', folder, '--appendonly', 'yes', '--appendfsync', options.appendfsync ?? 'always',
         '--save', '', '--protected-mode', 'no', '--loglevel', 'warning'],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
