@@ -8,8 +8,8 @@ import type {
   SpendGroupV1,
   SpendQueryV1,
   TenantRecordV1,
-  TrackedJobV1,
 } from '../v1/governance-store-v1.js';
+import { TRACKED_JOB_LEASE_MIGRATION, TrackedJobTable } from './tracked-job-table.js';
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,6 +47,7 @@ const MIGRATIONS: readonly string[] = [
      body TEXT NOT NULL, PRIMARY KEY (tenant_id, target_ref, provider_job_id)
    );
    CREATE INDEX tracked_jobs_created ON tracked_jobs (tenant_id, created_at_ms);`,
+  TRACKED_JOB_LEASE_MIGRATION,
 ];
 
 /** A spend total change: `micros` added to a holder's period in a currency. */
@@ -88,6 +89,8 @@ function parse<T>(rows: readonly { body: string }[]): T[] {
 export class GovernanceDatabase {
   readonly #db: Database.Database;
   readonly #statements;
+  /** Tracked jobs: rows, filters, leases, observations and delivery logs. */
+  readonly trackedJobs: TrackedJobTable;
 
   constructor(path: string) {
     this.#db = new Database(path);
@@ -102,6 +105,7 @@ export class GovernanceDatabase {
       })();
     }
     const db = this.#db;
+    this.trackedJobs = new TrackedJobTable(db);
     this.#statements = {
       version: db.prepare<[], { value: string }>(`SELECT value FROM meta WHERE name = 'version'`),
       setVersion: db.prepare<[string]>(`UPDATE meta SET value = ? WHERE name = 'version'`),
@@ -133,19 +137,6 @@ export class GovernanceDatabase {
       requests: db.prepare<[number], { body: string }>('SELECT body FROM request_records ORDER BY at_ms DESC, seq DESC LIMIT ?'),
       tenantRequests: db.prepare<[string, number], { body: string }>(
         'SELECT body FROM request_records WHERE tenant_id = ? ORDER BY at_ms DESC, seq DESC LIMIT ?',
-      ),
-      putJob: db.prepare<[string, string, string, number, string]>(
-        `INSERT INTO tracked_jobs (tenant_id, target_ref, provider_job_id, created_at_ms, body) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (tenant_id, target_ref, provider_job_id) DO UPDATE SET body = excluded.body, created_at_ms = excluded.created_at_ms`,
-      ),
-      job: db.prepare<[string, string, string], { body: string }>(
-        'SELECT body FROM tracked_jobs WHERE tenant_id = ? AND target_ref = ? AND provider_job_id = ?',
-      ),
-      jobs: db.prepare<[string, number], { body: string }>(
-        'SELECT body FROM tracked_jobs WHERE tenant_id = ? ORDER BY created_at_ms DESC, rowid DESC LIMIT ?',
-      ),
-      targetJobs: db.prepare<[string, string, number], { body: string }>(
-        'SELECT body FROM tracked_jobs WHERE tenant_id = ? AND target_ref = ? ORDER BY created_at_ms DESC, rowid DESC LIMIT ?',
       ),
     };
   }
@@ -270,23 +261,6 @@ export class GovernanceDatabase {
     const rows =
       query.tenantId === undefined ? this.#statements.requests.all(query.limit) : this.#statements.tenantRequests.all(query.tenantId, query.limit);
     return parse<RequestRecordV1>(rows);
-  }
-
-  putJob(job: TrackedJobV1): void {
-    this.#statements.putJob.run(job.tenantId, job.targetRef, job.providerJobId, job.createdAtMs, JSON.stringify(job));
-  }
-
-  job(tenantId: string, targetRef: string, providerJobId: string): TrackedJobV1 | undefined {
-    const row = this.#statements.job.get(tenantId, targetRef, providerJobId);
-    return row === undefined ? undefined : (JSON.parse(row.body) as TrackedJobV1);
-  }
-
-  jobs(tenantId: string, query: { readonly targetRef?: string; readonly limit: number }): TrackedJobV1[] {
-    const rows =
-      query.targetRef === undefined
-        ? this.#statements.jobs.all(tenantId, query.limit)
-        : this.#statements.targetJobs.all(tenantId, query.targetRef, query.limit);
-    return parse<TrackedJobV1>(rows);
   }
 
   close(): void {
