@@ -14,6 +14,11 @@ import { simulatorCatalogue } from '../../test-support/simulator-catalogue.js';
 import { jobPollPlanOf } from './job-poll-plan.js';
 import { createJobPoller, type JobPoller } from './job-poller.js';
 import { pollThroughEngine } from './poll-through-engine.js';
+import { readTrackedJob } from './read-tracked-job.js';
+import { startJobWorkers } from './start-job-workers.js';
+import { tenantWebhookSecret, verifyStandardWebhook } from '../webhooks/standard-webhook-signature.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 const KLING = 'kling-video/v1';
 const DASHSCOPE = 'dashscope-tasks/v1';
@@ -136,6 +141,61 @@ describe('job poller against the simulator (Kling, DashScope)', () => {
         const expected = row.publicModel === 'kling' ? 30 * 86_400_000 : 86_400_000;
         expect((row.terminal?.media?.[0]?.expiresAtMs ?? 0) - (row.terminal?.finishedAtMs ?? 0)).toBe(expected);
       }
+    }
+  }, 30_000);
+
+  it('startJobWorkers: jobs finish, settle and announce themselves with signed webhooks; reads then answer from the store', async () => {
+    const masterKey = new TextEncoder().encode('webhook-master-key-0123456789abcdef');
+    const secret = tenantWebhookSecret(masterKey, 'acme');
+    const verified: string[] = [];
+    const receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const headers = new Headers(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+        if (verifyStandardWebhook(secret, headers, body, Date.now() / 1000) === undefined) verified.push((JSON.parse(body) as { type: string }).type);
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const settled: string[] = [];
+    const workers = startJobWorkers({
+      store,
+      engine,
+      targetOf: (ref) => resolved.targets.get(ref),
+      settle: async (job) => {
+        settled.push(job.attemptId);
+      },
+      viewOf: (job) => ({ object: 'job', model: job.publicModel, status: job.state }),
+      webhookMasterKey: masterKey,
+      allowLoopbackCallbacks: true,
+      plans: { '*': { firstPollMs: 40, ceilingMs: 100 } },
+      claimIntervalMs: 20,
+    });
+    try {
+      const jobs = await Promise.all(['kling', 'dashscope-fail'].map(async (model, index) => {
+        const job = await createJob(model, 100 + index);
+        const withCallback = { ...job, callbackUrl, nextPollAtMs: job.createdAtMs + workers.planOfTarget(job.targetRef).firstPollMs };
+        await store.recordJob(withCallback);
+        return withCallback;
+      }));
+      const deadline = Date.now() + 10_000;
+      while (settled.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      await workers.webhooks?.idle();
+      expect(settled.sort()).toEqual(jobs.map((job) => job.attemptId).sort());
+      expect(verified).toContain('job.succeeded');
+      expect(verified).toContain('job.failed');
+      for (const job of jobs) {
+        const read = await readTrackedJob(workers.readDeps, job, AbortSignal.timeout(1000));
+        expect(read?.source).toBe('store');
+        expect(read?.job.deliveries?.some((delivery) => delivery.outcome === 'delivered')).toBe(true);
+      }
+    } finally {
+      await workers.close();
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
     }
   }, 30_000);
 });
