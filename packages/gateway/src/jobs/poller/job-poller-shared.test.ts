@@ -110,8 +110,16 @@ describe.skipIf(!realServersAvailable())('three pollers over one Redis and one P
           }
         },
         planOf: (job) => jobPollPlanOf(resolved.targets.get(job.targetRef)?.family ?? '', { firstPollMs: 100, backoffFactor: 1.5, ceilingMs: 400 }),
-        settle: async (job) => {
-          settlements.set(job.attemptId, (settlements.get(job.attemptId) ?? 0) + 1);
+        // The real settlement path: the store charges each attempt id once, whoever calls.
+        settle: async (job, snapshot) => {
+          const result = await store.settle({
+            attemptId: job.attemptId, requestId: job.attemptId.split(':')[0] ?? job.attemptId, attempt: 1, tenantId: job.tenantId, keyId: job.keyId,
+            publicModel: job.publicModel, targetRef: job.targetRef, provider: 'simulator', kind: snapshot.state === 'succeeded' ? 'estimated' : 'released',
+            costMicros: snapshot.state === 'succeeded' ? job.reservedMicros : 0, currency: job.currency, priceVersion: 'bench', reservedMicros: job.reservedMicros,
+            reservedTokens: 0, usedTokens: 0, overrun: false, outcome: snapshot.state, releaseSlot: false, startedAtMs: job.createdAtMs, settledAtMs: Date.now(),
+          });
+          if (result.kind === 'settled') settlements.set(job.attemptId, (settlements.get(job.attemptId) ?? 0) + 1);
+          if (result.kind === 'unavailable') throw new Error('settlement unavailable');
         },
         onStateChange: (_before, after) => webhooks.announce(after),
         onError: (error) => errors.push(error),
@@ -171,6 +179,9 @@ describe.skipIf(!realServersAvailable())('three pollers over one Redis and one P
       expect(overlapping).toBe(0);
       expect([...settlements.values()].every((count) => count === 1)).toBe(true);
       expect(settlements.size).toBe(JOBS);
+      const ledger = await stores[0]!.admin.ledger({ tenantId: 'acme', limit: 1000 });
+      expect(ledger).toHaveLength(JOBS);
+      expect(ledger.reduce((sum, row) => sum + row.costMicros, 0)).toBe((JOBS / 2) * 1000);
       expect(rows.filter((row) => row.state === 'succeeded')).toHaveLength(JOBS / 2);
       expect(rows.filter((row) => row.state === 'failed' && row.terminal?.failureCode !== undefined)).toHaveLength(JOBS / 2);
       // Every terminal event reached the receiver and verified; the ones sent while it was down were retried.

@@ -76,7 +76,8 @@ export function createJobPoller(options: JobPollerOptions): JobPoller {
         options.onError?.(error);
         answer = { kind: 'unavailable' };
       }
-      await observeTrackedJob(options, job, answer, options.owner);
+      const stillHeld = async (): Promise<boolean> => (await options.store.extendJobLeases(options.owner, [job], options.leaseMs)) === 1;
+      await observeTrackedJob(options, job, answer, options.owner, stillHeld);
     } catch (error) {
       options.onError?.(error);
       await options.store.releaseJobLeases(options.owner, [job]).catch(options.onError);

@@ -56,12 +56,15 @@ export function terminalFactsOf(snapshot: ProviderAsyncJobSnapshotV2, plan: JobP
  * without one): at a terminal state it settles first (a failed settlement is retried at the next poll, soon), then
  * records the terminal facts and stops polling; otherwise it records the state and schedules the next poll by the
  * plan. Answers the job as recorded, or `undefined` when the store refused the observation (lease lost, row gone).
+ * `stillHeld` (the poller's lease check) is asked before settling. The store's `settle` is idempotent on the job's
+ * attempt id, so even two observers that both settle charge once.
  */
 export async function observeTrackedJob(
   deps: TrackedJobObserverDeps,
   job: TrackedJobV1,
   answer: JobPollAnswer,
   owner?: string,
+  stillHeld?: () => Promise<boolean>,
 ): Promise<TrackedJobV1 | undefined> {
   const now = deps.now();
   const plan = deps.planOf(job);
@@ -70,6 +73,8 @@ export async function observeTrackedJob(
   let observation: TrackedJobObservationV1;
   if (answer.kind === 'snapshot' && TERMINAL_TRACKED_JOB_STATES.has(answer.snapshot.state)) {
     let settledAtMs = job.settledAtMs;
+    // A poller whose lease lapsed during a slow poll leaves the job to its new holder instead of settling it too.
+    if (settledAtMs === undefined && stillHeld !== undefined && !(await stillHeld())) return undefined;
     if (settledAtMs === undefined) {
       try {
         await deps.settle(job, answer.snapshot);
