@@ -5,9 +5,10 @@ import { clientAuthRefusal, type ErrorShape } from './http/client-auth-refusal.j
 import type { ClientKeyPlacement } from './http/authenticate-client.js';
 import { ANTHROPIC_COUNT_TOKENS, GEMINI_COUNT_TOKENS, OPENAI_RESPONSES_INPUT_TOKENS } from './dialects/count-tokens-dialects.js';
 import { decodeImageEdit } from './dialects/decode-image-edit.js';
-import { anthropicModelList, geminiModelList, openAiModelList } from './dialects/list-models.js';
+import { anthropicModelList, geminiModelList, openAiModelList, type ModelFilter } from './dialects/list-models.js';
 import type { DirectDialect } from './dialects/direct-dialect.js';
 import { serveDirectRequest } from './dialects/serve-direct-request.js';
+import { registerAdminRoutes } from './admin/admin-routes.js';
 import { registerJobRoutes } from './jobs/job-routes.js';
 import type { GatewayRuntime } from './runtime/gateway-runtime.js';
 import { authenticateStage } from './stages/authenticate-stage.js';
@@ -22,7 +23,8 @@ const dialect = (family: string, keyPlacement: ClientKeyPlacement, errorShape: E
 const BASE64_EMBEDDINGS = createOpenAiEmbeddingsEgressCodec({ encodingFormat: 'base64' });
 
 const OPENAI_CHAT = dialect('openai-chat/v1', 'bearer', 'openai');
-const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai', {
+/** The Responses dialect, served on `POST /v1/responses` and on its WebSocket (`GET /v1/responses`, upgraded). */
+export const OPENAI_RESPONSES = dialect('openai-responses/v1', 'bearer', 'openai', {
   // Freeform (custom) tools travel as one-string functions; their calls go back to the client as custom tool calls.
   egressFor: (decoded) =>
     'clientFreeformToolNames' in decoded && Array.isArray(decoded.clientFreeformToolNames)
@@ -49,13 +51,33 @@ function unauthorized(_c: Context, shape: ErrorShape): Response {
   return clientAuthRefusal(shape, 'unauthenticated');
 }
 
-async function authorized(c: Context, runtime: GatewayRuntime, placement: ClientKeyPlacement): Promise<boolean> {
-  return (await authenticateStage({ request: c.req.raw, placement, clientKeys: runtime.catalogue.clientKeys })).kind === 'continue';
+/** The models the caller may see, or `undefined` when its key is refused. */
+async function visibleModels(c: Context, runtime: GatewayRuntime, placement: ClientKeyPlacement): Promise<ModelFilter | undefined> {
+  const authenticated = await authenticateStage({ request: c.req.raw, placement, clientKeys: runtime.catalogue.clientKeys, governance: runtime.governance });
+  if (authenticated.kind === 'refuse') return undefined;
+  const principal = authenticated.value.principal;
+  const governance = runtime.governance;
+  return principal === undefined || governance === undefined ? () => true : (name) => governance.mayUseModel(principal, name);
+}
+
+/** Registers, for every path the app serves, a 405 with `Allow` (the path's methods) for any other method. */
+function answerOtherMethods(app: Hono): void {
+  const methods = new Map<string, Set<string>>();
+  // Middleware (method `ALL`, such as the admin API's key check) names no method of its own.
+  for (const route of app.routes) if (route.method !== 'ALL') methods.set(route.path, (methods.get(route.path) ?? new Set()).add(route.method));
+  for (const [path, allowed] of methods) {
+    // Hono answers HEAD with the GET handler.
+    const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');
+    app.all(path, (c) =>
+      c.json({ error: { message: `This path accepts ${allow} only.`, type: 'invalid_request_error', param: null, code: 'method_not_allowed' } }, 405, { allow }),
+    );
+  }
 }
 
 /**
  * The gateway as a Hono app over web-standard Request and Response: every dialect at its own paths, the jobs
- * API, health and readiness. Anything else is a 404 in OpenAI's envelope.
+ * API, health and readiness. A known path with another method is a 405 with `Allow`; anything else is a 404, both
+ * in OpenAI's envelope.
  */
 export function createGatewayApp(runtime: GatewayRuntime): Hono {
   const app = new Hono();
@@ -75,15 +97,25 @@ export function createGatewayApp(runtime: GatewayRuntime): Hono {
   app.get('/v1/models', async (c) => {
     // Anthropic's SDK sends `anthropic-version` and `x-api-key`; OpenAI's sends a bearer key.
     const anthropic = c.req.header('anthropic-version') !== undefined || c.req.header('x-api-key') !== undefined;
-    if (anthropic) return (await authorized(c, runtime, 'anthropic')) ? c.json(anthropicModelList(runtime) as object) : unauthorized(c, 'anthropic');
-    return (await authorized(c, runtime, 'bearer')) ? c.json(openAiModelList(runtime) as object) : unauthorized(c, 'openai');
+    const visible = await visibleModels(c, runtime, anthropic ? 'anthropic' : 'bearer');
+    if (visible === undefined) return unauthorized(c, anthropic ? 'anthropic' : 'openai');
+    return c.json((anthropic ? anthropicModelList(runtime, visible) : openAiModelList(runtime, visible)) as object);
   });
-  app.get('/v1beta/models', async (c) => ((await authorized(c, runtime, 'gemini')) ? c.json(geminiModelList(runtime) as object) : unauthorized(c, 'gemini')));
+  app.get('/v1beta/models', async (c) => {
+    const visible = await visibleModels(c, runtime, 'gemini');
+    return visible === undefined ? unauthorized(c, 'gemini') : c.json(geminiModelList(runtime, visible) as object);
+  });
 
   registerJobRoutes(app, runtime);
 
+  registerAdminRoutes(app, runtime);
+
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', (c) => (runtime.draining ? c.json({ status: 'draining' }, 503) : c.json({ status: 'ready' })));
+  app.get('/readyz', (c) => {
+    const governance = runtime.governance === undefined ? {} : { governance: { appliedVersion: runtime.governance.appliedVersion } };
+    return runtime.draining ? c.json({ status: 'draining', ...governance }, 503) : c.json({ status: 'ready', ...governance });
+  });
+  answerOtherMethods(app);
   app.notFound((c) => c.json({ error: { message: 'Unknown route.', type: 'invalid_request_error', param: null, code: 'unknown_route' } }, 404));
   app.onError((_error, c) => c.json({ error: { message: 'The gateway failed to serve this request.', type: 'server_error', param: null, code: 'gateway_error' } }, 500));
   return app;

@@ -1,16 +1,19 @@
 export { startGateway } from './start-gateway.js';
-export type { GatewayModelSummary, RunningGateway, StartGatewayOptions } from './start-gateway.js';
+export type { GatewayModelSummary, RunningGateway, RunningGovernance, StartGatewayOptions } from './start-gateway.js';
+export type { GovernanceStoreV1 } from './governance/v1/governance-store-v1.js';
+export { gatewayAdminApiV1JsonSchema } from './admin/gateway-admin-api-v1-json-schema.js';
 export { createGatewayApp } from './create-gateway-app.js';
 export type { GatewayRuntime, GatewayLimits } from './runtime/gateway-runtime.js';
 export { DEFAULT_GATEWAY_LIMITS } from './runtime/gateway-runtime.js';
 export {
   gatewayCatalogueV1Schema,
   gatewayClientKeyV1Schema,
+  gatewayGovernanceV1Schema,
   gatewayLimitsV1Schema,
   gatewayModelV1Schema,
   gatewayTargetV1Schema,
 } from './catalogue/gateway-catalogue-v1.js';
-export type { GatewayCatalogueV1, GatewayClientKeyV1, GatewayLimitsV1, GatewayModelV1, GatewayTargetV1 } from './catalogue/gateway-catalogue-v1.js';
+export type { GatewayCatalogueV1, GatewayClientKeyV1, GatewayGovernanceV1, GatewayLimitsV1, GatewayModelV1, GatewayTargetV1 } from './catalogue/gateway-catalogue-v1.js';
 export { gatewayCatalogueV1JsonSchema } from './catalogue/catalogue-json-schema.js';
 export { GatewayCatalogueError, parseGatewayCatalogue, parseGatewayCatalogueText, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
 export type { GatewayCatalogueIssue } from './catalogue/load-catalogue.js';

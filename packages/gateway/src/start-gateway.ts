@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join, resolve as resolvePath } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { TaskKindV2 } from '@tokenforge/model-protocol';
@@ -8,12 +9,20 @@ import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/prov
 import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
 import type { GatewayCatalogueV1 } from './catalogue/gateway-catalogue-v1.js';
 import { parseGatewayCatalogue, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
-import { createGatewayApp } from './create-gateway-app.js';
+import { createGatewayApp, OPENAI_RESPONSES } from './create-gateway-app.js';
+import { openEmbeddedGovernanceStore } from './governance/embedded/embedded-governance-store.js';
+import { GOVERNANCE_DATA_FILES } from './governance/embedded/governance-data-directory.js';
+import type { GovernanceStoreV1 } from './governance/v1/governance-store-v1.js';
+import { GatewayGovernance } from './governance/wiring/gateway-governance.js';
+import { seedStaticClientKeys } from './governance/wiring/seed-static-client-keys.js';
+import { GATEWAY_SHUTDOWN_REASON } from './http/request-deadline.js';
 import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
 import { createOperatorLogger, type OperatorLogSink } from './operations/operator-log.js';
 import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js';
+import { GatewayConfigurationError } from './runtime/gateway-configuration-error.js';
 import { resolveCatalogue } from './runtime/resolve-catalogue.js';
 import { GatewayTelemetry, type GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';
+import { attachResponsesWebSocket } from './websocket/responses-websocket-endpoint.js';
 
 /** Options of {@link startGateway}. Omit both `catalogue` and `configPath` for the embedded default. */
 export interface StartGatewayOptions {
@@ -40,6 +49,33 @@ export interface StartGatewayOptions {
    * entry with `reportedCostCurrency` so that the operator log carries the cost a compatible server reports.
    */
   readonly suite?: TokenForgeProtocolSuiteV1;
+  /**
+   * Turns governance on with the embedded store in this data directory (created, mode 0700, when missing). The
+   * catalogue's `governance.dataDir` is used when this is absent; `governance.store: off` in the catalogue wins.
+   * Without either (and without `governanceStore`), governance is off: the static client keys only.
+   */
+  readonly dataDir?: string;
+  /**
+   * Governance over any {@link GovernanceStoreV1} (the shared store, a test double). The key-hashing secret then
+   * comes from `TOKENFORGE_KEY_HASHING_SECRET` and the admin key from `TOKENFORGE_ADMIN_KEY` (both required).
+   */
+  readonly governanceStore?: GovernanceStoreV1;
+}
+
+/** Governance as a running gateway has it. */
+export interface RunningGovernance {
+  /** The embedded store's data directory (absent for another store). */
+  readonly dataDir?: string;
+  /** Where the admin key is kept (absent when it comes from `TOKENFORGE_ADMIN_KEY`). */
+  readonly adminKeyFile?: string;
+  /** The admin key of `/admin/v1`. */
+  readonly adminKey: string;
+  /** The governance version this instance has applied. */
+  readonly appliedVersion: number;
+  /** Waits until every settlement queued so far was taken by the store (tests, shutdown). */
+  settled(): Promise<void>;
+  /** The store (tests read the ledger through its admin verbs). */
+  readonly store: GovernanceStoreV1;
 }
 
 /** A public model the gateway serves. */
@@ -64,12 +100,19 @@ export interface RunningGateway {
   readonly simulator?: ProviderSimulator;
   /** Model requests in flight (streams included). */
   readonly inFlight: number;
+  /** Tenants, limits and spend; absent when governance is off. */
+  readonly governance?: RunningGovernance;
   /**
-   * Stops accepting connections, lets requests in flight (open streams included) finish for up to the drain
-   * deadline, then closes every connection, transport and the embedded simulator. Idempotent.
+   * Drains: `/readyz` answers 503 and new model requests the dialect's overloaded error (the listener keeps
+   * accepting), requests in flight (open streams included) may finish for up to the drain deadline; then open
+   * streams end with their dialect's in-stream error, every request's log line is written, and every connection,
+   * transport and the embedded simulator is closed. Idempotent.
    */
   close(): Promise<void>;
 }
+
+/** How long the last bytes of requests cut at the drain deadline (their in-stream errors) may take to leave. */
+const SHUTDOWN_WRITE_GRACE_MS = 1000;
 
 /** Starts the gateway on a real socket. */
 export async function startGateway(options: StartGatewayOptions = {}): Promise<RunningGateway> {
@@ -95,24 +138,49 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     throw error;
   }
   const limits = resolveLimits(catalogue.limits);
+  const logger = createOperatorLogger(options.logger);
+  let governance: GatewayGovernance | undefined;
+  let governanceFacts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'> | undefined;
+  try {
+    const started = await startGovernance(catalogue, options, env, logger);
+    if (started !== undefined) {
+      governance = started.governance;
+      governanceFacts = started.facts;
+      const decoder = new TextDecoder();
+      await seedStaticClientKeys(governance.store, resolved.clientKeys.map((key) => ({ id: key.id, key: decoder.decode(key.key) })), (key) => started.governance.digestOf(key));
+      await governance.refresh();
+    }
+  } catch (error) {
+    await governance?.close();
+    await resolved.close();
+    await simulator?.close();
+    throw error;
+  }
+  const shutdown = new AbortController();
   const runtime: GatewayRuntime = {
     engine: createProtocolEngineV1({ registry: suite.registry }),
     suite,
     catalogue: resolved,
     limits,
     limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
-    logger: createOperatorLogger(options.logger),
+    logger,
+    ...(governance === undefined ? {} : { governance }),
     telemetry: new GatewayTelemetry(options.telemetry),
     jobHandleTtlSeconds: catalogue.jobs?.handleTtlSeconds ?? 7 * 86_400,
     now: Date.now,
     draining: false,
+    shutdown: shutdown.signal,
   };
   for (const warning of resolved.warnings) runtime.logger.warn({ warning: warning.code, path: warning.path }, warning.message);
   const app = createGatewayApp(runtime);
-  const server: Server = createServer(getRequestListener(app.fetch));
+  // Node checks `headersTimeout` (and `requestTimeout`) only every `connectionsCheckingInterval` (30 s by default):
+  // check often enough that a slow head is answered 408 close to `headersTimeoutMs`.
+  const connectionsCheckingInterval = Math.max(100, Math.min(1000, Math.floor(limits.headersTimeoutMs / 10)));
+  const server: Server = createServer({ connectionsCheckingInterval }, getRequestListener(app.fetch));
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
   server.keepAliveTimeout = 5_000;
+  const websockets = attachResponsesWebSocket(server, runtime, OPENAI_RESPONSES);
   // Responses being written (streams included): the drain waits for these, not only for the engine's work.
   const writing = new Set<ServerResponse>();
   let onAllWritten: (() => void) | undefined;
@@ -124,6 +192,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     });
   });
   const allWritten = (): Promise<void> => (writing.size === 0 ? Promise.resolve() : new Promise((resolve) => (onAllWritten = resolve)));
+  const allWrittenWithin = async (ms: number, alsoIdle: Promise<void> = Promise.resolve()): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all([allWritten(), alsoIdle]), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  };
   const host = options.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
@@ -134,6 +207,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       });
     });
   } catch (error) {
+    await governance?.close();
     await resolved.close();
     await simulator?.close();
     throw error;
@@ -143,15 +217,24 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      // The listener keeps accepting during the drain: `/readyz` answers 503 and model requests the dialect's
+      // overloaded error, so load balancers and clients see the drain instead of refused connections.
       runtime.draining = true;
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([allWritten(), new Promise<void>((resolve) => (timer = setTimeout(resolve, limits.drainTimeoutMs)))]);
-      clearTimeout(timer);
+      await allWrittenWithin(limits.drainTimeoutMs, websockets.idle());
+      // At the deadline open streams end with their dialect's in-stream error and waiting requests with the
+      // overloaded error; their last bytes get a moment to leave before every connection is closed.
+      shutdown.abort(GATEWAY_SHUTDOWN_REASON);
+      await allWrittenWithin(SHUTDOWN_WRITE_GRACE_MS);
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      websockets.closeAll();
       server.closeAllConnections();
       await stopped;
+      // Every request's operator line is queued with `setImmediate`: let them run, then flush the logger.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => runtime.logger.flush(() => resolve()));
       await resolved.close();
+      await governance?.close();
       await simulator?.close();
     })();
     return closing;
@@ -165,6 +248,58 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     get inFlight() {
       return runtime.limiter.inFlight;
     },
+    ...(governance === undefined || governanceFacts === undefined
+      ? {}
+      : {
+          governance: {
+            ...governanceFacts,
+            store: governance.store,
+            get appliedVersion() {
+              return (governance as GatewayGovernance).appliedVersion;
+            },
+            settled: () => (governance as GatewayGovernance).settlements.drain(),
+          },
+        }),
     close,
   };
+}
+
+/** The data directory when the catalogue and options ask for no other: `TOKENFORGE_DATA_DIR`, else `./.tokenforge`. */
+export function defaultDataDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const configured = env.TOKENFORGE_DATA_DIR;
+  return configured !== undefined && configured.length > 0 ? configured : '.tokenforge';
+}
+
+async function startGovernance(
+  catalogue: GatewayCatalogueV1,
+  options: StartGatewayOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  logger: ReturnType<typeof createOperatorLogger>,
+): Promise<{ governance: GatewayGovernance; facts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'> } | undefined> {
+  const setting = catalogue.governance;
+  const failOpen = setting?.failOpen ?? {};
+  const common = { failOpen, logger, now: Date.now, ...(setting?.pollIntervalMs === undefined ? {} : { pollIntervalMs: setting.pollIntervalMs }) };
+  if (options.governanceStore !== undefined) {
+    const keyHashingSecret = env.TOKENFORGE_KEY_HASHING_SECRET ?? process.env.TOKENFORGE_KEY_HASHING_SECRET;
+    const adminKey = env.TOKENFORGE_ADMIN_KEY ?? process.env.TOKENFORGE_ADMIN_KEY;
+    if (keyHashingSecret === undefined || keyHashingSecret.length < 32 || adminKey === undefined || adminKey.length < 16) {
+      throw new GatewayConfigurationError(['governance: TOKENFORGE_KEY_HASHING_SECRET (32+ characters) and TOKENFORGE_ADMIN_KEY (16+ characters) must be set']);
+    }
+    const governance = await GatewayGovernance.start({ store: options.governanceStore, keyHashingSecret, adminKey, ...common });
+    return { governance, facts: { adminKey } };
+  }
+  if (setting?.store === 'off') return undefined;
+  const configured = options.dataDir ?? setting?.dataDir ?? (setting === undefined ? undefined : defaultDataDir(env));
+  if (configured === undefined) return undefined;
+  const dataDir = resolvePath(configured);
+  const store = openEmbeddedGovernanceStore({ dataDirectory: dataDir });
+  const fromEnv = env.TOKENFORGE_ADMIN_KEY ?? process.env.TOKENFORGE_ADMIN_KEY;
+  const adminKey = fromEnv !== undefined && fromEnv.length >= 16 ? fromEnv : store.secrets.adminKey;
+  try {
+    const governance = await GatewayGovernance.start({ store, keyHashingSecret: store.secrets.keyHashingSecret, adminKey, ...common });
+    return { governance, facts: { dataDir, adminKey, ...(adminKey === fromEnv ? {} : { adminKeyFile: join(dataDir, GOVERNANCE_DATA_FILES.adminKey) }) } };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 }

@@ -69,6 +69,8 @@ export { createToolNameCheck } from './codec-kit/tool-name-check.js';
 export type { ToolNameCheck } from './codec-kit/tool-name-check.js';
 export { resolveReasoningEffortV3 } from './codec-kit/reasoning-effort.js';
 export { ENGINE_CAPABILITY_REFUSAL_CODES, forEngineCapabilityRefusals } from './codec-kit/engine-refusal-codes.js';
+export { GATEWAY_REFUSALS, forGatewayRefusals } from './codec-kit/gateway-refusal-codes.js';
+export type { GatewayRefusalCode, GatewayRefusalKind, GatewayRefusalMeaning } from './codec-kit/gateway-refusal-codes.js';
 
 // Suites.
 export { createTokenForgeProtocolSuiteV1 } from './suite/create-protocol-suite-v1.js';

@@ -40,6 +40,7 @@ async function phase(name: string, dataDirectory: string, rows: number): Promise
     const tenant = (await store.admin.listTenants())[0];
     if (tenant === undefined) throw new Error('no tenant');
     const timed = performance.now();
+    const cpuBefore = process.cpuUsage();
     for (let index = 0; index < rows; index += 1) {
       const tenantId = `tenant-${index % TENANTS}`;
       const request = {
@@ -80,6 +81,8 @@ async function phase(name: string, dataDirectory: string, rows: number): Promise
     result.externalMb = megabytes(process.memoryUsage().external);
     await store.close();
     result.admitSettlePerSecond = Math.round(rows / ((performance.now() - timed) / 1000));
+    const cpu = process.cpuUsage(cpuBefore);
+    result.cpuMicrosPerAdmitSettle = Math.round((cpu.user + cpu.system) / rows);
   } else {
     await store.close();
   }

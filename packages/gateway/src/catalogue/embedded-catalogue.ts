@@ -1,6 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import type { ProviderSimulator } from '@tokenforge/provider-simulator';
+import { priceTableV1Schema } from '../governance/v1/price-table-v1.js';
 import type { GatewayCatalogueV1, GatewayTargetV1 } from './gateway-catalogue-v1.js';
+
+/**
+ * The demo price of every simulator target, so that the embedded default meters something: USD 1 per million input
+ * tokens (0.10 cached), 4 per million output tokens, 0.04 per image, 0.10 per second of video.
+ */
+export const EMBEDDED_DEMO_PRICE = priceTableV1Schema.parse({
+  currency: 'USD',
+  version: 'simulator-demo-1',
+  inputPerMillion: '1',
+  cachedInputReadPerMillion: '0.1',
+  outputPerMillion: '4',
+  perImage: '0.04',
+  perVideoSecond: '0.1',
+});
 
 /** The environment variable names of the embedded default (values are generated at start, never written anywhere). */
 export const EMBEDDED_CLIENT_KEY_ENV = 'TOKENFORGE_GATEWAY_CLIENT_KEY';
@@ -97,6 +112,7 @@ function targetFor(simulator: ProviderSimulator, family: string, providerModel: 
         ? { accessKeyEnv: `${envPrefix(family)}_ACCESS_KEY`, secretKeyEnv: `${envPrefix(family)}_SECRET_KEY` }
         : { apiKeyEnv: `${envPrefix(family)}_API_KEY` },
     network: { allowLoopback: true },
+    price: EMBEDDED_DEMO_PRICE,
     ...(capability === undefined ? {} : { capability }),
   };
 }

@@ -9,6 +9,7 @@ import {
   taskKindV3Schema,
 } from '@tokenforge/model-protocol';
 import { z } from 'zod';
+import { priceTableV1Schema } from '../governance/v1/price-table-v1.js';
 
 /** An environment variable name: where a secret lives (the catalogue never holds one). */
 const environmentVariableName = z
@@ -153,6 +154,12 @@ export const gatewayTargetV1Schema = z.strictObject({
    * Never after a fallback from an earlier target, never to a client of another dialect.
    */
   passRateLimitHeaders: z.boolean().optional(),
+  /**
+   * What the target costs (per million tokens, per image, ...), in one currency. A ledger row names the table's
+   * `version`. Every attempt reserves at the highest price among the model's targets; a target without a price is
+   * metered in tokens and charged nothing (budgets do not hold it).
+   */
+  price: priceTableV1Schema.optional(),
   /** Network reach beyond public addresses (for a provider on this machine or a private network). */
   network: z
     .strictObject({
@@ -190,6 +197,14 @@ export const gatewayLimitsV1Schema = z.strictObject({
   headersTimeoutMs: milliseconds.optional(),
   /** Time allowed for a whole request, streams included, in milliseconds (default 10 min). */
   requestTimeoutMs: milliseconds.optional(),
+  /**
+   * Longest wait between two reads of a request body, in milliseconds (default 60 s, nginx's
+   * `client_body_timeout`). The body is read before the request takes a concurrency slot; a slower client is
+   * answered 408 in its dialect.
+   */
+  bodyIdleTimeoutMs: milliseconds.optional(),
+  /** Time allowed to receive a whole request body, in milliseconds (default 300 s); past it the answer is 408. */
+  bodyTimeoutMs: milliseconds.optional(),
   /** Model requests served at once; more are refused with the dialect's 429 and `retry-after` (default 64). */
   maxConcurrentRequests: z.number().int().positive().max(100_000).optional(),
   /** Provider attempts per request, retries and fallbacks together (default 3). */
@@ -208,6 +223,34 @@ export const gatewayJobsV1Schema = z.strictObject({
   handleTtlSeconds: z.number().int().positive().max(90 * 86_400).optional(),
 });
 
+/** Tenants, keys, limits and spend (see the gateway README, "Tenants, limits and spend"). */
+export const gatewayGovernanceV1Schema = z.strictObject({
+  /**
+   * `embedded` (default): one process, state in the data directory. `off`: no tenants, no metering (the static
+   * `clientKeys` only, as before governance existed).
+   */
+  store: z.enum(['embedded', 'off']).optional(),
+  /**
+   * The embedded store's data directory (default: `--data-dir`, then `TOKENFORGE_DATA_DIR`, then `./.tokenforge`).
+   * A relative path is read from the working directory.
+   */
+  dataDir: z.string().min(1).max(4096).optional(),
+  /**
+   * Which limits let requests through, unmetered, while the store cannot be reached (default: none; the dialect's
+   * 503 and nothing sent). A request is let through only when every limit its tenant and key hold is listed here.
+   */
+  failOpen: z
+    .strictObject({
+      requestsPerMinute: z.boolean().optional(),
+      tokensPerMinute: z.boolean().optional(),
+      concurrentRequests: z.boolean().optional(),
+      budget: z.boolean().optional(),
+    })
+    .optional(),
+  /** How often each instance polls the governance version to apply admin changes, in milliseconds (default 1000). */
+  pollIntervalMs: z.number().int().min(50).max(60_000).optional(),
+});
+
 /** The gateway catalogue: public models, client keys, limits. Secrets never live in it, only variable names. */
 export const gatewayCatalogueV1Schema = z
   .strictObject({
@@ -221,6 +264,8 @@ export const gatewayCatalogueV1Schema = z
     limits: gatewayLimitsV1Schema.optional(),
     /** Async jobs (required when a model serves `video-generation` through an async family). */
     jobs: gatewayJobsV1Schema.optional(),
+    /** Tenants, limits and spend (default: the embedded store when the CLI starts the gateway). */
+    governance: gatewayGovernanceV1Schema.optional(),
   })
   .superRefine((catalogue, context) => {
     const seenModels = new Map<string, number>();
@@ -242,3 +287,4 @@ export type GatewayModelV1 = z.infer<typeof gatewayModelV1Schema>;
 export type GatewayTargetV1 = z.infer<typeof gatewayTargetV1Schema>;
 export type GatewayClientKeyV1 = z.infer<typeof gatewayClientKeyV1Schema>;
 export type GatewayLimitsV1 = z.infer<typeof gatewayLimitsV1Schema>;
+export type GatewayGovernanceV1 = z.infer<typeof gatewayGovernanceV1Schema>;

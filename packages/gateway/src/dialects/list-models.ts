@@ -9,27 +9,32 @@ export interface ListedModel {
 
 const CREATED_SECONDS = 1_767_225_600;
 
-function listed(runtime: GatewayRuntime): ListedModel[] {
-  return [...runtime.catalogue.models.values()].map((model) => ({ name: model.name, taskKind: model.taskKind }));
+/** Which models the caller may see (with governance: its model access); default all. */
+export type ModelFilter = (name: string) => boolean;
+
+const ALL: ModelFilter = () => true;
+
+function listed(runtime: GatewayRuntime, visible: ModelFilter): ListedModel[] {
+  return [...runtime.catalogue.models.values()].filter((model) => visible(model.name)).map((model) => ({ name: model.name, taskKind: model.taskKind }));
 }
 
 /** `GET /v1/models` in OpenAI's shape. */
-export function openAiModelList(runtime: GatewayRuntime): unknown {
-  return { object: 'list', data: listed(runtime).map((model) => ({ id: model.name, object: 'model', created: CREATED_SECONDS, owned_by: 'tokenforge-gateway' })) };
+export function openAiModelList(runtime: GatewayRuntime, visible: ModelFilter = ALL): unknown {
+  return { object: 'list', data: listed(runtime, visible).map((model) => ({ id: model.name, object: 'model', created: CREATED_SECONDS, owned_by: 'tokenforge-gateway' })) };
 }
 
 /** `GET /v1/models` in Anthropic's shape (one page). */
-export function anthropicModelList(runtime: GatewayRuntime): unknown {
-  const data = listed(runtime)
+export function anthropicModelList(runtime: GatewayRuntime, visible: ModelFilter = ALL): unknown {
+  const data = listed(runtime, visible)
     .filter((model) => model.taskKind === 'chat')
     .map((model) => ({ type: 'model', id: model.name, display_name: model.name, created_at: new Date(CREATED_SECONDS * 1000).toISOString() }));
   return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
 }
 
 /** `GET /v1beta/models` in Gemini's shape: chat models with the methods this gateway serves. */
-export function geminiModelList(runtime: GatewayRuntime): unknown {
+export function geminiModelList(runtime: GatewayRuntime, visible: ModelFilter = ALL): unknown {
   return {
-    models: listed(runtime)
+    models: listed(runtime, visible)
       .filter((model) => model.taskKind === 'chat')
       .map((model) => ({ name: `models/${model.name}`, displayName: model.name, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] })),
   };

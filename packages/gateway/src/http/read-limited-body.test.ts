@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLimitedBody } from './read-limited-body.js';
+import { BodyReadTimeoutError, readLimitedBody } from './read-limited-body.js';
 
 const bytes = (length: number, fill = 0x61): Uint8Array<ArrayBuffer> => new Uint8Array(length).fill(fill);
 
@@ -49,6 +49,66 @@ describe('readLimitedBody', () => {
 
   it('refuses a body larger than its declared length when that is over the limit', async () => {
     expect(await readLimitedBody(post(bytes(500), { 'content-length': '10' }), 100)).toBeUndefined();
+  });
+});
+
+describe('readLimitedBody with deadlines', () => {
+  /** A body that enqueues one byte every `everyMs` for `count` times, then ends; `cancelled()` once cancelled. */
+  function dripping(everyMs: number, count: number): { body: ReadableStream<Uint8Array>; cancelled: () => boolean } {
+    let cancelled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        let sent = 0;
+        timer = setInterval(() => {
+          if (sent === count) {
+            clearInterval(timer);
+            return controller.close();
+          }
+          sent += 1;
+          controller.enqueue(bytes(1));
+        }, everyMs);
+      },
+      cancel() {
+        cancelled = true;
+        clearInterval(timer);
+      },
+    });
+    return { body, cancelled: () => cancelled };
+  }
+
+  it('reads a body whose reads come within the idle deadline, declared or not', async () => {
+    expect(await readLimitedBody(post(dripping(5, 4).body), 100, { idleMs: 200, totalMs: 1000 })).toEqual(bytes(4));
+    expect(await readLimitedBody(post(bytes(100), { 'content-length': '100' }), 100, { idleMs: 200, totalMs: 1000 })).toEqual(bytes(100));
+  });
+
+  it('cancels a body that stalls longer than the idle deadline', async () => {
+    const stalled = dripping(10_000, 1);
+    const started = performance.now();
+    const error = await readLimitedBody(post(stalled.body), 100, { idleMs: 100, totalMs: 5000 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BodyReadTimeoutError);
+    expect((error as BodyReadTimeoutError).deadline).toBe('idle');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+    expect(stalled.cancelled()).toBe(true);
+  });
+
+  it('cancels a body that keeps dripping past the total deadline', async () => {
+    const drip = dripping(20, 1000);
+    const started = performance.now();
+    const error = await readLimitedBody(post(drip.body), 10_000, { idleMs: 100, totalMs: 300 }).catch((caught: unknown) => caught);
+    expect((error as BodyReadTimeoutError).deadline).toBe('total');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(295);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(drip.cancelled()).toBe(true);
+  });
+
+  it('stops a read when its signal aborts, cancelling the body and throwing the signal’s reason', async () => {
+    const stalled = dripping(10_000, 1);
+    const shutdown = new AbortController();
+    const reason = new Error('shutting down');
+    setTimeout(() => shutdown.abort(reason), 20);
+    await expect(readLimitedBody(post(stalled.body), 100, { idleMs: 5000, totalMs: 5000, signal: shutdown.signal })).rejects.toBe(reason);
+    expect(stalled.cancelled()).toBe(true);
   });
 });
 

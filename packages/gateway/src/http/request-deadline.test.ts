@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { requestDeadline } from './request-deadline.js';
+import { GATEWAY_SHUTDOWN_REASON, isGatewayShutdown, requestDeadline } from './request-deadline.js';
 
 describe('requestDeadline', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -43,5 +43,17 @@ describe('requestDeadline', () => {
     vi.advanceTimersByTime(5000);
     client.abort(new Error('after the end'));
     expect(deadline.signal.aborted).toBe(false);
+  });
+
+  it('aborts with the shutdown reason when the gateway’s shutdown signal fires, and not after it is disposed of', () => {
+    const shutdown = new AbortController();
+    const deadline = requestDeadline(new AbortController().signal, 1000, shutdown.signal);
+    const finished = requestDeadline(new AbortController().signal, 1000, shutdown.signal);
+    finished.dispose();
+    shutdown.abort(GATEWAY_SHUTDOWN_REASON);
+    expect(isGatewayShutdown(deadline.signal.reason)).toBe(true);
+    expect(finished.signal.aborted).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(isGatewayShutdown(requestDeadline(new AbortController().signal, 1000, shutdown.signal).signal.reason)).toBe(true);
   });
 });

@@ -102,6 +102,12 @@ export const GATEWAY_JOB_ERROR_CODES_V1 = [
   'job-acceptance-unknown',
   'no-target-accepted',
   'provider-error',
+  // Governance: the tenant's limits (see the gateway README, "Tenants, limits and spend").
+  'tenant-rate-limit',
+  'tenant-token-limit',
+  'tenant-concurrency-limit',
+  'tenant-budget-exhausted',
+  'governance-unavailable',
 ] as const;
 
 /** Every `error.code` the jobs API answers: its own codes, and the provider failure code of a refused create. */

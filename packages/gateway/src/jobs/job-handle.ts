@@ -33,9 +33,13 @@ export function signJobHandle(claims: JobHandleClaims, key: Uint8Array): string 
   return `${PREFIX}.${payload}.${sign(payload, key)}`;
 }
 
+/** The longest a handle can be valid: the catalogue's largest `jobs.handleTtlSeconds`, plus a day of clock skew. */
+const MAX_HANDLE_LIFETIME_SECONDS = 91 * 86_400;
+
 /**
- * Verifies a handle for the calling client: the signature (constant time), then expiry, then ownership. A
- * forged or altered handle is `forged`; a handle of another client key is `foreign`.
+ * Verifies a handle for the calling client: the signature (constant time), then ownership, then expiry, so that
+ * another client's handle is `foreign` (404) whether or not it expired. A forged or altered handle is `forged`; an
+ * expiry that is not a finite time within the longest lifetime a handle can have is `malformed`.
  */
 export function verifyJobHandle(handle: string, key: Uint8Array, client: string, nowMs: number): JobHandleClaims | JobHandleRefusal {
   const parts = handle.split('.');
@@ -51,8 +55,9 @@ export function verifyJobHandle(handle: string, key: Uint8Array, client: string,
     return 'malformed';
   }
   if ((raw.k !== 'job' && raw.k !== 'window') || typeof raw.t !== 'string' || typeof raw.j !== 'string' || typeof raw.c !== 'string' || typeof raw.e !== 'number') return 'malformed';
-  if (raw.e * 1000 <= nowMs) return 'expired';
+  if (!Number.isFinite(raw.e) || raw.e > nowMs / 1000 + MAX_HANDLE_LIFETIME_SECONDS) return 'malformed';
   if (raw.c !== client) return 'foreign';
+  if (raw.e * 1000 <= nowMs) return 'expired';
   const window = Array.isArray(raw.w) && typeof raw.w[0] === 'string' && typeof raw.w[1] === 'string' ? { from: raw.w[0], to: raw.w[1] } : undefined;
   return { kind: raw.k, target: raw.t, providerJobId: raw.j, client: raw.c, expiresAt: raw.e, ...(window === undefined ? {} : { window }) };
 }

@@ -7,7 +7,14 @@ import { logRequest, type OperatorLogAttempt } from '../operations/operator-log.
 import { recordJobRequest } from '../telemetry/record-job-request.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import type { RuntimeTarget } from '../runtime/resolve-catalogue.js';
-import { authenticateStage } from '../stages/authenticate-stage.js';
+import { withAttemptId } from '../governance/wiring/attempt-id-header.js';
+import type { GovernanceIdentityV1 as GovernancePrincipal } from '../governance/v1/governance-runtime-v1.js';
+import { RequestMetering, type AttemptEnding, type AttemptMeter } from '../governance/wiring/request-metering.js';
+import { reservationFactsOf } from '../governance/wiring/reservation-facts.js';
+import { TERMINAL_JOB_STATES, trackedJobSettlement } from '../governance/wiring/settle-tracked-job.js';
+import type { RuntimeModel } from '../runtime/resolve-catalogue.js';
+import { admitStage } from '../stages/admit-stage.js';
+import { authenticateStage, type AuthenticatedClient } from '../stages/authenticate-stage.js';
 import {
   gatewayJobCreateRequestV1Schema,
   gatewayJobIssuesOf,
@@ -62,9 +69,11 @@ const modelOfTarget = (ref: string): string => ref.slice(0, ref.lastIndexOf('#')
  */
 export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
   const signingKey = runtime.catalogue.signingKey;
-  const caller = async (c: Context): Promise<string | undefined> => {
-    const authenticated = await authenticateStage({ request: c.req.raw, placement: 'bearer', clientKeys: runtime.catalogue.clientKeys });
-    return authenticated.kind === 'continue' ? authenticated.value.clientId : undefined;
+  const caller = async (c: Context): Promise<string | undefined> => (await principalOf(c))?.clientId;
+  /** The caller (with governance: its tenant, which owns its jobs) or `undefined` when its key is refused. */
+  const principalOf = async (c: Context): Promise<AuthenticatedClient | undefined> => {
+    const authenticated = await authenticateStage({ request: c.req.raw, placement: 'bearer', clientKeys: runtime.catalogue.clientKeys, governance: runtime.governance });
+    return authenticated.kind === 'continue' ? authenticated.value : undefined;
   };
   const log = (route: string, started: number, status: number, outcome: string, extra: Record<string, unknown> = {}): void => {
     logRequest(runtime.logger, { requestId: randomUUID(), route, attempts: [], status, outcome, totalMs: Math.round(performance.now() - started), ...extra });
@@ -85,8 +94,10 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
 
   app.post('/v1/jobs', async (c) => {
     const started = performance.now();
-    const client = await caller(c);
-    if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
+    const authenticated = await principalOf(c);
+    if (authenticated === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
+    const client = authenticated.clientId;
+    const principal = authenticated.principal;
     if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
     const bytes = await readLimitedBody(c.req.raw, runtime.limits.maxBodyBytes);
     if (bytes === undefined) return jobError(c, 413, 'body-too-large', 'The request body is too large.');
@@ -102,67 +113,160 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     const { model: modelName, idempotencyKey: clientIdempotencyKey, ...fields } = request.data;
     const model = runtime.catalogue.models.get(modelName);
     const targets = model?.targets.filter((target) => target.execution === 'async') ?? [];
-    if (model === undefined || targets.length === 0) return jobError(c, 404, 'model-not-found', 'No async model of that name.');
+    if (model === undefined || targets.length === 0 || (principal !== undefined && runtime.governance?.mayUseModel(principal, modelName) === false)) {
+      return jobError(c, 404, 'model-not-found', 'No async model of that name.');
+    }
     const visibleKey = clientIdempotencyKey ?? randomBytes(12).toString('base64url');
     const idempotencyKey = `${ownerPrefix(client, signingKey)}${visibleKey}`;
     const taskInput = { ...fields, kind: model.taskKind, idempotencyKey };
     const checked = taskEnvelopeV2Schema.safeParse(taskInput);
     if (!checked.success) return invalidRequest(c, 'The body does not form a valid task.', gatewayJobIssuesOf(checked.error, taskInput));
     const task: TaskEnvelopeV2 = checked.data;
-    const attempts: OperatorLogAttempt[] = [];
-    const submittedAfter = iso(runtime.now() - 1000);
-    const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(runtime.limits.requestTimeoutMs)]);
-    for (const target of targets.slice(0, runtime.limits.maxAttempts)) {
-      const note = (outcome: string): void => {
-        attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome });
-      };
-      let execution;
-      try {
-        execution = await runtime.engine.execute({ binding: target.binding, task, signal });
-      } catch (error) {
-        if (!isProtocolEngineErrorV1(error)) throw error;
-        note(error.code);
-        if (error.phase === 'input') continue;
-        log('POST /v1/jobs', started, 502, `engine:${error.code}`, { client, model: model.name, attempts });
-        return jobError(c, 502, 'provider-error', 'The gateway could not submit the job.');
-      }
-      const target_ = { provider: target.provider, family: target.family, ref: target.ref };
-      const providerRequestId = execution.responseMetadata.providerRequestId;
-      const logged = { client, model: model.name, target: target_, attempts, ...(providerRequestId === undefined ? {} : { providerRequestId }) };
-      if (execution.kind === 'accepted-job') {
-        note('ok');
-        log('POST /v1/jobs', started, 202, 'accepted', logged);
-        const job: GatewayJobV1 = { id: handleFor(target, execution.providerJobId, client), object: 'job', model: model.name, status: 'queued', idempotencyKey: visibleKey, createdAt: iso(runtime.now()) };
-        return c.json(job, 202);
-      }
-      if (execution.kind !== 'rejected') {
-        note('unexpected-sync');
-        continue;
-      }
-      note(execution.failureCode);
-      if (execution.acceptance.state === 'unknown') {
-        // Never resent: the provider may have created a paid job. Say how to find it.
-        const window = { from: submittedAfter, to: iso(runtime.now() + 1000) };
-        const recovery = signJobHandle({ kind: 'window', target: target.ref, providerJobId: '', client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds, window }, signingKey);
-        log('POST /v1/jobs', started, 502, `unknown:${execution.failureCode}`, logged);
-        const how = target.echoesIdempotencyKey
-          ? 'List the submission window with the recovery token (GET /v1/jobs?recover=...) before submitting again.'
-          : 'This provider does not echo the idempotency key, so the gateway cannot find it for you (the recovery token answers recovery-unsupported); check with the operator before submitting again.';
-        return jobError(c, 502, 'job-acceptance-unknown', `The provider may have created this job; it was not resent. ${how}`, {
-          idempotencyKey: visibleKey,
-          submittedWindow: window,
-          recover: recovery,
-        });
-      }
-      if (!execution.retryable) {
-        log('POST /v1/jobs', started, 422, `rejected:${execution.failureCode}`, logged);
-        const code = (PROVIDER_FAILURE_CODES_V1 as readonly string[]).includes(execution.failureCode) ? (execution.failureCode as ProviderFailureCodeV1) : 'provider-error';
-        return jobError(c, code === 'rate-limited' ? 429 : 422, code, 'The provider refused the job.');
-      }
+    // The same admission as a model request: draining, the process's slots, then per attempt the tenant's limits.
+    const admitted = await admitStage({ draining: runtime.draining, limiter: runtime.limiter });
+    if (admitted.kind === 'refuse') {
+      const draining = admitted.refusal.outcome === 'refused:draining';
+      log('POST /v1/jobs', started, draining ? 503 : 429, admitted.refusal.outcome, { client, model: model.name });
+      c.header('retry-after', '1');
+      return jobError(c, draining ? 503 : 429, draining ? 'overloaded' : 'rate-limited', draining ? 'The gateway is shutting down.' : 'The gateway is at its concurrency limit.');
     }
-    log('POST /v1/jobs', started, 503, 'rejected:all-targets', { client, model: model.name, attempts });
-    return jobError(c, 503, 'no-target-accepted', 'No target accepted the job; nothing was created.');
+    try {
+      return await createJob(c, { started, client, principal, model, targets, task, visibleKey, submittedAfter: iso(runtime.now() - 1000), bytes: bytes.byteLength });
+    } finally {
+      admitted.value.release();
+    }
   });
+
+  const createJob = async (
+    c: Context,
+    input: {
+      started: number;
+      client: string;
+      principal: GovernancePrincipal | undefined;
+      model: RuntimeModel;
+      targets: readonly RuntimeTarget[];
+      task: TaskEnvelopeV2;
+      visibleKey: string;
+      submittedAfter: string;
+      bytes: number;
+    },
+  ): Promise<Response> => {
+    const { started, client, principal, model, targets, task, visibleKey, submittedAfter } = input;
+    const requestId = randomUUID();
+    const metering =
+      runtime.governance === undefined || principal === undefined
+        ? undefined
+        : new RequestMetering(runtime.governance, principal, requestId, model.name, targets, reservationFactsOf(task, input.bytes), runtime.now() + runtime.jobHandleTtlSeconds * 1000, runtime.now);
+    // A failed attempt's settlement waits for what follows (the last one releases the tenant's slot).
+    let unsettled: { meter: AttemptMeter; ending: AttemptEnding } | undefined;
+    const settleUnsettled = (releaseSlot: boolean): void => {
+      unsettled?.meter.settle(unsettled.ending, releaseSlot);
+      unsettled = undefined;
+    };
+    try {
+      return await attemptTargets();
+    } finally {
+      settleUnsettled(true);
+    }
+
+    async function attemptTargets(): Promise<Response> {
+      const attempts: OperatorLogAttempt[] = [];
+      const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(runtime.limits.requestTimeoutMs)]);
+      for (const target of targets.slice(0, runtime.limits.maxAttempts)) {
+        const note = (outcome: string): void => {
+          attempts.push({ target: target.ref, provider: target.provider, family: target.family, outcome });
+        };
+        let meter: AttemptMeter | undefined;
+        if (metering !== undefined) {
+          const admission = await metering.admit(target);
+          if (admission.kind === 'refused') {
+            const status = admission.code === 'tenant-budget-exhausted' ? 402 : admission.code === 'governance-unavailable' ? 503 : 429;
+            log('POST /v1/jobs', started, status, `refused:${admission.code}`, { client, model: model.name, attempts });
+            if (admission.retryAfterMs !== undefined) c.header('retry-after', String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))));
+            return jobError(c, status, admission.code, 'The tenant’s limits refused the job; nothing was sent.');
+          }
+          settleUnsettled(false);
+          meter = admission.meter;
+        }
+        let execution;
+        try {
+          execution = await withAttemptId(meter?.attemptId, () => runtime.engine.execute({ binding: target.binding, task, signal }));
+        } catch (error) {
+          if (!isProtocolEngineErrorV1(error)) throw error;
+          note(error.code);
+          if (meter !== undefined) unsettled = { meter, ending: { reachedProvider: error.phase !== 'input' && error.phase !== 'transport', served: false, outcome: `failed:${error.code}` } };
+          if (error.phase === 'input') continue;
+          log('POST /v1/jobs', started, 502, `engine:${error.code}`, { client, model: model.name, attempts });
+          return jobError(c, 502, 'provider-error', 'The gateway could not submit the job.');
+        }
+        const target_ = { provider: target.provider, family: target.family, ref: target.ref };
+        const providerRequestId = execution.responseMetadata.providerRequestId;
+        const logged = { client, model: model.name, target: target_, attempts, ...(providerRequestId === undefined ? {} : { providerRequestId }) };
+        if (execution.kind === 'accepted-job') {
+          note('ok');
+          if (meter !== undefined && principal !== undefined && metering !== undefined) {
+            // Recorded before the client gets its handle; the reservation stays held until a terminal state is observed.
+            await runtime.governance?.store.recordJob({
+              tenantId: principal.tenant.id,
+              keyId: principal.key.id,
+              publicModel: model.name,
+              targetRef: target.ref,
+              providerJobId: execution.providerJobId,
+              idempotencyKey: task.idempotencyKey ?? visibleKey,
+              attemptId: meter.attemptId,
+              reservedMicros: metering.reservedMicros,
+              currency: metering.currency,
+              createdAtMs: runtime.now(),
+              state: 'queued',
+            });
+          }
+          log('POST /v1/jobs', started, 202, 'accepted', logged);
+          const job: GatewayJobV1 = { id: handleFor(target, execution.providerJobId, client), object: 'job', model: model.name, status: 'queued', idempotencyKey: visibleKey, createdAt: iso(runtime.now()) };
+          return c.json(job, 202);
+        }
+        if (execution.kind !== 'rejected') {
+          note('unexpected-sync');
+          if (meter !== undefined) unsettled = { meter, ending: { reachedProvider: true, served: false, outcome: 'failed:unexpected-sync' } };
+          continue;
+        }
+        note(execution.failureCode);
+        if (meter !== undefined && execution.acceptance.state !== 'unknown') unsettled = { meter, ending: { reachedProvider: true, served: false, outcome: `rejected:${execution.failureCode}` } };
+        if (execution.acceptance.state === 'unknown') {
+          // Never resent: the provider may have created a paid job. Say how to find it. Its reservation stays held
+          // until recovery finds the job or the reservation's deadline passes (then it is settled as orphaned).
+          const window = { from: submittedAfter, to: iso(runtime.now() + 1000) };
+          const recovery = signJobHandle({ kind: 'window', target: target.ref, providerJobId: '', client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds, window }, signingKey as Uint8Array);
+          log('POST /v1/jobs', started, 502, `unknown:${execution.failureCode}`, logged);
+          const how = target.echoesIdempotencyKey
+            ? 'List the submission window with the recovery token (GET /v1/jobs?recover=...) before submitting again.'
+            : 'This provider does not echo the idempotency key, so the gateway cannot find it for you (the recovery token answers recovery-unsupported); check with the operator before submitting again.';
+          return jobError(c, 502, 'job-acceptance-unknown', `The provider may have created this job; it was not resent. ${how}`, {
+            idempotencyKey: visibleKey,
+            submittedWindow: window,
+            recover: recovery,
+          });
+        }
+        if (!execution.retryable) {
+          log('POST /v1/jobs', started, 422, `rejected:${execution.failureCode}`, logged);
+          const code = (PROVIDER_FAILURE_CODES_V1 as readonly string[]).includes(execution.failureCode) ? (execution.failureCode as ProviderFailureCodeV1) : 'provider-error';
+          return jobError(c, code === 'rate-limited' ? 429 : 422, code, 'The provider refused the job.');
+        }
+      }
+      log('POST /v1/jobs', started, 503, 'rejected:all-targets', { client, model: model.name, attempts });
+      return jobError(c, 503, 'no-target-accepted', 'No target accepted the job; nothing was created.');
+    }
+  };
+
+  /** The first observation of a tracked job's terminal state settles it (once: the store is idempotent on its attempt id). */
+  const settleObservedJob = async (tenantId: string, target: RuntimeTarget, snapshot: ProviderAsyncJobSnapshotV2): Promise<void> => {
+    const governance = runtime.governance;
+    if (governance === undefined || !TERMINAL_JOB_STATES.has(snapshot.state)) return;
+    const job = await governance.store.findJob(tenantId, target.ref, snapshot.providerJobId);
+    if (job === undefined || job.settledAtMs !== undefined) return;
+    const now = runtime.now();
+    governance.settle(trackedJobSettlement(job, target, snapshot, now));
+    await governance.store.recordJob({ ...job, state: snapshot.state, settledAtMs: now });
+  };
 
   app.get('/v1/jobs/:id', async (c) => {
     const started = performance.now();
@@ -176,6 +280,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     }
     try {
       const observation = await runtime.engine.jobs.get({ binding: found.target.binding, providerJobId: found.claims.providerJobId, signal: c.req.raw.signal });
+      await settleObservedJob(client, found.target, observation.snapshot);
       log('GET /v1/jobs/{id}', started, 200, observation.snapshot.state, { client, model: modelOfTarget(found.target.ref) });
       return c.json(jobView(observation.snapshot, c.req.param('id'), modelOfTarget(found.target.ref), ownerPrefix(client, signingKey)));
     } catch (error) {

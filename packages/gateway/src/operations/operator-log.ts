@@ -17,6 +17,12 @@ export interface OperatorLogAttempt {
    */
   readonly diagnostics?: readonly ProviderDiagnosticV3[];
   /**
+   * Where and why the transport failed, for an attempt that got no response head (`PROTOCOL_ENGINE_TRANSPORT_FAILED`):
+   * `stage` (`before-send`: the request cannot have reached the provider; `after-send`: it may have) and `reason`
+   * (`dns-failed`, `connect-failed`, `redirect-refused`, `policy-refused`, `timeout`, ...). Closed sets only.
+   */
+  readonly transport?: { readonly stage: string; readonly reason: string };
+  /**
    * The rate-limit facts of this attempt's response head (the operator's quota at that provider): windows with
    * `limit`, `remaining` and `resetMs` (milliseconds from that response head, not a clock time), and `retryAfterMs`.
    */
@@ -30,7 +36,10 @@ export interface OperatorLogAttempt {
 export interface OperatorLogLine {
   readonly requestId: string;
   readonly route: string;
+  /** The client key's catalogue id, or with governance the tenant id. */
   readonly client?: string;
+  /** With governance: the id of the client key (never the key). */
+  readonly keyId?: string;
   readonly model?: string;
   readonly target?: { readonly provider: string; readonly family: string; readonly ref: string };
   readonly attempts: readonly OperatorLogAttempt[];

@@ -1,4 +1,5 @@
 import type { EgressFailureV3 } from '@tokenforge/model-protocol';
+import type { GovernanceRefusalCode } from '../governance/wiring/governance-refusal-response.js';
 
 /**
  * Why the gateway answers a request itself instead of a target: a value a stage returns, rendered in the client's
@@ -8,8 +9,22 @@ export type GatewayRefusal =
   | {
       /** No configured client key matches the one presented (or none was presented): the dialect's own 401. */
       readonly kind: 'client-key';
-      /** The operator log outcome. */
-      readonly outcome: 'refused:client-key';
+      /**
+       * The operator log outcome: `refused:client-key`, or with governance why the key was refused
+       * (`refused:revoked-key`, `refused:expired-key`, `refused:tenant-disabled`); the client sees the same 401 for all.
+       */
+      readonly outcome: string;
+    }
+  | {
+      /** A tenant limit, or the governance store out of reach: rendered by `governanceRefusalResponse`. */
+      readonly kind: 'governance';
+      readonly code: GovernanceRefusalCode;
+      /** When waiting helps. */
+      readonly retryAfterMs?: number | undefined;
+      /** The operator log outcome (`refused:<code>`). */
+      readonly outcome: string;
+      /** The tenant's rate-limit headers. */
+      readonly headers: Readonly<Record<string, string>>;
     }
   | {
       /** A failure the dialect's egress encodes (`encodeError`), with the status that egress maps it to. */
@@ -24,6 +39,11 @@ export type GatewayRefusal =
 
 /** The client-key refusal. */
 export const CLIENT_KEY_REFUSAL: GatewayRefusal = { kind: 'client-key', outcome: 'refused:client-key' };
+
+/** A governance refusal. */
+export function governanceRefusal(code: GovernanceRefusalCode, retryAfterMs: number | undefined, headers: Readonly<Record<string, string>> = {}): GatewayRefusal {
+  return { kind: 'governance', code, retryAfterMs, outcome: `refused:${code}`, headers };
+}
 
 /** A refusal the dialect's egress encodes. */
 export function egressRefusal(failure: EgressFailureV3, outcome: string, headers: Readonly<Record<string, string>> = {}): GatewayRefusal {

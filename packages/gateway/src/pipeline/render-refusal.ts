@@ -1,6 +1,7 @@
 import type { EgressCodecV1, EgressContextV1, EgressFailureV3, EgressHttpResponseV1 } from '@tokenforge/model-protocol';
 import { clientAuthRefusal, type ErrorShape } from '../http/client-auth-refusal.js';
 import { STRUCTURED_OUTPUT_HEADER } from '../dialects/structured-output-header.js';
+import { governanceRefusalResponse } from '../governance/wiring/governance-refusal-response.js';
 import { egressResponse } from './egress-response.js';
 import type { GatewayRefusal } from './gateway-refusal.js';
 
@@ -23,6 +24,7 @@ function retryAfterHeader(failure: EgressFailureV3, answer: EgressHttpResponseV1
 /** A refusal as the client's dialect answers it, with `x-request-id`, `retry-after` and the structured-output header. */
 export function renderRefusal(refusal: GatewayRefusal, rendering: RefusalRendering): Response {
   if (refusal.kind === 'client-key') return clientAuthRefusal(rendering.errorShape, rendering.requestId);
+  if (refusal.kind === 'governance') return governanceRefusalResponse(rendering.errorShape, refusal, rendering.requestId, refusal.headers);
   const answer = rendering.egress.encodeError(refusal.failure, rendering.context);
   return egressResponse(answer, {
     ...refusal.headers,

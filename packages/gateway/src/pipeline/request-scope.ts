@@ -6,8 +6,10 @@ import type { RequestTelemetry } from '../telemetry/gateway-telemetry.js';
 
 /** What the stages learn about one request, read by the log stage and by refusals. */
 export interface RequestFacts {
-  /** The id of the client key that matched (set by the authenticate stage). */
+  /** The id of the client key that matched, or with governance the tenant id (set by the authenticate stage). */
   client?: string;
+  /** With governance: the id of the key that matched. */
+  keyId?: string;
   /** The model the client asked for (the ingress's `modelLabel`). */
   model?: string;
   /** The decoded task's kind. */
@@ -55,8 +57,10 @@ export function routeLabel(path: string): string {
   return path.startsWith('/v1beta/models/') ? path.replace(/^\/v1beta\/models\/[^/:]+/, '/v1beta/models/{model}') : path;
 }
 
-/** A new scope for `request`, with a fresh request id. */
-export function createRequestScope(request: Request, startTelemetry: (route: string) => RequestTelemetry): RequestScope {
-  const route = `${request.method} ${routeLabel(new URL(request.url).pathname)}`;
+/**
+ * A new scope for `request`, with a fresh request id. `route` overrides the label read from the request (a
+ * `response.create` message of a WebSocket connection is labelled `WS /v1/responses`, not `POST`).
+ */
+export function createRequestScope(request: Request, startTelemetry: (route: string) => RequestTelemetry, route = `${request.method} ${routeLabel(new URL(request.url).pathname)}`): RequestScope {
   return { requestId: randomUUID(), route, started: performance.now(), telemetry: startTelemetry(route), facts: { attempts: [] } };
 }

@@ -31,22 +31,44 @@ describe('serveModelRequest', () => {
     expect(executed).toEqual([]);
   });
 
-  it('holds the slot while the body is read, and gives it back after a refusal of the body', async () => {
+  it('reads the body before taking a slot: a slow body holds none, and its refusal is logged', async () => {
     const { app, runtime, log } = gateway();
     let push!: ReadableStreamDefaultController<Uint8Array>;
     const slow = new ReadableStream<Uint8Array>({ start: (controller) => void (push = controller) });
     const first = app.request(chat(slow));
-    await eventually(() => runtime.limiter.inFlight === 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(runtime.limiter.inFlight).toBe(0);
     const second = await app.request(chat(CHAT_BODY));
-    expect(second.status).toBe(429);
-    expect(second.headers.get('retry-after')).toBe('1');
+    expect(second.status).toBe(200);
     push.enqueue(new Uint8Array(1001));
     push.close();
     const refused = await first;
     expect(refused.status).toBe(413);
     expect(runtime.limiter.inFlight).toBe(0);
     await eventually(() => log.requests().length === 2);
-    expect(log.requests().map((line) => line.outcome).sort()).toEqual(['refused:body-too-large', 'refused:concurrency']);
+    expect(log.requests().map((line) => line.outcome).sort()).toEqual(['completed', 'refused:body-too-large']);
+  });
+
+  it('answers a body slower than its idle deadline 408 in the dialect, closing the connection, without taking a slot', async () => {
+    const { app, runtime, log } = gateway({ bodyIdleTimeoutMs: 50 });
+    const stalled = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('{')) });
+    const refused = await app.request(chat(stalled));
+    expect(refused.status).toBe(408);
+    expect(refused.headers.get('connection')).toBe('close');
+    expect(await refused.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'request_timeout' } });
+    expect(runtime.limiter.inFlight).toBe(0);
+    await eventually(() => log.requests().length === 1);
+    expect(log.requests()[0]).toMatchObject({ client: 'main', status: 408, outcome: 'refused:body-timeout-idle' });
+  });
+
+  it('refuses with the concurrency 429 once the body is read and every slot is taken', async () => {
+    const { app, runtime, log } = gateway();
+    runtime.limiter.tryAcquire();
+    const refused = await app.request(chat(CHAT_BODY));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    await eventually(() => log.requests().length === 1);
+    expect(log.requests()[0]).toMatchObject({ model: 'm', outcome: 'refused:concurrency' });
   });
 
   it('refuses an unknown model in the dialect’s envelope without calling the engine', async () => {

@@ -2,6 +2,7 @@ import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import type { Logger } from 'pino';
 import type { GatewayLimitsV1 } from '../catalogue/gateway-catalogue-v1.js';
+import type { GatewayGovernance } from '../governance/wiring/gateway-governance.js';
 import type { ConcurrencyLimiter } from '../operations/concurrency-limiter.js';
 import type { GatewayTelemetry } from '../telemetry/gateway-telemetry.js';
 import type { ResolvedCatalogue } from './resolve-catalogue.js';
@@ -14,6 +15,8 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
   maxBodyBytes: 16 * 1024 * 1024,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 600_000,
+  bodyIdleTimeoutMs: 60_000,
+  bodyTimeoutMs: 300_000,
   maxConcurrentRequests: 64,
   maxAttempts: 3,
   retryBudgetMs: 5_000,
@@ -34,8 +37,15 @@ export interface GatewayRuntime {
   readonly now: () => number;
   /** Spans and metrics (OpenTelemetry GenAI conventions). Default: one over the global providers. */
   readonly telemetry?: GatewayTelemetry;
+  /** Tenants, limits and spend; absent: governance off (the catalogue's static client keys only). */
+  readonly governance?: GatewayGovernance;
   /** Set once SIGTERM (or `close`) started: `/readyz` answers 503 and new model requests are refused. */
   draining: boolean;
+  /**
+   * Aborted (with `GATEWAY_SHUTDOWN_REASON`) when the drain deadline passes: open streams end with the dialect's
+   * in-stream error, requests still waiting for a target with the dialect's overloaded error.
+   */
+  readonly shutdown?: AbortSignal;
 }
 
 /** The catalogue's limits over {@link DEFAULT_GATEWAY_LIMITS}. */

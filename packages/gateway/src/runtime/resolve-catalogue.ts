@@ -5,6 +5,8 @@ import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { FAMILIES_ECHOING_IDEMPOTENCY_KEY } from '../catalogue/families-echoing-idempotency-key.js';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
 import { DEFAULT_TARGET_MAX_CONNECTIONS, type GatewayCatalogueV1, type GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
+import { attemptIdTransport } from '../governance/wiring/attempt-id-header.js';
+import { resolvePriceTableV1, type PriceTableV1 } from '../governance/v1/price-table-v1.js';
 import { clientKeyDigest } from '../http/client-key-digest.js';
 import { explainBaseUrlRefusal } from './explain-base-url-refusal.js';
 import { GatewayConfigurationError } from './gateway-configuration-error.js';
@@ -26,6 +28,8 @@ export interface RuntimeTarget {
   readonly echoesIdempotencyKey: boolean;
   /** The catalogue's `passRateLimitHeaders` opt-in: the client of a matching dialect sees this target's rate limits. */
   readonly passRateLimitHeaders: boolean;
+  /** The catalogue's price table of the target, resolved to micro-units (absent: not priced). */
+  readonly price?: PriceTableV1;
 }
 
 /** A public model with its targets in order. */
@@ -144,6 +148,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         return;
       }
       transports.push(transport);
+      const bound = attemptIdTransport(transport);
       const ref = `${model.name}#${targetIndex}`;
       const runtimeTarget: RuntimeTarget = {
         ref,
@@ -153,14 +158,17 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         execution: asyncFamilies.has(family) ? 'async' : 'sync',
         echoesIdempotencyKey: FAMILIES_ECHOING_IDEMPOTENCY_KEY.has(family),
         passRateLimitHeaders: target.passRateLimitHeaders === true,
+        ...(target.price === undefined ? {} : { price: resolvePriceTableV1(target.price) }),
         binding: createProtocolEngineTargetBindingV1({
           target: { provider: target.provider, providerModel: target.model, connectionRef: ref, capability } as ProtocolEngineDispatchTargetV1,
-          bindTransport: () => transport,
+          bindTransport: () => bound,
         }),
       };
       runtimeTargets.push(runtimeTarget);
       targets.set(ref, runtimeTarget);
     });
+    const currencies = new Set(model.targets.flatMap((target) => (target.price === undefined ? [] : [target.price.currency])));
+    if (currencies.size > 1) problems.push(`models.${modelIndex}.targets: the prices of one model's targets must share one currency`);
     models.set(model.name, { name: model.name, taskKind: model.taskKind, targets: runtimeTargets });
   });
 

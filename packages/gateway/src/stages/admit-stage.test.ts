@@ -21,7 +21,7 @@ describe('admitStage', () => {
     await admitStage({ draining: false, limiter });
     expect(await admitStage({ draining: false, limiter })).toEqual({
       kind: 'refuse',
-      refusal: { kind: 'egress', failure: { source: 'provider', failure: { code: 'rate-limited', retryable: true, retryAfterMs: GATEWAY_WAIT_MS } }, outcome: 'refused:concurrency', headers: {} },
+      refusal: { kind: 'egress', failure: { source: 'engine', code: 'GATEWAY_CONCURRENCY_LIMIT' }, outcome: 'refused:concurrency', headers: { 'retry-after': String(GATEWAY_WAIT_MS / 1000) } },
     });
     expect(limiter.inFlight).toBe(1);
   });
@@ -30,7 +30,7 @@ describe('admitStage', () => {
     const limiter = new ConcurrencyLimiter(1);
     expect(await admitStage({ draining: true, limiter })).toEqual({
       kind: 'refuse',
-      refusal: { kind: 'egress', failure: { source: 'provider', failure: { code: 'overloaded', retryable: true, retryAfterMs: GATEWAY_WAIT_MS } }, outcome: 'refused:draining', headers: {} },
+      refusal: { kind: 'egress', failure: { source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, outcome: 'refused:draining', headers: { 'retry-after': String(GATEWAY_WAIT_MS / 1000), connection: 'close' } },
     });
     expect(limiter.inFlight).toBe(0);
   });

@@ -18,12 +18,15 @@ export interface Admission {
   readonly release: () => void;
 }
 
-/** Lets a request in or refuses it: a draining gateway answers `overloaded`, a full one `rate-limited`. */
+const RETRY_AFTER = { 'retry-after': String(GATEWAY_WAIT_MS / 1000) };
+
+/**
+ * Lets a request in or refuses it: a draining gateway answers `GATEWAY_SHUTTING_DOWN` (the dialect's overloaded
+ * status), a full one `GATEWAY_CONCURRENCY_LIMIT` (429); both with `retry-after`.
+ */
 export async function admitStage(input: AdmitInput): Promise<StageOutcome<Admission>> {
-  if (input.draining) return refuse(egressRefusal({ source: 'provider', failure: { code: 'overloaded', retryable: true, retryAfterMs: GATEWAY_WAIT_MS } }, 'refused:draining'));
-  if (!input.limiter.tryAcquire()) {
-    return refuse(egressRefusal({ source: 'provider', failure: { code: 'rate-limited', retryable: true, retryAfterMs: GATEWAY_WAIT_MS } }, 'refused:concurrency'));
-  }
+  if (input.draining) return refuse(egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'refused:draining', { ...RETRY_AFTER, connection: 'close' }));
+  if (!input.limiter.tryAcquire()) return refuse(egressRefusal({ source: 'engine', code: 'GATEWAY_CONCURRENCY_LIMIT' }, 'refused:concurrency', RETRY_AFTER));
   let released = false;
   return proceed({
     release: () => {

@@ -4,7 +4,9 @@ import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { DROPPED_TOOLS_HEADER, mergeNames } from '../dialects/dropped-hosted-tools.js';
 import { fitTaskToTarget } from '../dialects/fit-task-to-target.js';
 import { STRUCTURED_OUTPUT_HEADER, structuredOutputStrategyOf } from '../dialects/structured-output-header.js';
-import { egressRefusal } from '../pipeline/gateway-refusal.js';
+import type { AttemptEnding, AttemptMeter, RequestMetering } from '../governance/wiring/request-metering.js';
+import { tenantRateLimitHeaders } from '../governance/wiring/tenant-rate-limit-headers.js';
+import { egressRefusal, governanceRefusal } from '../pipeline/gateway-refusal.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
 import { nextStepAfterFailure, waitFor, type AttemptBudget } from '../routing/attempt-policy.js';
@@ -35,6 +37,11 @@ export interface AttemptInput {
   readonly budget: AttemptBudget;
   readonly release: () => void;
   readonly end: (status: number, outcome: string) => void;
+  /**
+   * With governance: each attempt is admitted (reserved) before it is sent and settled once it ended; the tenant's
+   * rate-limit headers replace the provider's passed ones when the tenant or key holds limits.
+   */
+  readonly metering?: RequestMetering | undefined;
 }
 
 /** The client's answer from a target: a stream (`outcome: 'stream'`) or a whole response. */
@@ -49,47 +56,82 @@ export interface AttemptAnswer {
  * byte reached the client. The answer carries the dropped-tools, passed rate-limit and structured-output headers.
  */
 export async function attemptStage(input: AttemptInput, scope: RequestScope): Promise<StageOutcome<AttemptAnswer>> {
-  const { targets, signal, budget } = input;
+  const { targets, signal, budget, metering } = input;
   const facts = scope.facts;
+  const tenantHeaders = (): Record<string, string> =>
+    metering?.state.limits === undefined ? {} : tenantRateLimitHeaders(input.suite, input.clientFamily, metering.state.limits, input.now());
   const passed = (target: RuntimeTarget, targetIndex: number): Record<string, string> =>
-    passedRateLimitHeaders({ suite: input.suite, clientFamily: input.clientFamily, target, targetIndex, rateLimits: facts.rateLimits, now: input.now });
-  let last: Attempted | undefined;
-  for (let index = 0; index < targets.length; index += 1) {
-    const target = targets[index] as RuntimeTarget;
-    let retriedHere = false;
-    for (;;) {
-      if (signal.aborted) return refuse(egressRefusal({ source: 'provider', failure: { code: 'timeout', retryable: true } }, 'cancelled'));
-      budget.attemptsLeft -= 1;
-      facts.target = target;
-      // Hints the target does not declare are left out for it (hosted tools it does not run are named).
-      const fitted = fitTaskToTarget(input.task, target.capability, input.hostedNames);
-      facts.droppedHostedTools = mergeNames(input.ingressDropped, fitted.droppedHostedTools);
-      facts.structuredOutput = structuredOutputStrategyOf(fitted.task, target.capability);
-      last = await attemptTarget(
-        { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release: input.release, end: input.end },
-        scope,
-      );
-      if (last.kind === 'answer') {
-        if (facts.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, facts.droppedHostedTools.join(', '));
-        for (const [name, value] of Object.entries(passed(target, index))) last.response.headers.set(name, value);
-        if (facts.structuredOutput !== undefined) last.response.headers.set(STRUCTURED_OUTPUT_HEADER, facts.structuredOutput);
-        return proceed({ response: last.response, outcome: last.outcome });
+    metering?.limited === true
+      ? tenantHeaders()
+      : passedRateLimitHeaders({ suite: input.suite, clientFamily: input.clientFamily, target, targetIndex, rateLimits: facts.rateLimits, now: input.now });
+  // A failed attempt's settlement waits for what follows: the request's last attempt releases the concurrency slot.
+  let unsettled: { readonly meter: AttemptMeter; readonly ending: AttemptEnding } | undefined;
+  const settleUnsettled = (releaseSlot: boolean): void => {
+    unsettled?.meter.settle(unsettled.ending, releaseSlot);
+    unsettled = undefined;
+  };
+  try {
+    return await attemptTargets();
+  } finally {
+    settleUnsettled(true);
+  }
+
+  async function attemptTargets(): Promise<StageOutcome<AttemptAnswer>> {
+    let last: Attempted | undefined;
+    for (let index = 0; index < targets.length; index += 1) {
+      const target = targets[index] as RuntimeTarget;
+      let retriedHere = false;
+      for (;;) {
+        if (signal.aborted) return refuse(egressRefusal({ source: 'provider', failure: { code: 'timeout', retryable: true } }, 'cancelled'));
+        budget.attemptsLeft -= 1;
+        facts.target = target;
+        // Hints the target does not declare are left out for it (hosted tools it does not run are named).
+        const fitted = fitTaskToTarget(input.task, target.capability, input.hostedNames);
+        facts.droppedHostedTools = mergeNames(input.ingressDropped, fitted.droppedHostedTools);
+        facts.structuredOutput = structuredOutputStrategyOf(fitted.task, target.capability);
+        let meter: AttemptMeter | undefined;
+        if (metering !== undefined) {
+          const admission = await metering.admit(target);
+          if (admission.kind === 'refused') {
+            return refuse(governanceRefusal(admission.code, admission.retryAfterMs, tenantHeaders()));
+          }
+          settleUnsettled(false);
+          meter = admission.meter;
+        }
+        try {
+          last = await attemptTarget(
+            { engine: input.engine, egress: input.egress, context: input.context, task: fitted.task, preparedMedia: input.preparedMedia, target, signal, release: input.release, end: input.end, meter },
+            scope,
+          );
+        } catch (error) {
+          // A gateway fault (not an engine error): whether the provider served is unknown, so the reservation is
+          // charged (`estimated`) now rather than held until the orphan sweep.
+          meter?.settle({ reachedProvider: true, served: true, outcome: 'failed:gateway' }, true);
+          throw error;
+        }
+        if (last.kind === 'failure' && meter !== undefined) unsettled = { meter, ending: last.ending };
+        if (last.kind === 'answer') {
+          if (facts.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, facts.droppedHostedTools.join(', '));
+          for (const [name, value] of Object.entries(passed(target, index))) last.response.headers.set(name, value);
+          if (facts.structuredOutput !== undefined) last.response.headers.set(STRUCTURED_OUTPUT_HEADER, facts.structuredOutput);
+          return proceed({ response: last.response, outcome: last.outcome });
+        }
+        const step = nextStepAfterFailure(last.failure, last.acceptance, budget, index + 1 < targets.length, retriedHere);
+        if (step.kind === 'retry-same') {
+          budget.waitBudgetMs -= step.waitMs;
+          retriedHere = true;
+          await waitFor(step.waitMs, signal);
+          continue;
+        }
+        if (step.kind === 'next-target') break;
+        return refuse(egressRefusal({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, passed(target, index)));
       }
-      const step = nextStepAfterFailure(last.failure, last.acceptance, budget, index + 1 < targets.length, retriedHere);
-      if (step.kind === 'retry-same') {
-        budget.waitBudgetMs -= step.waitMs;
-        retriedHere = true;
-        await waitFor(step.waitMs, signal);
-        continue;
-      }
-      if (step.kind === 'next-target') break;
-      return refuse(egressRefusal({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, passed(target, index)));
     }
+    if (last?.kind === 'failure') {
+      const lastTarget = facts.target;
+      const headers = lastTarget === undefined ? {} : passed(lastTarget, targets.indexOf(lastTarget));
+      return refuse(egressRefusal({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, headers));
+    }
+    return refuse(egressRefusal({ source: 'provider', failure: { code: 'provider-error', retryable: false } }, 'failed:no-target'));
   }
-  if (last?.kind === 'failure') {
-    const lastTarget = facts.target;
-    const headers = lastTarget === undefined ? {} : passed(lastTarget, targets.indexOf(lastTarget));
-    return refuse(egressRefusal({ source: 'provider', failure: last.failure }, `failed:${last.failure.code}`, headers));
-  }
-  return refuse(egressRefusal({ source: 'provider', failure: { code: 'provider-error', retryable: false } }, 'failed:no-target'));
 }

@@ -1,4 +1,5 @@
 import type { NormalizedProviderFailureV3 } from '@tokenforge/model-protocol';
+import type { AttemptEnding } from '../governance/wiring/request-metering.js';
 import type { AttemptEnd } from '../telemetry/gateway-telemetry.js';
 
 /** Whether the provider took the request of a failed attempt. */
@@ -7,7 +8,13 @@ export type AttemptAcceptance = 'accepted' | 'not-accepted' | 'unknown';
 /** What one attempt on one target came to: an answer for the client, or a failure the attempt policy weighs. */
 export type Attempted =
   | { readonly kind: 'answer'; readonly response: Response; readonly outcome: string }
-  | { readonly kind: 'failure'; readonly failure: NormalizedProviderFailureV3; readonly acceptance: AttemptAcceptance };
+  | {
+      readonly kind: 'failure';
+      readonly failure: NormalizedProviderFailureV3;
+      readonly acceptance: AttemptAcceptance;
+      /** What the attempt's governance settlement needs (the attempt stage settles it once it knows what follows). */
+      readonly ending: AttemptEnding;
+    };
 
 /** Writes one attempt to the request's facts and ends its telemetry. */
 export type LogAttempt = (outcome: string, detail?: Omit<AttemptEnd, 'outcome'>) => void;

@@ -12,7 +12,7 @@ describe('decodeStage', () => {
     const seen: unknown[] = [];
     const ingress = { decodeRequest: (wire: unknown) => (seen.push(wire), decodedFor('m')) } as unknown as IngressCodecV1;
     const outcome = await decodeStage({ request: post('{"a":1}'), dialect: dialect(), ingress, maxBodyBytes: 100 });
-    expect(outcome).toEqual({ kind: 'continue', value: { decoded: decodedFor('m') } });
+    expect(outcome).toEqual({ kind: 'continue', value: { decoded: decodedFor('m'), bodyBytes: 7 } });
     const wire = seen[0] as { path: string; query: object; body: Uint8Array; headers: Record<string, string> };
     expect({ path: wire.path, query: wire.query, body: new TextDecoder().decode(wire.body) }).toEqual({ path: '/v1/chat/completions', query: { x: '1' }, body: '{"a":1}' });
     expect(wire.headers).toHaveProperty('content-type', 'application/json');
@@ -23,6 +23,15 @@ describe('decodeStage', () => {
     expect(await decodeStage({ request: post('x'.repeat(101)), dialect: dialect(), ingress, maxBodyBytes: 100 })).toEqual({
       kind: 'refuse',
       refusal: { kind: 'egress', failure: { source: 'ingress', code: 'body-too-large' }, outcome: 'refused:body-too-large', headers: {} },
+    });
+  });
+
+  it('refuses a body slower than its deadline as GATEWAY_BODY_TIMEOUT, closing the connection after the answer', async () => {
+    const ingress = { decodeRequest: () => expect.unreachable() } as unknown as IngressCodecV1;
+    const stalled = new Request('http://gateway.test/v1/chat/completions', { method: 'POST', body: new ReadableStream({}), duplex: 'half' } as RequestInit);
+    expect(await decodeStage({ request: stalled, dialect: dialect(), ingress, maxBodyBytes: 100, bodyDeadlines: { idleMs: 20, totalMs: 1000 } })).toEqual({
+      kind: 'refuse',
+      refusal: { kind: 'egress', failure: { source: 'engine', code: 'GATEWAY_BODY_TIMEOUT' }, outcome: 'refused:body-timeout-idle', headers: { connection: 'close' } },
     });
   });
 
@@ -39,10 +48,10 @@ describe('decodeStage', () => {
     const ingress = { decodeRequest: () => decodedFor('ingress') } as unknown as IngressCodecV1;
     const preparedMedia = { media: [] } as never;
     const custom = dialect({ decode: async () => ({ decoded: decodedFor('custom'), preparedMedia }), decodeWire: () => decodedFor('wire') });
-    expect(await decodeStage({ request: post('{}'), dialect: custom, ingress, maxBodyBytes: 100 })).toEqual({ kind: 'continue', value: { decoded: decodedFor('custom'), preparedMedia } });
+    expect(await decodeStage({ request: post('{}'), dialect: custom, ingress, maxBodyBytes: 100 })).toEqual({ kind: 'continue', value: { decoded: decodedFor('custom'), preparedMedia, bodyBytes: 2 } });
     expect(await decodeStage({ request: post('{}'), dialect: dialect({ decodeWire: () => decodedFor('wire') }), ingress, maxBodyBytes: 100 })).toEqual({
       kind: 'continue',
-      value: { decoded: decodedFor('wire') },
+      value: { decoded: decodedFor('wire'), bodyBytes: 2 },
     });
   });
 });

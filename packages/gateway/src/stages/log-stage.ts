@@ -1,14 +1,16 @@
 import type { Logger } from 'pino';
+import type { RequestRecordV1 } from '../governance/v1/governance-store-v1.js';
 import { logRequest, type OperatorLogLine } from '../operations/operator-log.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
 
 const ended = new WeakSet<RequestScope>();
 
 /**
- * The end of a request: one operator log line and the end of its telemetry, from the scope's facts. Only the
- * first call for a scope does anything, so a request is logged exactly once.
+ * The end of a request: one operator log line and the end of its telemetry, from the scope's facts, and with
+ * governance its request record (the same facts, queued by the store off the response path). Only the first call
+ * for a scope does anything, so a request is logged exactly once.
  */
-export function logStage(logger: Logger, scope: RequestScope, status: number, outcome: string): void {
+export function logStage(logger: Logger, scope: RequestScope, status: number, outcome: string, recordRequest?: (record: RequestRecordV1) => void): void {
   if (ended.has(scope)) return;
   ended.add(scope);
   const facts = scope.facts;
@@ -16,6 +18,7 @@ export function logStage(logger: Logger, scope: RequestScope, status: number, ou
     requestId: scope.requestId,
     route: scope.route,
     ...(facts.client === undefined ? {} : { client: facts.client }),
+    ...(facts.keyId === undefined ? {} : { keyId: facts.keyId }),
     ...(facts.model === undefined ? {} : { model: facts.model }),
     ...(facts.target === undefined ? {} : { target: { provider: facts.target.provider, family: facts.target.family, ref: facts.target.ref } }),
     attempts: facts.attempts,
@@ -30,6 +33,18 @@ export function logStage(logger: Logger, scope: RequestScope, status: number, ou
     ...(facts.droppedHostedTools === undefined ? {} : { droppedHostedTools: facts.droppedHostedTools }),
   };
   logRequest(logger, line);
+  recordRequest?.({
+    requestId: line.requestId,
+    ...(facts.keyId === undefined || facts.client === undefined ? {} : { tenantId: facts.client, keyId: facts.keyId }),
+    route: line.route,
+    ...(line.model === undefined ? {} : { publicModel: line.model }),
+    status,
+    outcome,
+    attempts: facts.attempts.map((attempt) => ({ targetRef: attempt.target, provider: attempt.provider, outcome: attempt.outcome })),
+    totalMs: line.totalMs,
+    ...(line.timeToFirstByteMs === undefined ? {} : { timeToFirstByteMs: line.timeToFirstByteMs }),
+    atMs: Date.now(),
+  });
   scope.telemetry.end({
     status,
     outcome,

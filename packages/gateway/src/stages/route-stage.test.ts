@@ -14,7 +14,7 @@ const catalogue = {
   ]),
 };
 const task = (kind: string): TaskEnvelopeV3 => ({ kind }) as TaskEnvelopeV3;
-const notFound = { kind: 'refuse', refusal: { kind: 'egress', failure: { source: 'provider', failure: { code: 'not-found', retryable: false } }, outcome: 'refused:model-not-found', headers: {} } };
+const notFound = { kind: 'refuse', refusal: { kind: 'egress', failure: { source: 'engine', code: 'GATEWAY_MODEL_NOT_FOUND' }, outcome: 'refused:model-not-found', headers: {} } };
 
 describe('routeStage', () => {
   it('routes to the model’s sync targets that serve the task, in catalogue order', async () => {

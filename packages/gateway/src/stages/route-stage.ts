@@ -10,6 +10,8 @@ export interface RouteInput {
   readonly task: TaskEnvelopeV3;
   /** The catalogue model the client named. */
   readonly modelName: string;
+  /** With governance: whether the caller may use a model (one it may not use is answered like an unknown model). */
+  readonly mayUse?: ((modelName: string) => boolean) | undefined;
 }
 
 /** The sync targets of a catalogue model that can serve `task`, in catalogue order; undefined for an unknown model or a model of another kind. */
@@ -22,14 +24,17 @@ export function targetsFor(catalogue: Pick<ResolvedCatalogue, 'models'>, task: T
   return model.targets.filter((target) => target.execution === 'sync' && (target.capability.taskKinds as readonly TaskKindV3[]).includes(task.kind));
 }
 
-/** The ordered targets for the requested model, or the dialect's `not-found` (a counting request: its not-supported refusal). */
+/** The ordered targets for the requested model, or `GATEWAY_MODEL_NOT_FOUND` (the dialect's 404) (a counting request: its not-supported refusal). */
 export async function routeStage(input: RouteInput): Promise<StageOutcome<readonly RuntimeTarget[]>> {
+  if (input.mayUse !== undefined && !input.mayUse(input.modelName)) {
+    return refuse(egressRefusal({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-allowed'));
+  }
   const targets = targetsFor(input.catalogue, input.task, input.modelName);
   // A model none of whose targets can count answers the dialect's not-supported refusal (each dialect's 400 for
   // the engine's task mismatch), never an estimate or zero.
   if (targets !== undefined && targets.length === 0 && input.task.kind === 'token-count') {
     return refuse(egressRefusal({ source: 'engine', code: PROTOCOL_ENGINE_ERROR_CODES_V1.TARGET_TASK_MISMATCH }, 'refused:token-count-unsupported'));
   }
-  if (targets === undefined || targets.length === 0) return refuse(egressRefusal({ source: 'provider', failure: { code: 'not-found', retryable: false } }, 'refused:model-not-found'));
+  if (targets === undefined || targets.length === 0) return refuse(egressRefusal({ source: 'engine', code: 'GATEWAY_MODEL_NOT_FOUND' }, 'refused:model-not-found'));
   return proceed(targets);
 }

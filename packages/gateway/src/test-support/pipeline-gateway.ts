@@ -34,7 +34,7 @@ const catalogue: ResolvedCatalogue = {
 };
 
 /** A socket-free gateway app over a scripted engine. */
-export function pipelineGateway(): { app: ReturnType<typeof createGatewayApp>; runtime: GatewayRuntime; log: LogCapture; executed: number[] } {
+export function pipelineGateway(limits: Partial<GatewayRuntime['limits']> = {}): { app: ReturnType<typeof createGatewayApp>; runtime: GatewayRuntime; log: LogCapture; executed: number[] } {
   const log = createLogCapture();
   const executed: number[] = [];
   const engine = {
@@ -52,7 +52,7 @@ export function pipelineGateway(): { app: ReturnType<typeof createGatewayApp>; r
     engine,
     suite,
     catalogue,
-    limits: { ...DEFAULT_GATEWAY_LIMITS, maxBodyBytes: 1000, maxConcurrentRequests: 1 },
+    limits: { ...DEFAULT_GATEWAY_LIMITS, maxBodyBytes: 1000, maxConcurrentRequests: 1, ...limits },
     limiter: new ConcurrencyLimiter(1),
     logger: createOperatorLogger(log),
     jobHandleTtlSeconds: 60,

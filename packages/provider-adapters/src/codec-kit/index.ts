@@ -82,6 +82,10 @@ export { finishedExecution } from './finished-execution.js';
 export { resolveReasoningEffortV3 } from './reasoning-effort.js';
 
 export { ENGINE_CAPABILITY_REFUSAL_CODES, forEngineCapabilityRefusals } from './engine-refusal-codes.js';
+export { GATEWAY_REFUSALS, forGatewayRefusals } from './gateway-refusal-codes.js';
+export { clientFieldPath, SNAKE_CASE_SAMPLING_NAMES } from './client-field-path.js';
+export type { ClientFieldNames } from './client-field-path.js';
+export type { GatewayRefusalCode, GatewayRefusalKind, GatewayRefusalMeaning } from './gateway-refusal-codes.js';
 
 export {
   applyStructuredOutputStrategy,

@@ -33,6 +33,8 @@ export interface AgentClientRunContext {
   readonly model?: string;
   /** Extra request headers; only Codex takes them from its config (`http_headers` of the provider). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Codex only: `supports_websockets = true` (the Responses WebSocket transport) instead of HTTP only. */
+  readonly websockets?: boolean;
 }
 
 export const FAKE_API_KEY = 'tf-fake-key-0000';
@@ -97,7 +99,7 @@ function codexRun(scenario: AgentClientScenario, context: AgentClientRunContext)
     `base_url = "${context.baseUrl}/v1"`,
     'env_key = "TOKENFORGE_API_KEY"',
     'wire_api = "responses"',
-    'supports_websockets = false',
+    `supports_websockets = ${context.websockets === true}`,
     'request_max_retries = 0',
     ...(context.headers === undefined ? [] : [`http_headers = { ${Object.entries(context.headers).map(([name, value]) => `${JSON.stringify(name)} = ${JSON.stringify(value)}`).join(', ')} }`]),
     'stream_max_retries = 0',

@@ -62,6 +62,8 @@ export async function runAgentClient(input: {
   readonly folder: string;
   readonly model?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Codex only: its Responses WebSocket transport on (`supports_websockets = true`). */
+  readonly websockets?: boolean;
   readonly timeoutMs?: number;
   readonly before?: (toolPreferences: readonly RecorderToolChoice[]) => void;
 }): Promise<AgentClientRunResult> {
@@ -71,7 +73,7 @@ export async function runAgentClient(input: {
   const scratch = join(input.folder, 'scratch');
   mkdirSync(home, { recursive: true });
   mkdirSync(scratch, { recursive: true });
-  const run = agentClientRun(input.client, input.scenario, { baseUrl: input.baseUrl, home, scratch, ...(input.model === undefined ? {} : { model: input.model }), ...(input.headers === undefined ? {} : { headers: input.headers }) });
+  const run = agentClientRun(input.client, input.scenario, { baseUrl: input.baseUrl, home, scratch, ...(input.model === undefined ? {} : { model: input.model }), ...(input.headers === undefined ? {} : { headers: input.headers }), ...(input.websockets === undefined ? {} : { websockets: input.websockets }) });
   for (const [file, text] of Object.entries(run.homeFiles)) {
     mkdirSync(dirname(join(home, file)), { recursive: true });
     writeFileSync(join(home, file), text);

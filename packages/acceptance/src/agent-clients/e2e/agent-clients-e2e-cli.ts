@@ -1,13 +1,15 @@
 /**
  * `npx --yes pnpm@12.4.2 test:agent-clients [--client claude,codex] [--scenario plain,tool,thinking]
- * [--via simulator|gateway] [--target same|<family>] [--matrix] [--write <file>]`: installs (or reuses) the pinned
+ * [--via simulator|gateway] [--target same|<family>] [--websocket] [--matrix] [--write <file>]`: installs (or reuses) the pinned
  * CLIs, starts the provider
  * simulator, and runs every CLI against it (directly, or through a gateway process whose catalogue sends each CLI's
  * model to a simulator target of its own dialect or of `--target`'s family), asserting
  * on what the CLI itself prints: a plain prompt gets the simulator's text; in the tool scenario the CLI runs the tool
  * the scripted model calls and then prints the scripted final text; the thinking scenario (effort set) gets the
  * reasoning scenario's answer. `--matrix` runs, through the gateway, every CLI to its own dialect and the
- * cross-dialect pairs of {@link MATRIX}. Prints a table (CLI x target family x scenario; `--write` also writes it to
+ * cross-dialect pairs of {@link MATRIX}, and Codex over its Responses WebSocket (`supports_websockets = true`, the only
+ * config change; `--websocket` does the same for any run): such a cell also fails when the gateway's operator log shows
+ * a `POST /v1/responses` or no `WS /v1/responses` turn (Codex falls back to HTTP silently). Prints a table (CLI x target family x scenario; `--write` also writes it to
  * a file) and exits 1 when any cell fails. Not part of `check` (1.3 GB of CLIs).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -72,22 +74,67 @@ function verdict(client: AgentClient, scenario: AgentClientScenario, code: numbe
 /** One result cell: CLI (with version) x target family x scenario. */
 interface ResultRow {
   readonly client: string;
+  /** `http`, or `websocket` for Codex with `supports_websockets = true`. */
+  readonly transport: 'http' | 'websocket';
   readonly family: string;
   readonly scenario: AgentClientScenario;
   readonly problem: string | undefined;
   readonly tools: string;
   readonly seconds: number;
+  /** Through the gateway: ms from the CLI's start until its first model request reached the gateway. */
+  readonly firstRequestMs: number | undefined;
+  /** Through the gateway: the model requests of the run, by operator-log route (`WS /v1/responses: 2`). */
+  readonly routes: string;
+}
+
+/** The operator log's request lines the gateway wrote from `offset` on. */
+interface RequestLine {
+  readonly route: string;
+  readonly outcome: string;
+  readonly time: number;
+  readonly totalMs: number;
+  /** WebSocket turns: the connection and whether the turn named `previous_response_id` (expanded by the gateway). */
+  readonly websocket?: { readonly connection: string; readonly continued: boolean };
+}
+
+function requestLines(log: string, offset: number): RequestLine[] {
+  return log
+    .slice(offset)
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as RequestLine & { message?: string })
+    .filter((line) => line.message === 'request');
+}
+
+const WEBSOCKET_ROUTE = 'WS /v1/responses';
+const POST_ROUTE = 'POST /v1/responses';
+
+/**
+ * Codex with its WebSocket on: every turn must have gone over the socket (it falls back to HTTP silently), and the
+ * tool round trip over one connection, its result sent as a `previous_response_id` continuation.
+ */
+function websocketProblem(scenario: AgentClientScenario, lines: readonly RequestLine[]): string | undefined {
+  const posts = lines.filter((line) => line.route === POST_ROUTE).length;
+  if (posts > 0) return `${posts} POST /v1/responses (fell back to HTTP)`;
+  const turns = lines.filter((line) => line.route === WEBSOCKET_ROUTE && line.outcome !== 'warmup');
+  if (scenario !== 'tool') return turns.length < 1 ? 'no WebSocket turn' : undefined;
+  const connections = new Set(turns.map((line) => line.websocket?.connection));
+  if (turns.length < 2 || connections.size !== 1) return `${turns.length} WebSocket turns over ${connections.size} connections, expected at least 2 over 1`;
+  return turns.slice(1).every((line) => line.websocket?.continued === true) ? undefined : 'a tool turn did not continue the previous response';
 }
 
 /**
  * The pairs `--matrix` runs: every CLI to a target of its own dialect, and the cross-dialect pairs of issue 16
  * (Claude Code to openai-chat and gemini, Codex to anthropic, Gemini CLI to openai-chat).
  */
-const MATRIX: readonly { readonly target: string; readonly clients: readonly AgentClient[] }[] = [
+const MATRIX: readonly { readonly target: string; readonly clients: readonly AgentClient[]; readonly websocket?: boolean }[] = [
   { target: 'same', clients: AGENT_CLIENTS },
   { target: 'openai-chat/v1', clients: ['claude', 'gemini'] },
   { target: 'gemini-generate-content/v1', clients: ['claude'] },
   { target: 'anthropic-messages/v1', clients: ['codex'] },
+  // Issue 32: Codex over its Responses WebSocket, same and cross dialect.
+  { target: 'same', clients: ['codex'], websocket: true },
+  { target: 'anthropic-messages/v1', clients: ['codex'], websocket: true },
 ];
 
 async function runTarget(
@@ -97,6 +144,7 @@ async function runTarget(
   scenarios: readonly AgentClientScenario[],
   via: string,
   target: string,
+  websocket: boolean,
 ): Promise<ResultRow[]> {
   const simulator = await startProviderSimulator({
     credentials: { anthropicApiKey: FAKE_API_KEY, openAiApiKey: FAKE_API_KEY, geminiApiKey: FAKE_API_KEY },
@@ -104,7 +152,7 @@ async function runTarget(
   });
   let gateway: GatewayProcess | undefined;
   const rows: ResultRow[] = [];
-  const folder = join(runRoot, target === 'same' ? 'same' : target.replace(/\//g, '-'));
+  const folder = join(runRoot, `${target === 'same' ? 'same' : target.replace(/\//g, '-')}${websocket ? '-websocket' : ''}`);
   try {
     if (via === 'gateway') {
       const models = clients.flatMap((client) =>
@@ -128,12 +176,30 @@ async function runTarget(
         // Codex keeps its default model (its tool set depends on the model's metadata) and picks the scenario by header.
         const direct = client === 'codex' ? { headers: { [SIMULATOR_SCENARIO_HEADER]: EXPECTATIONS[scenario].model(client) } } : { model: EXPECTATIONS[scenario].model(client) };
         const pick = gateway === undefined ? direct : { model: gatewayModel(client, scenario) };
-        const result = await runAgentClient({ installed, client, scenario, baseUrl: gateway?.url ?? simulator.url, folder: join(folder, client, scenario), timeoutMs: 180_000, ...pick });
+        const overSocket = websocket && client === 'codex';
+        const logOffset = gateway?.log().length ?? 0;
+        const startedAt = Date.now();
+        const result = await runAgentClient({ installed, client, scenario, baseUrl: gateway?.url ?? simulator.url, folder: join(folder, client, scenario), timeoutMs: 180_000, websockets: overSocket, ...pick });
+        // pino writes off the response path: give the last line a moment to arrive.
+        await new Promise((resolvePromise) => setTimeout(resolvePromise, 300));
+        const lines = gateway === undefined ? [] : requestLines(gateway.log(), logOffset);
         const output = readAgentClientOutput(client, result.stdout);
-        const problem = verdict(client, scenario, result.code, output);
+        const problem = verdict(client, scenario, result.code, output) ?? (overSocket && gateway !== undefined ? websocketProblem(scenario, lines) : undefined);
         const family = via === 'simulator' ? `${DIALECTS[client]} (simulator)` : target === 'same' ? DIALECTS[client] : target;
-        rows.push({ client: `${client} ${version}`, family, scenario, problem, tools: output.tools.map((tool) => `${tool.name}${tool.ok ? '' : ' (failed)'}`).join(', '), seconds: result.seconds });
-        console.error(`${client}/${scenario} -> ${family}: ${problem ?? 'pass'} (${result.folder})`);
+        const first = lines[0];
+        const routes = [...new Set(lines.map((line) => line.route))].map((route) => `${route}: ${lines.filter((line) => line.route === route).length}`).join(', ');
+        rows.push({
+          client: `${client} ${version}`,
+          transport: overSocket ? 'websocket' : 'http',
+          family,
+          scenario,
+          problem,
+          tools: output.tools.map((tool) => `${tool.name}${tool.ok ? '' : ' (failed)'}`).join(', '),
+          seconds: result.seconds,
+          firstRequestMs: first === undefined ? undefined : first.time - first.totalMs - startedAt,
+          routes,
+        });
+        console.error(`${client}/${scenario} -> ${family}${overSocket ? ' (WebSocket)' : ''}: ${problem ?? 'pass'} (${result.folder})`);
         if (problem !== undefined) console.error(`  ${`${result.stdout}${result.stderr}`.trim().slice(-400).replace(/\n/g, '\n  ')}`);
       }
     }
@@ -148,9 +214,12 @@ async function runTarget(
 /** The result table: CLI x target family x scenario. */
 function renderResultTable(rows: readonly ResultRow[]): string {
   return [
-    '| CLI | target family | scenario | result | tools run | time |',
-    '|---|---|---|---|---|---|',
-    ...rows.map((row) => `| ${row.client} | \`${row.family}\` | ${row.scenario} | ${row.problem === undefined ? 'pass' : `FAIL: ${row.problem}`} | ${row.tools} | ${row.seconds} s |`),
+    '| CLI | transport | target family | scenario | result | tools run | gateway routes | first request | time |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (row) =>
+        `| ${row.client} | ${row.transport} | \`${row.family}\` | ${row.scenario} | ${row.problem === undefined ? 'pass' : `FAIL: ${row.problem}`} | ${row.tools} | ${row.routes} | ${row.firstRequestMs === undefined ? '' : `${(row.firstRequestMs / 1000).toFixed(1)} s`} | ${row.seconds} s |`,
+    ),
   ].join('\n');
 }
 
@@ -166,11 +235,14 @@ async function main(): Promise<void> {
   const installed = installAgentClients();
   const runRoot = join(dirname(installed.cacheDir), 'e2e', new Date().toISOString().replace(/[:.]/g, '-'));
   mkdirSync(runRoot, { recursive: true });
-  const runs = matrix ? MATRIX.map((entry) => ({ target: entry.target, clients: entry.clients.filter((client) => clients.includes(client)) })) : [{ target, clients }];
+  const websocket = process.argv.includes('--websocket');
+  const runs = matrix
+    ? MATRIX.map((entry) => ({ target: entry.target, clients: entry.clients.filter((client) => clients.includes(client)), websocket: entry.websocket === true }))
+    : [{ target, clients, websocket }];
   const rows: ResultRow[] = [];
-  for (const run of runs) if (run.clients.length > 0) rows.push(...(await runTarget(installed, runRoot, run.clients, scenarios, via, run.target)));
+  for (const run of runs) if (run.clients.length > 0) rows.push(...(await runTarget(installed, runRoot, run.clients, scenarios, via, run.target, run.websocket)));
   const table = renderResultTable(rows);
-  console.log(`via ${via}${matrix ? ', the issue 16 matrix' : via === 'gateway' ? `, targets ${target === 'same' ? 'of each CLI\'s own dialect' : target}` : ''}`);
+  console.log(`via ${via}${matrix ? ', the matrix of issues 16 and 32' : via === 'gateway' ? `, targets ${target === 'same' ? 'of each CLI\'s own dialect' : target}` : ''}`);
   console.log(table);
   if (write !== undefined) writeFileSync(write, `${table}\n`);
   if (rows.some((row) => row.problem !== undefined)) process.exitCode = 1;

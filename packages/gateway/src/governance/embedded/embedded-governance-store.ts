@@ -35,7 +35,6 @@ import {
 } from './governance-data-directory.js';
 import { GovernanceDatabase, type QueuedLedgerWrite, type SpendDelta } from './governance-database.js';
 import { LimitHolder } from './limit-holder.js';
-import type { WindowEntry } from './sliding-window-log.js';
 
 /** Options of {@link openEmbeddedGovernanceStore}. */
 export interface EmbeddedGovernanceStoreOptions {
@@ -68,7 +67,8 @@ export interface EmbeddedGovernanceStore extends GovernanceStoreV1 {
 interface HeldReservation {
   readonly request: AdmissionRequestV1;
   readonly admittedAtMs: number;
-  readonly tokenEntries: readonly [WindowEntry | undefined, WindowEntry | undefined];
+  /** Sequence numbers of the reservation's entries in the tenant and key token windows, where kept. */
+  readonly tokenEntries: readonly [number | undefined, number | undefined];
 }
 
 interface HeldSlot {

@@ -1,33 +1,29 @@
-/** One admission in a window: when, and how much it counts (corrected at settlement). */
-export interface WindowEntry {
-  readonly atMs: number;
-  amount: number;
-  expired: boolean;
-}
-
 /**
  * A sliding window log: every admission is kept with its time, and the window holds exactly those of the last
  * `windowMs` on the store clock. Exact (no fixed-window burst at a boundary, no approximation): an entry counts while
- * `now < atMs + windowMs`. Memory is one entry per admission in the window, so at most the limit per holder.
+ * `now < atMs + windowMs`. Memory is two numbers per admission in the window (parallel arrays, no object per entry),
+ * so at most the limit per holder for a request window.
  */
 export class SlidingWindowLog {
-  #entries: WindowEntry[] = [];
+  #times: number[] = [];
+  #amounts: number[] = [];
+  /** The sequence number of `#times[0]`. */
+  #base = 0;
   #head = 0;
   #total = 0;
 
   constructor(readonly windowMs: number) {}
 
   #prune(nowMs: number): void {
-    const entries = this.#entries;
-    while (this.#head < entries.length) {
-      const entry = entries[this.#head];
-      if (entry === undefined || entry.atMs + this.windowMs > nowMs) break;
-      entry.expired = true;
-      this.#total -= entry.amount;
+    const times = this.#times;
+    while (this.#head < times.length && (times[this.#head] ?? 0) + this.windowMs <= nowMs) {
+      this.#total -= this.#amounts[this.#head] ?? 0;
       this.#head += 1;
     }
-    if (this.#head > 256 && this.#head * 2 > entries.length) {
-      this.#entries = entries.slice(this.#head);
+    if (this.#head >= 16 && this.#head * 2 >= times.length) {
+      this.#times = times.slice(this.#head);
+      this.#amounts = this.#amounts.slice(this.#head);
+      this.#base += this.#head;
       this.#head = 0;
     }
   }
@@ -38,18 +34,21 @@ export class SlidingWindowLog {
     return this.#total;
   }
 
-  add(nowMs: number, amount: number): WindowEntry {
+  /** Counts `amount` at `nowMs`; answers the entry's sequence number, for {@link SlidingWindowLog.correct}. */
+  add(nowMs: number, amount: number): number {
     this.#prune(nowMs);
-    const entry: WindowEntry = { atMs: nowMs, amount, expired: false };
-    this.#entries.push(entry);
+    this.#times.push(nowMs);
+    this.#amounts.push(amount);
     this.#total += amount;
-    return entry;
+    return this.#base + this.#times.length - 1;
   }
 
-  /** Replaces what an entry counts (a reservation corrected to actual use). */
-  correct(entry: WindowEntry, amount: number): void {
-    if (!entry.expired) this.#total += amount - entry.amount;
-    entry.amount = amount;
+  /** Replaces what an entry counts (a reservation corrected to actual use); an entry out of the window is left. */
+  correct(sequence: number, amount: number): void {
+    const index = sequence - this.#base;
+    if (index < this.#head || index >= this.#amounts.length) return;
+    this.#total += amount - (this.#amounts[index] ?? 0);
+    this.#amounts[index] = amount;
   }
 
   /** Milliseconds until `need` more fits under `limit` (0 when it fits now; `undefined` when it never will). */
@@ -58,11 +57,9 @@ export class SlidingWindowLog {
     if (need > limit) return undefined;
     let excess = this.#total + need - limit;
     if (excess <= 0) return 0;
-    for (let index = this.#head; index < this.#entries.length; index += 1) {
-      const entry = this.#entries[index];
-      if (entry === undefined) break;
-      excess -= entry.amount;
-      if (excess <= 0) return entry.atMs + this.windowMs - nowMs;
+    for (let index = this.#head; index < this.#times.length; index += 1) {
+      excess -= this.#amounts[index] ?? 0;
+      if (excess <= 0) return (this.#times[index] ?? 0) + this.windowMs - nowMs;
     }
     return this.windowMs;
   }
@@ -70,7 +67,7 @@ export class SlidingWindowLog {
   /** Milliseconds until the window frees everything it holds (0 when empty). */
   resetMs(nowMs: number): number {
     this.#prune(nowMs);
-    const last = this.#entries[this.#entries.length - 1];
-    return last === undefined || this.#head >= this.#entries.length ? 0 : Math.max(0, last.atMs + this.windowMs - nowMs);
+    if (this.#head >= this.#times.length) return 0;
+    return Math.max(0, (this.#times[this.#times.length - 1] ?? 0) + this.windowMs - nowMs);
   }
 }

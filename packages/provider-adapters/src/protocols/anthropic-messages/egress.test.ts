@@ -175,7 +175,9 @@ describe('anthropic-messages egress: whole responses', () => {
     };
     expect(statusOf({ source: 'provider', failure: { code: 'overloaded', retryable: true } })).toEqual([529, 'overloaded_error']);
     expect(statusOf({ source: 'provider', failure: { code: 'quota-exceeded', retryable: false } })).toEqual([402, 'billing_error']);
-    expect(statusOf({ source: 'provider', failure: { code: 'authentication', retryable: false } })).toEqual([401, 'authentication_error']);
+    // The upstream refusing the gateway's credentials is not the client's 401: the SDK would blame the client's key.
+    expect(statusOf({ source: 'provider', failure: { code: 'authentication', retryable: false } })).toEqual([502, 'api_error']);
+    expect(statusOf({ source: 'provider', failure: { code: 'permission-denied', retryable: false } })).toEqual([502, 'api_error']);
     expect(statusOf({ source: 'provider', failure: { code: 'timeout', retryable: true } })).toEqual([504, 'timeout_error']);
     expect(statusOf({ source: 'provider', failure: { code: 'protocol-violation', retryable: false } })).toEqual([502, 'api_error']);
     expect(statusOf({ source: 'ingress', code: 'body-too-large' })).toEqual([413, 'request_too_large']);

@@ -1,5 +1,5 @@
 import type { CodecErrorCodeV1, EgressFailureV3, EgressHttpResponseV1, ProviderFailureCodeV3 } from '@tokenforge/model-protocol';
-import { forEngineCapabilityRefusals } from '../../codec-kit/index.js';
+import { forEngineCapabilityRefusals, forGatewayRefusals, type GatewayRefusalKind } from '../../codec-kit/index.js';
 
 interface ErrorShape {
   readonly status: number;
@@ -33,6 +33,8 @@ const PROVIDER_ERRORS: Readonly<Record<ProviderFailureCodeV3, ErrorShape>> = {
 
 const INGRESS_STATUS: Readonly<Partial<Record<CodecErrorCodeV1, number>>> = { 'body-too-large': 413, 'frame-too-large': 413, 'unsupported-feature': 422 };
 
+const GATEWAY_STATUS: Readonly<Record<GatewayRefusalKind, number>> = { 'request-timeout': 408, busy: 429, 'unknown-model': 404, unavailable: 503 };
+
 const ENGINE_ERRORS: Readonly<Record<string, ErrorShape>> = {
   PROTOCOL_ENGINE_INPUT_INVALID: { status: 400, message: 'The request is invalid.' },
   PROTOCOL_ENGINE_TARGET_TASK_MISMATCH: { status: 400, message: 'The model does not serve this kind of request.' },
@@ -42,6 +44,7 @@ const ENGINE_ERRORS: Readonly<Record<string, ErrorShape>> = {
   PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID: { status: 502, message: 'The upstream response was malformed.' },
   // Cohere's own status for a request the client cancelled.
   PROTOCOL_ENGINE_ABORTED: { status: 499, message: 'The request was cancelled.' },
+  ...forGatewayRefusals<ErrorShape>(({ kind, message }) => ({ status: GATEWAY_STATUS[kind], message })),
 };
 
 const INTERNAL: ErrorShape = { status: 500, message: 'The gateway failed to process the request.' };

@@ -1,5 +1,5 @@
-import type { EgressFailureV3, NormalizedProviderFailureV3 } from '@tokenforge/model-protocol';
-import { forEngineCapabilityRefusals } from '../../codec-kit/index.js';
+import type { CodecErrorCodeV1, EgressFailureV3, NormalizedProviderFailureV3 } from '@tokenforge/model-protocol';
+import { forEngineCapabilityRefusals, forGatewayRefusals, type GatewayRefusalKind } from '../../codec-kit/index.js';
 import { assertNever } from './assert-never.js';
 
 /** A Google error envelope to send: HTTP status, canonical status name and the retry hint. */
@@ -22,8 +22,9 @@ const PROVIDER_ERRORS: Readonly<Record<NormalizedProviderFailureV3['code'], read
   'context-length-exceeded': [400, 'INVALID_ARGUMENT', 'The input token count exceeds the maximum number of tokens allowed.'],
   'content-filtered': [400, 'INVALID_ARGUMENT', 'The request was blocked by a content filter.'],
   'invalid-request': [400, 'INVALID_ARGUMENT', 'The request is invalid.'],
-  authentication: [401, 'UNAUTHENTICATED', 'The upstream credentials were refused.'],
-  'permission-denied': [403, 'PERMISSION_DENIED', 'Permission denied.'],
+  // The upstream refusing the gateway's own credentials is the gateway's failure, not the client's key: 502.
+  authentication: [502, 'INTERNAL', 'The upstream model refused the gateway credentials.'],
+  'permission-denied': [502, 'INTERNAL', 'The upstream model denied the gateway permission.'],
   'not-found': [404, 'NOT_FOUND', 'Not found.'],
   unsupported: [400, 'INVALID_ARGUMENT', 'The request uses a feature the model cannot serve.'],
   conflict: [409, 'ABORTED', 'The request conflicted with another operation.'],
@@ -35,6 +36,16 @@ const PROVIDER_ERRORS: Readonly<Record<NormalizedProviderFailureV3['code'], read
   'output-schema-mismatch': [500, 'INTERNAL', 'The model output did not match the requested schema.'],
 };
 
+const INGRESS_STATUS: Readonly<Partial<Record<CodecErrorCodeV1, number>>> = { 'body-too-large': 413, 'frame-too-large': 413 };
+
+/** HTTP status and canonical Google status of a failure the gateway answers itself. */
+const GATEWAY_STATUS: Readonly<Record<GatewayRefusalKind, readonly [number, string]>> = {
+  'request-timeout': [408, 'DEADLINE_EXCEEDED'],
+  busy: [429, 'RESOURCE_EXHAUSTED'],
+  'unknown-model': [404, 'NOT_FOUND'],
+  unavailable: [503, 'UNAVAILABLE'],
+};
+
 /** Engine error codes (strings, so that this package does not import the engine) with a client-side meaning. */
 const ENGINE_ERRORS: Readonly<Record<string, readonly [number, string, string]>> = {
   PROTOCOL_ENGINE_INPUT_INVALID: [400, 'INVALID_ARGUMENT', 'The request is invalid.'],
@@ -42,15 +53,16 @@ const ENGINE_ERRORS: Readonly<Record<string, readonly [number, string, string]>>
   ...forEngineCapabilityRefusals([400, 'INVALID_ARGUMENT', 'The request uses a feature the model cannot serve.'] as const),
   PROTOCOL_ENGINE_TRANSPORT_FAILED: [503, 'UNAVAILABLE', 'The upstream model could not be reached.'],
   PROTOCOL_ENGINE_ABORTED: [499, 'CANCELLED', 'The request was cancelled.'],
+  ...forGatewayRefusals<readonly [number, string, string]>(({ kind, message }) => [...GATEWAY_STATUS[kind], message] as const),
 };
 
 /**
  * How a failure is told to a Gemini client (fact sheet §4.6 statuses):
  * - provider failures by normalized code (rate-limited 429 `RESOURCE_EXHAUSTED` with the retry hint,
  *   quota-exceeded 402 `RESOURCE_EXHAUSTED`, overloaded and network 503 `UNAVAILABLE`, timeout 504
- *   `DEADLINE_EXCEEDED`, request problems 400 `INVALID_ARGUMENT`, authentication 401 `UNAUTHENTICATED`,
- *   permission 403, not found 404, conflict 409 `ABORTED`, upstream faults 500 `INTERNAL`);
- * - ingress codec refusals are 400 `INVALID_ARGUMENT`;
+ *   `DEADLINE_EXCEEDED`, request problems 400 `INVALID_ARGUMENT`, the upstream refusing the gateway's
+ *   credentials or permission 502 `INTERNAL` (never the client's 401), not found 404, conflict 409 `ABORTED`, upstream faults 500 `INTERNAL`);
+ * - ingress codec refusals are 400 `INVALID_ARGUMENT`, a body or frame too large 413;
  * - engine errors: input and capability refusals 400, transport failures 503, abort 499 `CANCELLED`, any
  *   other (a configuration or adapter defect) 500 `INTERNAL`.
  * Messages are fixed sentences: never provider text, prompts or identifiers.
@@ -62,7 +74,7 @@ export function mapFailureToGoogleError(failure: EgressFailureV3): GoogleErrorSp
       return { httpStatus, status, message, retryAfterMs: failure.failure.retryAfterMs };
     }
     case 'ingress':
-      return { httpStatus: 400, status: 'INVALID_ARGUMENT', message: `The request was refused (${failure.code}).`, retryAfterMs: undefined };
+      return { httpStatus: INGRESS_STATUS[failure.code] ?? 400, status: 'INVALID_ARGUMENT', message: `The request was refused (${failure.code}).`, retryAfterMs: undefined };
     case 'engine': {
       const [httpStatus, status, message] = ENGINE_ERRORS[failure.code] ?? [500, 'INTERNAL', 'Internal error.'];
       return { httpStatus, status, message, retryAfterMs: undefined };

@@ -189,6 +189,19 @@ describe('decodeGeminiClientRequest', () => {
     expect(decode({ ...minimal, tools: [{ googleSearch: {} }] }).task).not.toHaveProperty('tools');
   });
 
+  it('names the client’s generationConfig field of an out-of-range value, not the task’s', () => {
+    const pathOf = (generationConfig: object): string | undefined => {
+      try {
+        decode({ ...minimal, generationConfig });
+      } catch (error) {
+        return isCodecErrorV1(error) ? error.path : 'untyped';
+      }
+      return undefined;
+    };
+    expect(pathOf({ temperature: 5 })).toBe('generationConfig.temperature');
+    expect(pathOf({ maxOutputTokens: 0 })).toBe('generationConfig.maxOutputTokens');
+  });
+
   it.each([
     ['an unknown top-level field', { ...minimal, system_instruction: { parts: [{ text: 'x' }] } }, 'invalid-request'],
     ['cached content', { ...minimal, cachedContent: 'cachedContents/abc' }, 'unsupported-feature'],

@@ -6,7 +6,20 @@ import {
   type IngressDecodedRequestV1,
   type TextPartV2,
 } from '@tokenforge/model-protocol';
+import { clientFieldPath, type ClientFieldNames } from '../../codec-kit/client-field-path.js';
 import { parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/safe-json.js';
+
+/** Task fields under `generationConfig`'s names (for the refused field's path). */
+const GEMINI_FIELD_NAMES: ClientFieldNames = {
+  'sampling.temperature': 'generationConfig.temperature',
+  'sampling.topP': 'generationConfig.topP',
+  'sampling.topK': 'generationConfig.topK',
+  'sampling.frequencyPenalty': 'generationConfig.frequencyPenalty',
+  'sampling.presencePenalty': 'generationConfig.presencePenalty',
+  'sampling.seed': 'generationConfig.seed',
+  maxOutputTokens: 'generationConfig.maxOutputTokens',
+  stopSequences: 'generationConfig.stopSequences',
+};
 import { invalidClientRequest, unsupportedClientFeature } from './client-readers.js';
 import { decodeClientContents } from './decode-client-contents.js';
 import { decodeClientGenerationConfig } from './decode-client-generation-config.js';
@@ -90,7 +103,7 @@ export function decodeGeminiClientRequest(request: ClientWireRequestV1, options?
   const checked = chatTaskV3Schema.safeParse(hostedTools === undefined ? task : { ...task, hostedTools });
   if (!checked.success) {
     const issue = checked.error.issues[0];
-    throw invalidClientRequest('request does not make a valid task', issue === undefined ? '' : issue.path.join('.'));
+    throw invalidClientRequest('request does not make a valid task', issue === undefined ? '' : clientFieldPath(issue.path, GEMINI_FIELD_NAMES));
   }
   const decoded: GeminiDecodedRequestV1 = {
     task: checked.data,

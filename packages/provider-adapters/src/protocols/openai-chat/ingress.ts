@@ -7,7 +7,7 @@ import {
   type IngressDecodedRequestV1,
   type ResponseFormatV2,
 } from '@tokenforge/model-protocol';
-import { acceptEndUserId, parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/index.js';
+import { acceptEndUserId, clientFieldPath, parseSafeJsonBytes, SNAKE_CASE_SAMPLING_NAMES, type SafeJsonLimits } from '../../codec-kit/index.js';
 import {
   invalidClientField,
   isClientObject,
@@ -173,7 +173,8 @@ export function decodeOpenAiChatClientRequest(request: ClientWireRequestV1, opti
   const checked = chatTaskV3Schema.safeParse(candidate);
   if (!checked.success) {
     const issue = checked.error.issues[0];
-    const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
+    const names = { ...SNAKE_CASE_SAMPLING_NAMES, maxOutputTokens: body.max_completion_tokens === undefined ? 'max_tokens' : 'max_completion_tokens', stopSequences: 'stop' };
+    const path = issue === undefined ? 'body' : clientFieldPath(issue.path, names);
     throw invalidClientField(path, 'is out of range or malformed for a chat task');
   }
   return { task: checked.data, modelLabel, ...(webSearch ? { hostedToolNames: ['web_search_options'] } : {}) };

@@ -1,5 +1,5 @@
 import type { CodecErrorCodeV1, EgressFailureV3, EgressHttpResponseV1, ProviderFailureCodeV3 } from '@tokenforge/model-protocol';
-import { forEngineCapabilityRefusals } from '../../codec-kit/index.js';
+import { forEngineCapabilityRefusals, forGatewayRefusals, type GatewayRefusalKind } from '../../codec-kit/index.js';
 
 /** The OpenAI error object a dialect writes. */
 export interface OpenAiErrorObject {
@@ -87,6 +87,14 @@ function providerErrors(codes: OpenAiErrorDialectCodes): Readonly<Record<Provide
   };
 }
 
+/** Status, type and code of a failure the gateway answers itself. */
+const GATEWAY_SHAPES: Readonly<Record<GatewayRefusalKind, Omit<ErrorShape, 'message'>>> = {
+  'request-timeout': { status: 408, type: 'invalid_request_error', code: 'request_timeout' },
+  busy: { status: 429, type: 'rate_limit_error', code: 'gateway_concurrency_limit' },
+  'unknown-model': { status: 404, type: 'invalid_request_error', code: 'model_not_found' },
+  unavailable: { status: 503, type: 'server_error', code: 'gateway_unavailable' },
+};
+
 function engineErrors(codes: OpenAiErrorDialectCodes): Readonly<Record<string, ErrorShape>> {
   return {
     PROTOCOL_ENGINE_INPUT_INVALID: { status: 400, type: 'invalid_request_error', code: 'invalid_request', message: 'The request is invalid.' },
@@ -101,6 +109,7 @@ function engineErrors(codes: OpenAiErrorDialectCodes): Readonly<Record<string, E
     PROTOCOL_ENGINE_ADAPTER_OUTPUT_INVALID: { status: 502, type: 'server_error', code: codes.protocolViolation, message: 'The upstream response was malformed.' },
     // 499 (client closed request) is the status gateways use for a cancelled request.
     PROTOCOL_ENGINE_ABORTED: { status: 499, type: 'request_cancelled', code: 'request_cancelled', message: 'The request was cancelled.' },
+    ...forGatewayRefusals<ErrorShape>(({ kind, message }) => ({ ...GATEWAY_SHAPES[kind], message })),
   };
 }
 

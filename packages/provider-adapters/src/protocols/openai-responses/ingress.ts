@@ -10,7 +10,10 @@ import {
   type ResponseFormatV2,
   type ToolChoiceV2,
 } from '@tokenforge/model-protocol';
-import { acceptEndUserId, parseSafeJsonBytes, type SafeJsonLimits } from '../../codec-kit/index.js';
+import { acceptEndUserId, clientFieldPath, parseSafeJsonBytes, SNAKE_CASE_SAMPLING_NAMES, type ClientFieldNames, type SafeJsonLimits } from '../../codec-kit/index.js';
+
+/** Task fields under the Responses API's names (for `error.param`). */
+const RESPONSES_FIELD_NAMES: ClientFieldNames = { ...SNAKE_CASE_SAMPLING_NAMES, maxOutputTokens: 'max_output_tokens' };
 import {
   invalidClientField,
   isClientObject,
@@ -221,7 +224,7 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
   const checked = chatTaskV3Schema.safeParse(candidate);
   if (!checked.success) {
     const issue = checked.error.issues[0];
-    const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
+    const path = issue === undefined ? 'body' : clientFieldPath(issue.path, RESPONSES_FIELD_NAMES);
     throw invalidClientField(path, 'is out of range or malformed for a chat task');
   }
   const result: OpenAiResponsesDecodedRequestV1 = {
