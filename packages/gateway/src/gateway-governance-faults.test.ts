@@ -37,6 +37,11 @@ function switchable(store: EmbeddedGovernanceStore): GovernanceStoreV1 {
     recordJob: (job) => store.recordJob(job),
     findJob: (tenantId, targetRef, providerJobId) => store.findJob(tenantId, targetRef, providerJobId),
     listJobs: (tenantId, query) => store.listJobs(tenantId, query),
+    claimDueJobs: (claim) => store.claimDueJobs(claim),
+    observeJob: (observation) => store.observeJob(observation),
+    extendJobLeases: (owner, jobs, leaseMs) => store.extendJobLeases(owner, jobs, leaseMs),
+    releaseJobLeases: (owner, jobs) => store.releaseJobLeases(owner, jobs),
+    appendJobDelivery: (job, delivery) => store.appendJobDelivery(job, delivery),
     admin: store.admin,
     close: () => store.close(),
   };

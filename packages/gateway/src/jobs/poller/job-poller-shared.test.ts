@@ -57,7 +57,7 @@ describe.skipIf(!realServersAvailable())('three pollers over one Redis and one P
           return response.writeHead(503).end();
         }
         const body = Buffer.concat(chunks).toString('utf8');
-        const headers = new Headers(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+        const headers = new Headers(Object.entries(request.headers).map(([name, value]): [string, string] => [name, String(value)]));
         if (verifyStandardWebhook(SECRET, headers, body, Date.now() / 1000) !== undefined) {
           badSignatures += 1;
           return response.writeHead(400).end();

@@ -153,7 +153,7 @@ describe('job poller against the simulator (Kling, DashScope)', () => {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        const headers = new Headers(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+        const headers = new Headers(Object.entries(request.headers).map(([name, value]): [string, string] => [name, String(value)]));
         if (verifyStandardWebhook(secret, headers, body, Date.now() / 1000) === undefined) verified.push((JSON.parse(body) as { type: string }).type);
         response.writeHead(204).end();
       });

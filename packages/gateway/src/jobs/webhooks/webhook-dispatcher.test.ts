@@ -26,7 +26,7 @@ async function startReceiver(answer: (count: number) => { status: number; header
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const headers = new Headers(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+      const headers = new Headers(Object.entries(request.headers).map(([name, value]): [string, string] => [name, String(value)]));
       received.push({ headers: request.headers, body, verdict: verifyStandardWebhook(SECRET, headers, body, Date.now() / 1000) ?? 'verified' });
       const reply = answer(received.length);
       if (reply === 'hang') return;
