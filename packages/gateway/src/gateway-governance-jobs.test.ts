@@ -97,6 +97,25 @@ describe('jobs under governance', () => {
     expect(after).toEqual(expect.objectContaining({ state: 'succeeded', settledAtMs: expect.any(Number) }));
   });
 
+  it('a job nobody polls is polled by the gateway, reaches its terminal state and is settled once', async () => {
+    const { apiKey, tenantId } = await tenantKey();
+    const created = await create(apiKey);
+    expect(created.status).toBe(202);
+    const store = gateway.governance?.store;
+    const [tracked] = (await store?.listJobs(tenantId, { limit: 10 })) ?? [];
+    expect(tracked?.nextPollAtMs).toBeGreaterThan(tracked?.createdAtMs ?? Number.POSITIVE_INFINITY);
+    let row = tracked;
+    for (let wait = 0; wait < 120 && row?.settledAtMs === undefined; wait += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      [row] = (await store?.listJobs(tenantId, { limit: 10 })) ?? [];
+    }
+    expect(row).toEqual(expect.objectContaining({ state: 'succeeded', settledAtMs: expect.any(Number), pollAttempts: 1 }));
+    expect(row?.terminal?.media?.[0]?.expiresAtMs).toBe((row?.terminal?.finishedAtMs ?? 0) + 30 * 86_400_000);
+    expect(row?.nextPollAtMs).toBeUndefined();
+    await gateway.governance?.settled();
+    expect(await store?.admin.ledger({ tenantId, limit: 10 })).toEqual([expect.objectContaining({ attemptId: tracked?.attemptId, outcome: 'succeeded' })]);
+  }, 20_000);
+
   it('a failed job releases its reservation', async () => {
     const { apiKey, tenantId } = await tenantKey();
     const created = await create(apiKey, 'video-fail');

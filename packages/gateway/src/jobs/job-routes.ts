@@ -218,6 +218,9 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
               currency: metering.currency,
               createdAtMs: runtime.now(),
               state: 'queued',
+              // The poller's first poll of it follows the target's plan: the job settles even if nobody asks.
+              nextPollAtMs: runtime.now() + (runtime.jobWorkers?.planOfTarget(target.ref).firstPollMs ?? 0),
+              pollAttempts: 0,
             });
           }
           log('POST /v1/jobs', started, 202, 'accepted', logged);
