@@ -24,7 +24,7 @@ export interface JobWorkersOptions {
   readonly allowLoopbackCallbacks?: boolean;
   /** Per-family plan overrides (all families when keyed `*`). */
   readonly plans?: Readonly<Record<string, Partial<JobPollPlan>>>;
-  /** Defaults: 64 jobs held, 8 polls per target, 30 s leases, a claim every second, 30 s per poll, 5 s freshness. */
+  /** Defaults: 64 jobs held, 8 polls per target, 30 s leases, a claim every second, 30 s per poll, 1 s freshness. */
   readonly maxConcurrent?: number;
   readonly maxConcurrentPerTarget?: number;
   readonly leaseMs?: number;
@@ -98,7 +98,7 @@ export function startJobWorkers(options: JobWorkersOptions): JobWorkers {
   return {
     poller,
     webhooks,
-    readDeps: { ...shared, store: options.store, poll, freshnessMs: options.freshnessMs ?? 5000 },
+    readDeps: { ...shared, store: options.store, poll, freshnessMs: options.freshnessMs ?? 1000 },
     planOfTarget,
     async close() {
       await poller.stop();
