@@ -40,6 +40,11 @@ function switchable(store: EmbeddedGovernanceStore): GovernanceStoreV1 {
     createSession: (session) => store.createSession(session),
     findSession: (id) => store.findSession(id),
     deleteSession: (id) => store.deleteSession(id),
+    claimDueJobs: (claim) => store.claimDueJobs(claim),
+    observeJob: (observation) => store.observeJob(observation),
+    extendJobLeases: (owner, jobs, leaseMs) => store.extendJobLeases(owner, jobs, leaseMs),
+    releaseJobLeases: (owner, jobs) => store.releaseJobLeases(owner, jobs),
+    appendJobDelivery: (job, delivery) => store.appendJobDelivery(job, delivery),
     admin: store.admin,
     close: () => store.close(),
   };

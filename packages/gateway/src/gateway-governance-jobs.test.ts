@@ -15,6 +15,7 @@ import { simulatorCatalogue } from './test-support/simulator-catalogue.js';
 let simulator: ProviderSimulator;
 let gateway: RunningGateway;
 let dataDir: string;
+const logs = createLogCapture();
 const KLING = 'kling-video/v1';
 
 beforeAll(async () => {
@@ -26,7 +27,7 @@ beforeAll(async () => {
   ]);
   for (const model of catalogue.models) for (const target of model.targets) (target as { price?: unknown }).price = { currency: 'USD', version: 'video-1', inputPerMillion: '0', outputPerMillion: '0', perVideoSecond: '0.5' };
   dataDir = mkdtempSync(join(tmpdir(), 'tokenforge-jobs-governance-'));
-  gateway = await startGateway({ catalogue: catalogue as GatewayCatalogueV1, env, logger: createLogCapture(), dataDir });
+  gateway = await startGateway({ catalogue: catalogue as GatewayCatalogueV1, env, logger: logs, dataDir });
 });
 afterAll(async () => {
   await gateway?.close();
@@ -96,6 +97,44 @@ describe('jobs under governance', () => {
     const [after] = (await store?.listJobs(tenantId, { limit: 10 })) ?? [];
     expect(after).toEqual(expect.objectContaining({ state: 'succeeded', settledAtMs: expect.any(Number) }));
   });
+
+  it('a job nobody polls is polled by the gateway, reaches its terminal state and is settled once', async () => {
+    const { apiKey, tenantId } = await tenantKey();
+    const created = await create(apiKey);
+    expect(created.status).toBe(202);
+    const store = gateway.governance?.store;
+    const [tracked] = (await store?.listJobs(tenantId, { limit: 10 })) ?? [];
+    expect(tracked?.nextPollAtMs).toBeGreaterThan(tracked?.createdAtMs ?? Number.POSITIVE_INFINITY);
+    let row = tracked;
+    for (let wait = 0; wait < 120 && row?.settledAtMs === undefined; wait += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      [row] = (await store?.listJobs(tenantId, { limit: 10 })) ?? [];
+    }
+    expect(row).toEqual(expect.objectContaining({ state: 'succeeded', settledAtMs: expect.any(Number), pollAttempts: 1 }));
+    expect(row?.terminal?.media?.[0]?.expiresAtMs).toBe((row?.terminal?.finishedAtMs ?? 0) + 30 * 86_400_000);
+    expect(row?.nextPollAtMs).toBeUndefined();
+    await gateway.governance?.settled();
+    expect(await store?.admin.ledger({ tenantId, limit: 10 })).toEqual([expect.objectContaining({ attemptId: tracked?.attemptId, outcome: 'succeeded' })]);
+  }, 20_000);
+
+  it('a read answers from the tracked row while its observation is fresh or the job is settled, and asks the provider otherwise', async () => {
+    const { apiKey } = await tenantKey();
+    const created = await create(apiKey);
+    const sources = async (): Promise<unknown> => {
+      await new Promise((resolve) => setImmediate(resolve));
+      const line = logs.requests().filter((entry) => entry.route === 'GET /v1/jobs/{id}').at(-1);
+      return line?.source;
+    };
+    expect((await call('GET', `/v1/jobs/${created.json.id}`, apiKey)).json.status).toBe('queued');
+    expect(await sources()).toBe('provider');
+    expect((await call('GET', `/v1/jobs/${created.json.id}`, apiKey)).json.status).toBe('queued');
+    expect(await sources()).toBe('store');
+    const done = await pollUntilDone(apiKey, created.json.id);
+    expect(done).toEqual(expect.objectContaining({ status: 'succeeded', media: [expect.objectContaining({ type: 'video' })] }));
+    const again = await call('GET', `/v1/jobs/${created.json.id}`, apiKey);
+    expect(again.json).toEqual(done);
+    expect(await sources()).toBe('store');
+  }, 20_000);
 
   it('a failed job releases its reservation', async () => {
     const { apiKey, tenantId } = await tenantKey();

@@ -57,6 +57,25 @@ export type {
   GatewayJobV1,
 } from './jobs/gateway-jobs-api-v1.js';
 export { gatewayJobsApiV1JsonSchema } from './jobs/gateway-jobs-api-v1-json-schema.js';
+export {
+  gatewayJobCreateRequestV2Schema,
+  gatewayJobDeliveryV2Schema,
+  gatewayJobListQueryV2Schema,
+  gatewayJobListV2Schema,
+  gatewayJobMediaV2Schema,
+  gatewayJobV2Schema,
+} from './jobs/gateway-jobs-api-v2.js';
+export type {
+  GatewayJobCreateRequestV2,
+  GatewayJobDeliveryV2,
+  GatewayJobListQueryV2,
+  GatewayJobListV2,
+  GatewayJobMediaV2,
+  GatewayJobV2,
+} from './jobs/gateway-jobs-api-v2.js';
+export { gatewayJobsApiV2JsonSchema } from './jobs/gateway-jobs-api-v2-json-schema.js';
+export { verifyStandardWebhook } from './jobs/webhooks/standard-webhook-signature.js';
+export type { StandardWebhookRefusal } from './jobs/webhooks/standard-webhook-signature.js';
 export { FAMILY_CAPABILITY_DEFAULTS } from './catalogue/family-capability-defaults.js';
 export { GatewayConfigurationError } from './runtime/gateway-configuration-error.js';
 export type { OperatorLogAttempt, OperatorLogLine, OperatorLogSink } from './operations/operator-log.js';

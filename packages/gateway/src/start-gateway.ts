@@ -16,6 +16,8 @@ import { SharedGovernanceConfigError, SharedGovernanceStore } from './governance
 import type { GovernanceStoreV1 } from './governance/v1/governance-store-v1.js';
 import { GatewayGovernance } from './governance/wiring/gateway-governance.js';
 import { seedStaticClientKeys } from './governance/wiring/seed-static-client-keys.js';
+import { trackedJobSettlement } from './governance/wiring/settle-tracked-job.js';
+import { startJobWorkers } from './jobs/poller/start-job-workers.js';
 import { GATEWAY_SHUTDOWN_REASON } from './http/request-deadline.js';
 import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
 import { createOperatorLogger, observeRequestLines, type OperatorLogSink } from './operations/operator-log.js';
@@ -177,8 +179,24 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   }
   const shutdown = new AbortController();
   const router = new TargetRouter(resolved.targets.values());
+  const engine = createProtocolEngineV1({ registry: suite.registry });
+  const activeGovernance = governance;
+  // Tracked jobs finish and settle with nobody polling: each process runs a bounded poller over the store.
+  const jobWorkers =
+    activeGovernance === undefined
+      ? undefined
+      : startJobWorkers({
+          store: activeGovernance.store,
+          engine,
+          // The catalogue in force (a reload may have replaced it since the job was created).
+          targetOf: (ref) => runtime.catalogue.targets.get(ref),
+          settle: async (job, target, snapshot) => activeGovernance.settle(trackedJobSettlement(job, target, snapshot, Date.now())),
+          viewOf: (job) => ({ object: 'job', model: job.publicModel, status: job.state }),
+          onError: (error) => logger.warn({ event: 'job-poller-error', error: error instanceof Error ? error.name : 'unknown' }, 'A tracked job poll failed; it is retried by its plan.'),
+        });
   const runtime: GatewayRuntime = {
-    engine: createProtocolEngineV1({ registry: suite.registry }),
+    engine,
+    ...(jobWorkers === undefined ? {} : { jobWorkers }),
     suite,
     catalogue: resolved,
     router,
@@ -258,6 +276,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       });
     });
   } catch (error) {
+    await jobWorkers?.close();
     await governance?.close();
     await metricsServer?.close();
     await resolved.close();
@@ -285,6 +304,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       // Every request's operator line is queued with `setImmediate`: let them run, then flush the logger.
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise<void>((resolve) => runtime.logger.flush(() => resolve()));
+      await jobWorkers?.close();
       await metricsServer?.close();
       await reloader?.close();
       await runtime.catalogue.close();

@@ -14,6 +14,8 @@ export {
 export type { HttpTransportConfigurationErrorCode } from './http-transport-configuration-error.js';
 export { RESTRICTED_ADDRESS_CATEGORIES, classifyAddress } from './address-policy/classify-address.js';
 export type { AddressCategory, RestrictedAddressCategory } from './address-policy/classify-address.js';
+export { findAddressRefusal, findHostnameRefusal } from './address-policy/address-policy.js';
+export type { AddressRules } from './address-policy/address-policy.js';
 export { HttpTransportDiagnostic } from './failure/transport-diagnostic.js';
 export { MIN_REDACTED_SECRET_LENGTH } from './response/response-redactor.js';
 export { CONNECTION_POOL_EXHAUSTED_CODE, isConnectionPoolExhausted } from './pool/connection-permits.js';

@@ -26,6 +26,8 @@ import {
   type GatewayJobV1,
 } from './gateway-jobs-api-v1.js';
 import { ownerPrefix, signJobHandle, verifyJobHandle, type JobHandleClaims } from './job-handle.js';
+import { readTrackedJob } from './poller/read-tracked-job.js';
+import type { TrackedJobV1 } from '../governance/v1/governance-store-v1.js';
 
 type ErrorDetails = Omit<GatewayJobErrorV1['error'], 'code' | 'message'>;
 
@@ -57,6 +59,25 @@ function jobView(snapshot: ProviderAsyncJobSnapshotV2, handle: string, model: st
     ...(snapshot.media === undefined ? {} : { media: snapshot.media.map((item) => ({ type: item.type, url: item.url, ...(item.durationSeconds === undefined ? {} : { durationSeconds: item.durationSeconds }) })) }),
     ...(snapshot.failure === undefined ? {} : { failure: { code: snapshot.failure.code } }),
     ...(snapshot.usage === undefined ? {} : { usage: snapshot.usage }),
+  };
+}
+
+/** A tracked job's row as the jobs API v1 shows it to its owner. */
+function trackedJobViewV1(job: TrackedJobV1, handle: string, prefix: string): GatewayJobV1 {
+  const terminal = job.terminal;
+  const failureCode = terminal?.failureCode;
+  return {
+    id: handle,
+    object: 'job',
+    model: job.publicModel,
+    status: job.state as GatewayJobV1['status'],
+    ...(job.progress === undefined ? {} : { progress: job.progress }),
+    createdAt: iso(job.createdAtMs),
+    ...(terminal === undefined ? {} : { finishedAt: iso(terminal.finishedAtMs) }),
+    ...(job.idempotencyKey?.startsWith(prefix) === true ? { idempotencyKey: job.idempotencyKey.slice(prefix.length) } : {}),
+    ...(terminal?.media === undefined ? {} : { media: terminal.media.map((item) => ({ type: item.type, url: item.url, ...(item.durationSeconds === undefined ? {} : { durationSeconds: item.durationSeconds }) })) }),
+    ...(failureCode !== undefined && (PROVIDER_FAILURE_CODES_V1 as readonly string[]).includes(failureCode) ? { failure: { code: failureCode as ProviderFailureCodeV1 } } : {}),
+    ...(terminal?.usage === undefined ? {} : { usage: terminal.usage }),
   };
 }
 
@@ -218,6 +239,9 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
               currency: metering.currency,
               createdAtMs: runtime.now(),
               state: 'queued',
+              // The poller's first poll of it follows the target's plan: the job settles even if nobody asks.
+              nextPollAtMs: runtime.now() + (runtime.jobWorkers?.planOfTarget(target.ref).firstPollMs ?? 0),
+              pollAttempts: 0,
             });
           }
           log('POST /v1/jobs', started, 202, 'accepted', logged);
@@ -277,6 +301,17 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     if (found instanceof Response) {
       log('GET /v1/jobs/{id}', started, found.status, 'refused:job-id', { client });
       return found;
+    }
+    const jobWorkers = runtime.jobWorkers;
+    if (jobWorkers !== undefined) {
+      // A tracked job answers from its row while the last observation is fresh; otherwise one poll, recorded and
+      // settled like the poller's (so the poller and this read settle it once between them).
+      const key = { tenantId: client, targetRef: found.target.ref, providerJobId: found.claims.providerJobId };
+      const read = await readTrackedJob(jobWorkers.readDeps, key, c.req.raw.signal);
+      if (read !== undefined && read.source !== 'stale') {
+        log('GET /v1/jobs/{id}', started, 200, read.job.state, { client, model: modelOfTarget(found.target.ref), source: read.source });
+        return c.json(trackedJobViewV1(read.job, c.req.param('id'), ownerPrefix(client, signingKey)));
+      }
     }
     try {
       const observation = await runtime.engine.jobs.get({ binding: found.target.binding, providerJobId: found.claims.providerJobId, signal: c.req.raw.signal });

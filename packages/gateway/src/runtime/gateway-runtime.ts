@@ -3,6 +3,7 @@ import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import type { Logger } from 'pino';
 import type { GatewayLimitsV1 } from '../catalogue/gateway-catalogue-v1.js';
 import type { GatewayGovernance } from '../governance/wiring/gateway-governance.js';
+import type { JobWorkers } from '../jobs/poller/start-job-workers.js';
 import type { ConcurrencyLimiter } from '../operations/concurrency-limiter.js';
 import type { GatewayTelemetry } from '../telemetry/gateway-telemetry.js';
 import type { TargetRouter } from '../routing/target-router.js';
@@ -50,6 +51,8 @@ export interface GatewayRuntime {
    * in-stream error, requests still waiting for a target with the dialect's overloaded error.
    */
   readonly shutdown?: AbortSignal;
+  /** With governance: this process's tracked-job poller (and webhooks), and the plan a new job's first poll follows. */
+  readonly jobWorkers?: JobWorkers;
 }
 
 /** The catalogue's limits over {@link DEFAULT_GATEWAY_LIMITS}. */

@@ -21,6 +21,11 @@ import type {
   SettlementV1,
   SettleResultV1,
   TenantRecordV1,
+  TrackedJobClaimV1,
+  TrackedJobDeliveryV1,
+  TrackedJobKeyV1,
+  TrackedJobObservationV1,
+  TrackedJobQueryV1,
   TrackedJobV1,
 } from '../v1/governance-store-v1.js';
 import {
@@ -351,16 +356,37 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
   }
 
   recordJob(job: TrackedJobV1): Promise<void> {
-    this.#database.putJob(job);
+    this.#database.trackedJobs.put(job);
     return Promise.resolve();
   }
 
   findJob(tenantId: string, targetRef: string, providerJobId: string): Promise<TrackedJobV1 | undefined> {
-    return Promise.resolve(this.#database.job(tenantId, targetRef, providerJobId));
+    return Promise.resolve(this.#database.trackedJobs.get({ tenantId, targetRef, providerJobId }));
   }
 
-  listJobs(tenantId: string, query: { readonly targetRef?: string; readonly limit: number }): Promise<readonly TrackedJobV1[]> {
-    return Promise.resolve(this.#database.jobs(tenantId, query));
+  listJobs(tenantId: string, query: TrackedJobQueryV1): Promise<readonly TrackedJobV1[]> {
+    return Promise.resolve(this.#database.trackedJobs.list(tenantId, query));
+  }
+
+  claimDueJobs(claim: TrackedJobClaimV1): Promise<readonly TrackedJobV1[]> {
+    return Promise.resolve(this.#database.trackedJobs.claim(claim, this.#clock()));
+  }
+
+  observeJob(observation: TrackedJobObservationV1): Promise<'recorded' | 'lease-lost' | 'not-found'> {
+    return Promise.resolve(this.#database.trackedJobs.observe(observation));
+  }
+
+  extendJobLeases(owner: string, jobs: readonly TrackedJobKeyV1[], leaseMs: number): Promise<number> {
+    return Promise.resolve(this.#database.trackedJobs.extend(owner, jobs, this.#clock() + leaseMs));
+  }
+
+  releaseJobLeases(owner: string, jobs?: readonly TrackedJobKeyV1[]): Promise<number> {
+    return Promise.resolve(this.#database.trackedJobs.release(owner, jobs));
+  }
+
+  appendJobDelivery(job: TrackedJobKeyV1, delivery: TrackedJobDeliveryV1): Promise<void> {
+    this.#database.trackedJobs.appendDelivery(job, delivery);
+    return Promise.resolve();
   }
 
   createSession(session: ConsoleSessionV1): Promise<void> {

@@ -9,8 +9,8 @@ import type {
   SpendGroupV1,
   SpendQueryV1,
   TenantRecordV1,
-  TrackedJobV1,
 } from '../v1/governance-store-v1.js';
+import { TRACKED_JOB_LEASE_MIGRATION, TrackedJobTable } from './tracked-job-table.js';
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,6 +50,7 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX tracked_jobs_created ON tracked_jobs (tenant_id, created_at_ms);`,
   `CREATE TABLE console_sessions (id TEXT PRIMARY KEY, expires_at_ms INTEGER NOT NULL, body TEXT NOT NULL);
    CREATE INDEX console_sessions_expiry ON console_sessions (expires_at_ms);`,
+  TRACKED_JOB_LEASE_MIGRATION,
 ];
 
 /** A spend total change: `micros` added to a holder's period in a currency. */
@@ -91,6 +92,8 @@ function parse<T>(rows: readonly { body: string }[]): T[] {
 export class GovernanceDatabase {
   readonly #db: Database.Database;
   readonly #statements;
+  /** Tracked jobs: rows, filters, leases, observations and delivery logs. */
+  readonly trackedJobs: TrackedJobTable;
 
   constructor(path: string) {
     this.#db = new Database(path);
@@ -105,6 +108,7 @@ export class GovernanceDatabase {
       })();
     }
     const db = this.#db;
+    this.trackedJobs = new TrackedJobTable(db);
     this.#statements = {
       version: db.prepare<[], { value: string }>(`SELECT value FROM meta WHERE name = 'version'`),
       setVersion: db.prepare<[string]>(`UPDATE meta SET value = ? WHERE name = 'version'`),
@@ -137,23 +141,10 @@ export class GovernanceDatabase {
       tenantRequests: db.prepare<[string, number], { body: string }>(
         'SELECT body FROM request_records WHERE tenant_id = ? ORDER BY at_ms DESC, seq DESC LIMIT ?',
       ),
-      putJob: db.prepare<[string, string, string, number, string]>(
-        `INSERT INTO tracked_jobs (tenant_id, target_ref, provider_job_id, created_at_ms, body) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (tenant_id, target_ref, provider_job_id) DO UPDATE SET body = excluded.body, created_at_ms = excluded.created_at_ms`,
-      ),
-      job: db.prepare<[string, string, string], { body: string }>(
-        'SELECT body FROM tracked_jobs WHERE tenant_id = ? AND target_ref = ? AND provider_job_id = ?',
-      ),
-      jobs: db.prepare<[string, number], { body: string }>(
-        'SELECT body FROM tracked_jobs WHERE tenant_id = ? ORDER BY created_at_ms DESC, rowid DESC LIMIT ?',
-      ),
       putSession: db.prepare<[string, number, string]>('INSERT OR REPLACE INTO console_sessions (id, expires_at_ms, body) VALUES (?, ?, ?)'),
       session: db.prepare<[string, number], { body: string }>('SELECT body FROM console_sessions WHERE id = ? AND expires_at_ms > ?'),
       deleteSession: db.prepare<[string]>('DELETE FROM console_sessions WHERE id = ?'),
       pruneSessions: db.prepare<[number]>('DELETE FROM console_sessions WHERE expires_at_ms <= ?'),
-      targetJobs: db.prepare<[string, string, number], { body: string }>(
-        'SELECT body FROM tracked_jobs WHERE tenant_id = ? AND target_ref = ? ORDER BY created_at_ms DESC, rowid DESC LIMIT ?',
-      ),
     };
   }
 
@@ -277,23 +268,6 @@ export class GovernanceDatabase {
     const rows =
       query.tenantId === undefined ? this.#statements.requests.all(query.limit) : this.#statements.tenantRequests.all(query.tenantId, query.limit);
     return parse<RequestRecordV1>(rows);
-  }
-
-  putJob(job: TrackedJobV1): void {
-    this.#statements.putJob.run(job.tenantId, job.targetRef, job.providerJobId, job.createdAtMs, JSON.stringify(job));
-  }
-
-  job(tenantId: string, targetRef: string, providerJobId: string): TrackedJobV1 | undefined {
-    const row = this.#statements.job.get(tenantId, targetRef, providerJobId);
-    return row === undefined ? undefined : (JSON.parse(row.body) as TrackedJobV1);
-  }
-
-  jobs(tenantId: string, query: { readonly targetRef?: string; readonly limit: number }): TrackedJobV1[] {
-    const rows =
-      query.targetRef === undefined
-        ? this.#statements.jobs.all(tenantId, query.limit)
-        : this.#statements.targetJobs.all(tenantId, query.targetRef, query.limit);
-    return parse<TrackedJobV1>(rows);
   }
 
   putSession(session: ConsoleSessionV1, nowMs: number): void {

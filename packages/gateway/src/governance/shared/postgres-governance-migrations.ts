@@ -62,6 +62,18 @@ CREATE TABLE governance_console_sessions (
 CREATE INDEX governance_console_sessions_expiry ON governance_console_sessions (expires_at_ms);
 `,
   },
+  {
+    version: 3,
+    name: 'tracked jobs: poll schedule, terminal facts, callback, delivery log, leases',
+    sql: `
+ALTER TABLE governance_tracked_jobs
+  ADD COLUMN progress double precision, ADD COLUMN last_observed_at_ms bigint, ADD COLUMN next_poll_at_ms bigint,
+  ADD COLUMN poll_attempts integer, ADD COLUMN terminal jsonb, ADD COLUMN callback_url text, ADD COLUMN deliveries jsonb,
+  ADD COLUMN lease_owner text, ADD COLUMN lease_until_ms bigint;
+CREATE INDEX governance_tracked_jobs_due ON governance_tracked_jobs (next_poll_at_ms) WHERE next_poll_at_ms IS NOT NULL;
+CREATE INDEX governance_tracked_jobs_tenant_state ON governance_tracked_jobs (tenant_id, state, created_at_ms DESC);
+`,
+  },
 ];
 
 /** The advisory lock every instance takes to migrate (an arbitrary constant, the same in every instance). */

@@ -9,7 +9,6 @@ import type {
   SpendGroupV1,
   SpendQueryV1,
   TenantRecordV1,
-  TrackedJobV1,
 } from '../v1/governance-store-v1.js';
 
 type Row = Record<string, unknown>;
@@ -73,24 +72,6 @@ function ledgerFromRow(row: Row): LedgerRowV1 {
   };
 }
 
-function jobFromRow(row: Row): TrackedJobV1 {
-  const settledAtMs = optionalNumber(row.settled_at_ms);
-  return {
-    tenantId: row.tenant_id as string,
-    keyId: row.key_id as string,
-    publicModel: row.public_model as string,
-    targetRef: row.target_ref as string,
-    providerJobId: row.provider_job_id as string,
-    ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key as string }),
-    attemptId: row.attempt_id as string,
-    reservedMicros: Number(row.reserved_micros),
-    currency: row.currency as string,
-    createdAtMs: Number(row.created_at_ms),
-    state: row.state as string,
-    ...(settledAtMs === undefined ? {} : { settledAtMs }),
-  };
-}
-
 function requestFromRow(row: Row): RequestRecordV1 {
   const ttfb = row.time_to_first_byte_ms;
   return {
@@ -139,7 +120,7 @@ export async function insertLedgerRows(client: Pool | PoolClient, rows: readonly
 
 /**
  * Everything durable of the shared store, in PostgreSQL: tenants, keys, the audit trail and the governance version
- * (changed together in one transaction), the ledger, request records and tracked jobs.
+ * (changed together in one transaction), the ledger, and request records (tracked jobs: `PostgresTrackedJobs`).
  */
 export class PostgresGovernanceRecords {
   readonly #pool: Pool;
@@ -353,42 +334,6 @@ export class PostgresGovernanceRecords {
   /** Deletes request records older than `beforeMs` (their retention); the ledger is kept. */
   async deleteRequestsBefore(beforeMs: number): Promise<number> {
     return (await this.#pool.query('DELETE FROM governance_request_records WHERE at_ms < $1', [beforeMs])).rowCount ?? 0;
-  }
-
-  async upsertJob(job: TrackedJobV1): Promise<void> {
-    await this.#pool.query(
-      `INSERT INTO governance_tracked_jobs (tenant_id, target_ref, provider_job_id, key_id, public_model, idempotency_key, attempt_id,
-         reserved_micros, currency, created_at_ms, state, settled_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-       ON CONFLICT (tenant_id, target_ref, provider_job_id) DO UPDATE SET key_id = EXCLUDED.key_id, public_model = EXCLUDED.public_model,
-         idempotency_key = EXCLUDED.idempotency_key, attempt_id = EXCLUDED.attempt_id, reserved_micros = EXCLUDED.reserved_micros,
-         currency = EXCLUDED.currency, created_at_ms = EXCLUDED.created_at_ms, state = EXCLUDED.state, settled_at_ms = EXCLUDED.settled_at_ms`,
-      [
-        job.tenantId, job.targetRef, job.providerJobId, job.keyId, job.publicModel, job.idempotencyKey ?? null, job.attemptId,
-        job.reservedMicros, job.currency, job.createdAtMs, job.state, job.settledAtMs ?? null,
-      ],
-    );
-  }
-
-  async job(tenantId: string, targetRef: string, providerJobId: string): Promise<TrackedJobV1 | undefined> {
-    const result = await this.#pool.query(
-      'SELECT * FROM governance_tracked_jobs WHERE tenant_id = $1 AND target_ref = $2 AND provider_job_id = $3',
-      [tenantId, targetRef, providerJobId],
-    );
-    return result.rows[0] === undefined ? undefined : jobFromRow(result.rows[0]);
-  }
-
-  async jobs(tenantId: string, query: { readonly targetRef?: string; readonly limit: number }): Promise<readonly TrackedJobV1[]> {
-    const result =
-      query.targetRef === undefined
-        ? await this.#pool.query('SELECT * FROM governance_tracked_jobs WHERE tenant_id = $1 ORDER BY created_at_ms DESC, provider_job_id DESC LIMIT $2', [
-            tenantId,
-            query.limit,
-          ])
-        : await this.#pool.query(
-            'SELECT * FROM governance_tracked_jobs WHERE tenant_id = $1 AND target_ref = $2 ORDER BY created_at_ms DESC, provider_job_id DESC LIMIT $3',
-            [tenantId, query.targetRef, query.limit],
-          );
-    return result.rows.map(jobFromRow);
   }
 }
 

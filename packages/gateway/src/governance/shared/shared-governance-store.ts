@@ -16,6 +16,11 @@ import type {
   RequestRecordV1,
   SettlementV1,
   SettleResultV1,
+  TrackedJobClaimV1,
+  TrackedJobDeliveryV1,
+  TrackedJobKeyV1,
+  TrackedJobObservationV1,
+  TrackedJobQueryV1,
   TrackedJobV1,
 } from '../v1/governance-store-v1.js';
 import { GovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
@@ -23,6 +28,7 @@ import { LedgerOutboxFlusher } from './ledger-outbox-flusher.js';
 import { encodeSettlementRow, type OrphanRowFactsV1 } from './ledger-outbox-row.js';
 import { applyGovernanceMigrations } from './postgres-governance-migrations.js';
 import { PostgresGovernanceRecords } from './postgres-governance-records.js';
+import { PostgresTrackedJobs } from './postgres-tracked-jobs.js';
 import { REDIS_ADMISSION_SCRIPT, REDIS_ADMISSION_SCRIPT_SHA1 } from './redis-admission-script.js';
 import { holderKeys, redisGovernanceKeys as names } from './redis-governance-keys.js';
 import { REDIS_LIMIT_USE_SCRIPT, REDIS_LIMIT_USE_SCRIPT_SHA1 } from './redis-limit-use-script.js';
@@ -103,6 +109,7 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
   readonly #redis: Redis;
   readonly #pool: pg.Pool;
   readonly #records: PostgresGovernanceRecords;
+  readonly #jobs: PostgresTrackedJobs;
   readonly #flusher: LedgerOutboxFlusher | undefined;
   readonly #options: SharedGovernanceStoreOptions;
   readonly #now: () => number;
@@ -118,6 +125,7 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
     this.#pool = pool;
     this.#now = options.clock ?? Date.now;
     this.#records = new PostgresGovernanceRecords(pool, this.#now);
+    this.#jobs = new PostgresTrackedJobs(pool, options.clock);
     this.#flusher =
       flusherRedis === undefined
         ? undefined
@@ -348,15 +356,15 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
   }
 
   async recordJob(job: TrackedJobV1): Promise<void> {
-    await this.#records.upsertJob(job);
+    await this.#jobs.upsert(job);
   }
 
   async findJob(tenantId: string, targetRef: string, providerJobId: string): Promise<TrackedJobV1 | undefined> {
-    return this.#records.job(tenantId, targetRef, providerJobId);
+    return this.#jobs.get({ tenantId, targetRef, providerJobId });
   }
 
-  async listJobs(tenantId: string, query: { readonly targetRef?: string; readonly limit: number }): Promise<readonly TrackedJobV1[]> {
-    return this.#records.jobs(tenantId, query);
+  async listJobs(tenantId: string, query: TrackedJobQueryV1): Promise<readonly TrackedJobV1[]> {
+    return this.#jobs.list(tenantId, query);
   }
 
   async createSession(session: ConsoleSessionV1): Promise<void> {
@@ -380,6 +388,27 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
   async deleteSession(id: string): Promise<void> {
     await this.#pool.query('DELETE FROM governance_console_sessions WHERE id = $1', [id]);
   }
+
+  async claimDueJobs(claim: TrackedJobClaimV1): Promise<readonly TrackedJobV1[]> {
+    return this.#jobs.claim(claim);
+  }
+
+  async observeJob(observation: TrackedJobObservationV1): Promise<'recorded' | 'lease-lost' | 'not-found'> {
+    return this.#jobs.observe(observation);
+  }
+
+  async extendJobLeases(owner: string, jobs: readonly TrackedJobKeyV1[], leaseMs: number): Promise<number> {
+    return this.#jobs.extend(owner, jobs, leaseMs);
+  }
+
+  async releaseJobLeases(owner: string, jobs?: readonly TrackedJobKeyV1[]): Promise<number> {
+    return this.#jobs.release(owner, jobs);
+  }
+
+  async appendJobDelivery(job: TrackedJobKeyV1, delivery: TrackedJobDeliveryV1): Promise<void> {
+    await this.#jobs.appendDelivery(job, delivery);
+  }
+
 
   /**
    * Waits until every outbox entry that existed when called is written to PostgreSQL (by any instance's flusher), at

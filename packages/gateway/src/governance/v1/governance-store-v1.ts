@@ -1,4 +1,4 @@
-import type { ProviderReportedCostV3, UsageV3 } from '@tokenforge/model-protocol';
+import type { ProviderReportedCostV3, UsageV1, UsageV3 } from '@tokenforge/model-protocol';
 
 /**
  * The governance store port: tenants, keys, limits, reservations, settlement and the spend ledger behind one set of
@@ -46,8 +46,27 @@ export interface GovernanceStoreV1 {
   recordJob(job: TrackedJobV1): Promise<void>;
   /** The tenant's tracked job by its provider job id and target, if any. */
   findJob(tenantId: string, targetRef: string, providerJobId: string): Promise<TrackedJobV1 | undefined>;
-  /** The tenant's tracked jobs, newest first. */
-  listJobs(tenantId: string, query: { readonly targetRef?: string; readonly limit: number }): Promise<readonly TrackedJobV1[]>;
+  /** The tenant's tracked jobs, newest first, narrowed by the query's filters. */
+  listJobs(tenantId: string, query: TrackedJobQueryV1): Promise<readonly TrackedJobV1[]>;
+  /**
+   * Leases up to `limit` due jobs (their `nextPollAtMs` reached on the store's clock, no live lease held) to `owner`
+   * until the store's now plus `leaseMs`, oldest due first, in one atomic step: two claimers at once never get the
+   * same job (PostgreSQL `FOR UPDATE SKIP LOCKED`; one immediate SQLite transaction in the embedded store). A lease
+   * whose holder died expires and its job is claimable again.
+   */
+  claimDueJobs(claim: TrackedJobClaimV1): Promise<readonly TrackedJobV1[]>;
+  /**
+   * Records what a poll (or a client's read) saw, and releases the observer's lease. With `owner` set it applies only
+   * while `owner` still holds the job (its lease may have lapsed, but nobody took it over); otherwise it answers
+   * `lease-lost` and changes nothing. Terminal facts and `settledAtMs`, once recorded, are never cleared.
+   */
+  observeJob(observation: TrackedJobObservationV1): Promise<'recorded' | 'lease-lost' | 'not-found'>;
+  /** Moves `owner`'s leases on these jobs to the store's now plus `leaseMs`; answers how many it still held. */
+  extendJobLeases(owner: string, jobs: readonly TrackedJobKeyV1[], leaseMs: number): Promise<number>;
+  /** Gives up `owner`'s leases on these jobs (all of its leases when `jobs` is absent) without an observation. */
+  releaseJobLeases(owner: string, jobs?: readonly TrackedJobKeyV1[]): Promise<number>;
+  /** Appends one webhook delivery attempt to the job's delivery log (the newest {@link JOB_DELIVERY_LOG_LIMIT_V1} kept). */
+  appendJobDelivery(job: TrackedJobKeyV1, delivery: TrackedJobDeliveryV1): Promise<void>;
 
   /** Stores a console session (kept, on every instance, until `expiresAtMs` on the store's clock or deletion). */
   createSession(session: ConsoleSessionV1): Promise<void>;
@@ -379,6 +398,108 @@ export interface TrackedJobV1 {
   readonly state: string;
   /** Set once the terminal state was settled. */
   readonly settledAtMs?: number;
+  /** Progress from 0 to 1 at the last observation, when the provider reports it. */
+  readonly progress?: number;
+  /** When the gateway last heard the provider about this job (store clock, epoch milliseconds). */
+  readonly lastObservedAtMs?: number;
+  /** When the poller should next ask the provider; absent when nobody polls it any more (terminal, or retention over). */
+  readonly nextPollAtMs?: number;
+  /** Polls made so far (by the poller and by clients' reads). */
+  readonly pollAttempts?: number;
+  /** What the terminal observation said (set once, never cleared). */
+  readonly terminal?: TrackedJobTerminalV1;
+  /** Where state changes are delivered as signed webhook events (checked by the address policy at create). */
+  readonly callbackUrl?: string;
+  /** The newest webhook delivery attempts, oldest first (at most {@link JOB_DELIVERY_LOG_LIMIT_V1}). */
+  readonly deliveries?: readonly TrackedJobDeliveryV1[];
+}
+
+/** How many delivery attempts a job's log keeps. */
+export const JOB_DELIVERY_LOG_LIMIT_V1 = 20;
+
+/** Names one tracked job: its tenant, target and provider job id. */
+export interface TrackedJobKeyV1 {
+  readonly tenantId: string;
+  readonly targetRef: string;
+  readonly providerJobId: string;
+}
+
+/** One result asset of a finished job. */
+export interface TrackedJobMediaV1 {
+  readonly type: 'video' | 'image';
+  /** The provider's URL (https, no userinfo). */
+  readonly url: string;
+  readonly durationSeconds?: number;
+  /** When the provider's URL stops working, where the provider states it (epoch milliseconds). */
+  readonly expiresAtMs?: number;
+}
+
+/** What the terminal observation of a job said. */
+export interface TrackedJobTerminalV1 {
+  /** When the provider says the job finished, else when the gateway saw it finished (epoch milliseconds). */
+  readonly finishedAtMs: number;
+  readonly media?: readonly TrackedJobMediaV1[];
+  /** The normalized failure code of a `failed` job. */
+  readonly failureCode?: string;
+  /** Usage the provider reported. */
+  readonly usage?: UsageV1;
+}
+
+/** Filters of {@link GovernanceStoreV1.listJobs}; each absent filter does not apply. */
+export interface TrackedJobQueryV1 {
+  readonly targetRef?: string;
+  readonly publicModel?: string;
+  readonly state?: string;
+  /** Jobs created at or after this instant (epoch milliseconds). */
+  readonly createdFromMs?: number;
+  /** Jobs created before this instant (epoch milliseconds). */
+  readonly createdBeforeMs?: number;
+  readonly limit: number;
+}
+
+/** A poller asking for due jobs. */
+export interface TrackedJobClaimV1 {
+  /** The claiming poller (one id per gateway process), written on each leased row. */
+  readonly owner: string;
+  /** How long the lease lasts on the store's clock. */
+  readonly leaseMs: number;
+  /** At most this many jobs. */
+  readonly limit: number;
+}
+
+/** What one poll saw. */
+export interface TrackedJobObservationV1 extends TrackedJobKeyV1 {
+  /** The lease holder that polled; absent for a read outside the poller (a client's GET), which always applies. */
+  readonly owner?: string;
+  /** The state the gateway now holds (`unknown` for a job past its polling plan). */
+  readonly state: string;
+  readonly progress?: number;
+  readonly observedAtMs: number;
+  /** The next poll; absent stops polling. */
+  readonly nextPollAtMs?: number;
+  /** The job's poll count after this poll. */
+  readonly pollAttempts: number;
+  /** Set by the terminal observation. */
+  readonly terminal?: TrackedJobTerminalV1;
+  /** Set once the terminal state was settled. */
+  readonly settledAtMs?: number;
+}
+
+/** One webhook delivery attempt, as the delivery log keeps it (never the secret or the body). */
+export interface TrackedJobDeliveryV1 {
+  /** The event id (`webhook-id`): the same for every retry of one event. */
+  readonly eventId: string;
+  /** The job state the event announced. */
+  readonly state: string;
+  /** 1 for the first try of an event, then 2, 3... */
+  readonly attempt: number;
+  readonly atMs: number;
+  /** `delivered` (a 2xx answer), `failed` (another answer or no answer; retried), `abandoned` (retries exhausted). */
+  readonly outcome: 'delivered' | 'failed' | 'abandoned';
+  /** The receiver's HTTP status, when it answered. */
+  readonly status?: number;
+  /** Why it failed without an answer (`timeout`, `connection`, `redirect`, `address-policy`). */
+  readonly reason?: string;
 }
 
 /** An operator console session, created by a sign-in with the admin key. */

@@ -11,7 +11,10 @@ import type {
   SettlementV1,
   SpendGroupV1,
   TenantRecordV1,
+  TrackedJobQueryV1,
+  TrackedJobV1,
 } from '../governance-store-v1.js';
+import { JOB_DELIVERY_LOG_LIMIT_V1 } from '../governance-store-v1.js';
 
 /** What a factory gives the contract suite: a store on a fresh, empty state, and how to tear it down. */
 export interface GovernanceStoreUnderTest {
@@ -746,6 +749,151 @@ export function describeGovernanceStoreContract(
         expect(await store.findSession('a'.repeat(64))).toEqual(session);
         clock.set(session.expiresAtMs);
         expect(await store.findSession('a'.repeat(64))).toBeUndefined();
+      });
+
+      it('lists a tenant\'s jobs filtered by state, model and creation time', async () => {
+        const base = { tenantId: 'acme', keyId: 'k1', targetRef: 'video-a#0', reservedMicros: 1, currency: 'USD' };
+        await store.recordJob({ ...base, publicModel: 'video-a', providerJobId: 'a', attemptId: 'a:1', createdAtMs: 1000, state: 'running' });
+        await store.recordJob({ ...base, publicModel: 'video-a', providerJobId: 'b', attemptId: 'b:1', createdAtMs: 2000, state: 'succeeded' });
+        await store.recordJob({ ...base, publicModel: 'video-b', targetRef: 'video-b#0', providerJobId: 'c', attemptId: 'c:1', createdAtMs: 3000, state: 'running' });
+        await store.recordJob({ ...base, tenantId: 'globex', publicModel: 'video-a', providerJobId: 'd', attemptId: 'd:1', createdAtMs: 3000, state: 'running' });
+        const ids = async (query: Omit<TrackedJobQueryV1, 'limit'>) => (await store.listJobs('acme', { ...query, limit: 10 })).map((job) => job.providerJobId);
+        expect(await ids({ state: 'running' })).toEqual(['c', 'a']);
+        expect(await ids({ publicModel: 'video-a' })).toEqual(['b', 'a']);
+        expect(await ids({ createdFromMs: 2000 })).toEqual(['c', 'b']);
+        expect(await ids({ createdBeforeMs: 2000 })).toEqual(['a']);
+        expect(await ids({ state: 'running', publicModel: 'video-a', createdFromMs: 1000, createdBeforeMs: 3000 })).toEqual(['a']);
+      });
+    });
+
+    describe('tracked job leases', () => {
+      const LEASE_MS = 30_000;
+      let sequence = 0;
+      function dueJob(overrides: Partial<TrackedJobV1> = {}): TrackedJobV1 {
+        sequence += 1;
+        return {
+          tenantId: 'acme',
+          keyId: 'k1',
+          publicModel: 'video-a',
+          targetRef: 'video-a#0',
+          providerJobId: `lease-${sequence}`,
+          attemptId: `lease-${sequence}:1`,
+          reservedMicros: 100,
+          currency: 'USD',
+          createdAtMs: clock.now() - 10_000,
+          state: 'queued',
+          nextPollAtMs: clock.now() - 1000 + sequence,
+          pollAttempts: 0,
+          ...overrides,
+        };
+      }
+      const ids = (jobs: readonly TrackedJobV1[]) => jobs.map((job) => job.providerJobId);
+
+      it('claims only due jobs, oldest due first, and never a job nobody polls', async () => {
+        const later = dueJob({ nextPollAtMs: clock.now() + 5000 });
+        const unpolled = dueJob();
+        const { nextPollAtMs: _never, ...withoutPoll } = unpolled;
+        const first = dueJob({ nextPollAtMs: clock.now() - 5000 });
+        const second = dueJob({ nextPollAtMs: clock.now() - 10 });
+        for (const job of [later, withoutPoll, second, first]) await store.recordJob(job);
+        const claimed = await store.claimDueJobs({ owner: 'a', leaseMs: LEASE_MS, limit: 10 });
+        expect(ids(claimed)).toEqual([first.providerJobId, second.providerJobId]);
+        expect(claimed[0]).toEqual(first);
+        clock.advance(5000);
+        expect(ids(await store.claimDueJobs({ owner: 'a', leaseMs: LEASE_MS, limit: 10 }))).toEqual([later.providerJobId]);
+      });
+
+      it('two claimers at once never get the same job', async () => {
+        const jobs = Array.from({ length: 40 }, () => dueJob());
+        for (const job of jobs) await store.recordJob(job);
+        const rounds = await Promise.all(['a', 'b', 'c', 'd'].map((owner) => store.claimDueJobs({ owner, leaseMs: LEASE_MS, limit: 15 })));
+        const rest = await store.claimDueJobs({ owner: 'e', leaseMs: LEASE_MS, limit: 40 });
+        const all = [...rounds.flatMap(ids), ...ids(rest)];
+        expect(all).toHaveLength(40);
+        expect(new Set(all).size).toBe(40);
+        expect(await store.claimDueJobs({ owner: 'f', leaseMs: LEASE_MS, limit: 40 })).toEqual([]);
+      });
+
+      it('a lease that expired (its holder died) is claimable again, and the late holder\'s observation is refused', async () => {
+        const job = dueJob();
+        await store.recordJob(job);
+        expect(ids(await store.claimDueJobs({ owner: 'dead', leaseMs: LEASE_MS, limit: 5 }))).toEqual([job.providerJobId]);
+        clock.advance(LEASE_MS - 1);
+        expect(await store.claimDueJobs({ owner: 'alive', leaseMs: LEASE_MS, limit: 5 })).toEqual([]);
+        clock.advance(1);
+        expect(ids(await store.claimDueJobs({ owner: 'alive', leaseMs: LEASE_MS, limit: 5 }))).toEqual([job.providerJobId]);
+        const seen = { ...job, state: 'running', observedAtMs: clock.now(), nextPollAtMs: clock.now() + 1000, pollAttempts: 1 };
+        expect(await store.observeJob({ ...seen, owner: 'dead' })).toBe('lease-lost');
+        expect(await store.observeJob({ ...seen, owner: 'alive' })).toBe('recorded');
+        expect(await store.observeJob({ ...seen, providerJobId: 'no-such-job', owner: 'alive' })).toBe('not-found');
+      });
+
+      it('extends and releases leases only for their holder', async () => {
+        const one = dueJob();
+        const two = dueJob();
+        await store.recordJob(one);
+        await store.recordJob(two);
+        await store.claimDueJobs({ owner: 'a', leaseMs: LEASE_MS, limit: 5 });
+        expect(await store.extendJobLeases('b', [one, two], LEASE_MS)).toBe(0);
+        clock.advance(LEASE_MS - 1);
+        expect(await store.extendJobLeases('a', [one], LEASE_MS)).toBe(1);
+        clock.advance(1);
+        expect(ids(await store.claimDueJobs({ owner: 'b', leaseMs: LEASE_MS, limit: 5 }))).toEqual([two.providerJobId]);
+        expect(await store.releaseJobLeases('b', [one])).toBe(0);
+        expect(await store.releaseJobLeases('a', [one])).toBe(1);
+        expect(ids(await store.claimDueJobs({ owner: 'b', leaseMs: LEASE_MS, limit: 5 }))).toEqual([one.providerJobId]);
+        expect(await store.releaseJobLeases('b')).toBe(2);
+        expect(ids(await store.claimDueJobs({ owner: 'c', leaseMs: LEASE_MS, limit: 5 }))).toHaveLength(2);
+      });
+
+      it('observations round trip, release the lease, and never clear terminal facts or the settlement', async () => {
+        const job = dueJob({ callbackUrl: 'https://hooks.example.com/jobs' });
+        await store.recordJob(job);
+        await store.claimDueJobs({ owner: 'a', leaseMs: LEASE_MS, limit: 5 });
+        const running = { ...job, owner: 'a', state: 'running', progress: 0.25, observedAtMs: clock.now(), nextPollAtMs: clock.now() + 2000, pollAttempts: 1 };
+        expect(await store.observeJob(running)).toBe('recorded');
+        expect(await store.findJob(job.tenantId, job.targetRef, job.providerJobId)).toEqual({
+          ...job,
+          state: 'running',
+          progress: 0.25,
+          lastObservedAtMs: clock.now(),
+          nextPollAtMs: clock.now() + 2000,
+          pollAttempts: 1,
+        });
+        clock.advance(2000);
+        expect(ids(await store.claimDueJobs({ owner: 'b', leaseMs: LEASE_MS, limit: 5 }))).toEqual([job.providerJobId]);
+        // A client's read (no owner) records what it saw without taking the poller's lease away.
+        const { owner: _owner, ...clientRead } = { ...running, observedAtMs: clock.now(), pollAttempts: 2, nextPollAtMs: clock.now() + 1000 };
+        expect(await store.observeJob(clientRead)).toBe('recorded');
+        clock.advance(1000);
+        expect(await store.claimDueJobs({ owner: 'c', leaseMs: LEASE_MS, limit: 5 })).toEqual([]);
+        const terminal = {
+          finishedAtMs: clock.now() - 500,
+          media: [{ type: 'video' as const, url: 'https://cdn.example.com/v.mp4', durationSeconds: 5, expiresAtMs: clock.now() + 86_400_000 }],
+          usage: { outputTokens: 0 },
+        };
+        const { nextPollAtMs: _stop, ...succeeded } = { ...running, owner: 'b', state: 'succeeded', progress: 1, observedAtMs: clock.now(), pollAttempts: 3, terminal, settledAtMs: clock.now() };
+        expect(await store.observeJob(succeeded)).toBe('recorded');
+        const { nextPollAtMs: _gone, ...rest } = job;
+        const expected = { ...rest, state: 'succeeded', progress: 1, lastObservedAtMs: clock.now(), pollAttempts: 3, terminal, settledAtMs: clock.now() };
+        expect(await store.findJob(job.tenantId, job.targetRef, job.providerJobId)).toEqual(expected);
+        clock.advance(10);
+        const { terminal: _t, settledAtMs: _s, owner: _o, ...late } = { ...succeeded, observedAtMs: clock.now(), pollAttempts: 4, terminal: { finishedAtMs: 1 } };
+        expect(await store.observeJob(late)).toBe('recorded');
+        expect(await store.findJob(job.tenantId, job.targetRef, job.providerJobId)).toEqual({ ...expected, lastObservedAtMs: clock.now(), pollAttempts: 4 });
+        clock.advance(LEASE_MS * 10);
+        expect(await store.claimDueJobs({ owner: 'c', leaseMs: LEASE_MS, limit: 5 })).toEqual([]);
+      });
+
+      it('keeps the newest delivery attempts in order', async () => {
+        const job = dueJob();
+        await store.recordJob(job);
+        for (let attempt = 1; attempt <= JOB_DELIVERY_LOG_LIMIT_V1 + 5; attempt += 1) {
+          await store.appendJobDelivery(job, { eventId: 'evt-1', state: 'succeeded', attempt, atMs: clock.now() + attempt, outcome: 'failed', status: 503 });
+        }
+        const found = await store.findJob(job.tenantId, job.targetRef, job.providerJobId);
+        expect(found?.deliveries?.map((delivery) => delivery.attempt)).toEqual(Array.from({ length: JOB_DELIVERY_LOG_LIMIT_V1 }, (_, index) => index + 6));
+        expect(found?.deliveries?.[0]).toEqual({ eventId: 'evt-1', state: 'succeeded', attempt: 6, atMs: clock.now() + 6, outcome: 'failed', status: 503 });
       });
     });
   });

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { HttpTransportHostnameResolver } from '@tokenforge/http-transport';
+import type { GovernanceStoreV1, TrackedJobDeliveryV1, TrackedJobV1 } from '../../governance/v1/governance-store-v1.js';
+import { checkCallbackUrl, type CallbackUrlPolicy } from './callback-url-policy.js';
+import { deliverWebhook, type WebhookAttemptResult } from './deliver-webhook.js';
+import { signStandardWebhook } from './standard-webhook-signature.js';
+
+/** Options of {@link createWebhookDispatcher}. */
+export interface WebhookDispatcherOptions {
+  readonly store: Pick<GovernanceStoreV1, 'appendJobDelivery'>;
+  /** The tenant's signing secret (`whsec_...`); `undefined` sends nothing for that tenant. */
+  readonly secretFor: (tenantId: string) => string | undefined;
+  /** The event's `data`: the job as the jobs API shows it to its owner. */
+  readonly dataOf: (job: TrackedJobV1) => unknown;
+  readonly policy: CallbackUrlPolicy;
+  readonly now: () => number;
+  /** Waits before the 2nd, 3rd... attempt; the event is abandoned after the last. Default 5 s, 30 s, 2 min, 10 min, 30 min, 2 h. */
+  readonly retryDelaysMs?: readonly number[];
+  /** One attempt's deadline. Default 10 s. */
+  readonly timeoutMs?: number;
+  /** Deliveries in flight at once. Default 8. */
+  readonly maxConcurrent?: number;
+  /** Events waiting or retrying at once; a new event beyond it is abandoned and logged. Default 10,000. */
+  readonly maxPending?: number;
+  readonly resolveHostname?: HttpTransportHostnameResolver;
+  readonly trustedCertificates?: readonly string[];
+  readonly onError?: (error: unknown) => void;
+}
+
+/** Delivers state changes of tracked jobs to their callback URLs. */
+export interface WebhookDispatcher {
+  /** Queues the job's current state for delivery; returns at once (a receiver that is down never blocks the caller). */
+  announce(job: TrackedJobV1): void;
+  /** Events not yet delivered or abandoned. */
+  readonly pending: number;
+  /** Resolves when nothing is pending (tests, shutdown). */
+  idle(): Promise<void>;
+  /** Stops retrying: pending events are abandoned after their attempt in flight. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 7_200_000];
+
+/** The event id of a job reaching a state: the same for every retry and every instance that announces it. */
+export function webhookEventId(job: TrackedJobV1): string {
+  const digest = createHash('sha256').update(`${job.tenantId}\u0000${job.targetRef}\u0000${job.providerJobId}\u0000${job.state}`).digest('base64url');
+  return `msg_${digest.slice(0, 27)}`;
+}
+
+/**
+ * Signed webhook events (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`) for job state
+ * changes, at least once: each attempt is signed afresh, a non-2xx answer, a redirect, a timeout or a refused
+ * connection is retried after the next delay, every attempt is appended to the job's delivery log, and the same
+ * event keeps its id so a receiver drops duplicates. Deliveries run beside polling, bounded, never awaited by it.
+ */
+export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
+  const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const maxConcurrent = options.maxConcurrent ?? 8;
+  const maxPending = options.maxPending ?? 10_000;
+  const running = new Set<Promise<void>>();
+  const waiting: (() => void)[] = [];
+  const sleeping = new Set<{ timer: ReturnType<typeof setTimeout>; wake: () => void }>();
+  let active = 0;
+  let closed = false;
+
+  const slot = async (): Promise<void> => {
+    if (active < maxConcurrent) {
+      active += 1;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const freeSlot = (): void => {
+    const next = waiting.shift();
+    if (next !== undefined) next();
+    else active -= 1;
+  };
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const entry = { timer: setTimeout(() => (sleeping.delete(entry), resolve()), ms), wake: resolve };
+      entry.timer.unref?.();
+      sleeping.add(entry);
+    });
+  const log = async (job: TrackedJobV1, delivery: TrackedJobDeliveryV1): Promise<void> => {
+    await options.store.appendJobDelivery(job, delivery).catch((error: unknown) => options.onError?.(error));
+  };
+
+  async function deliver(job: TrackedJobV1, url: URL, secret: string): Promise<void> {
+    const eventId = webhookEventId(job);
+    const body = JSON.stringify({ type: `job.${job.state}`, timestamp: new Date(options.now()).toISOString(), data: options.dataOf(job) });
+    for (let attempt = 1; ; attempt += 1) {
+      if (closed && attempt > 1) return log(job, { eventId, state: job.state, attempt, atMs: options.now(), outcome: 'abandoned', reason: 'shutdown' });
+      await slot();
+      let result: WebhookAttemptResult;
+      try {
+        const headers = signStandardWebhook(secret, eventId, options.now() / 1000, body);
+        result = await deliverWebhook({
+          url,
+          policy: options.policy,
+          headers: { ...headers },
+          body,
+          timeoutMs: options.timeoutMs ?? 10_000,
+          ...(options.resolveHostname === undefined ? {} : { resolveHostname: options.resolveHostname }),
+          ...(options.trustedCertificates === undefined ? {} : { trustedCertificates: options.trustedCertificates }),
+        });
+      } finally {
+        freeSlot();
+      }
+      const base = { eventId, state: job.state, attempt, atMs: options.now(), ...('status' in result && result.status !== undefined ? { status: result.status } : {}) };
+      const reason = result.outcome === 'failed' && result.reason !== undefined ? { reason: result.reason } : {};
+      if (result.outcome === 'delivered') return log(job, { ...base, outcome: 'delivered' });
+      const last = result.permanent === true || attempt > delays.length || closed;
+      await log(job, { ...base, ...reason, outcome: last ? 'abandoned' : 'failed' });
+      if (last) return;
+      await sleep(delays[attempt - 1] ?? 0);
+    }
+  }
+
+  return {
+    announce(job) {
+      if (job.callbackUrl === undefined || closed) return;
+      const secret = options.secretFor(job.tenantId);
+      const checked = checkCallbackUrl(job.callbackUrl, options.policy);
+      if (secret === undefined || !('url' in checked)) return;
+      if (running.size >= maxPending) {
+        void log(job, { eventId: webhookEventId(job), state: job.state, attempt: 0, atMs: options.now(), outcome: 'abandoned', reason: 'queue-full' });
+        return;
+      }
+      const delivery = deliver(job, checked.url, secret).catch((error: unknown) => options.onError?.(error));
+      running.add(delivery);
+      void delivery.finally(() => running.delete(delivery));
+    },
+    get pending() {
+      return running.size;
+    },
+    async idle() {
+      while (running.size > 0) await Promise.all([...running]);
+    },
+    async close() {
+      closed = true;
+      for (const entry of sleeping) {
+        clearTimeout(entry.timer);
+        entry.wake();
+      }
+      sleeping.clear();
+      await this.idle();
+    },
+  };
+}
