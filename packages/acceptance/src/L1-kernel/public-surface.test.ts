@@ -32,6 +32,7 @@ const allowedDependencies: Record<PublishablePackage, { readonly required: strin
   'protocol-engine': { required: ['@tokenforge/model-protocol'], optional: [] },
   'provider-adapters': { required: [], optional: ['@tokenforge/model-protocol'] },
   'http-transport': { required: [], optional: ['@tokenforge/model-protocol', 'undici'] },
+  'process-transport': { required: ['@tokenforge/model-protocol'], optional: [] },
   'provider-simulator': { required: [], optional: ['selfsigned'] },
   gateway: {
     required: ['@tokenforge/protocol-engine', '@tokenforge/provider-adapters', '@tokenforge/http-transport', 'hono', '@hono/node-server'],
