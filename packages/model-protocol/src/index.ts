@@ -142,6 +142,7 @@ export type {
 export {
   isProviderProcessTransportV4,
   PROVIDER_PROCESS_FAILURE_CODES_V4,
+  PROVIDER_PROCESS_RUN_FILES_TOKEN_V4,
   ProviderProcessFailureV4,
 } from './transport/v4/provider-process-transport-v4.js';
 export type {

@@ -14,6 +14,7 @@ export function createProcessProviderTransport(options: ProcessTransportOptions)
   if (!Number.isInteger(options.deadlineMs) || options.deadlineMs <= 0) throw new TypeError('deadlineMs must be a positive integer');
   return {
     transportKind: 'process/v4',
+    program: options.program,
     send: () => Promise.reject(new ProviderProcessFailureV4('http-refused')),
     run: (request: ProviderProcessRunRequestV4) => runProcess(options, request),
   };

@@ -1,5 +1,7 @@
 /** How one target's process transport runs its CLI. Host configuration: never from a client. */
 export interface ProcessTransportOptions {
+  /** The program the executable is, as the target names it (`claude-code`, `codex`, `gemini-cli`): the family's mapping key. */
+  readonly program: string;
   /** The executable: an absolute path, or a name looked up on the child's `PATH`. Never run through a shell. */
   readonly executable: string;
   /**

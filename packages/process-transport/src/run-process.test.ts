@@ -18,6 +18,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function transport(overrides: Partial<ProcessTransportOptions> = {}, reports: ProcessRunReport[] = []) {
   return createProcessProviderTransport({
+    program: 'scripted-child',
     executable: CHILD,
     configFolder: join(root, 'config'),
     workRoot: root,
@@ -57,18 +58,21 @@ describe('process transport', () => {
     process.env.TOKENFORGE_TEST_GATEWAY_SECRET = 'gateway-secret-value';
     try {
       const run = await transport({ environment: { TARGET_BASE_URL: 'http://127.0.0.1:1' }, allowEnvironment: ['PATH', 'LANG'] }).run({
-        args: ['report', '$(touch pwned); echo *'],
+        args: ['report', '$(touch pwned); echo *', '--policy={run-files}/policy.toml'],
         stdin: 'the prompt',
+        files: { 'policy.toml': 'deny = true' },
         configFolderVariables: ['CLI_CONFIG_DIR'],
         signal: new AbortController().signal,
       });
-      const report = JSON.parse(await readAll(run)) as { env: Record<string, string>; cwd: string; entries: string[]; args: string[]; stdin: string };
+      const report = JSON.parse(await readAll(run)) as { env: Record<string, string>; cwd: string; entries: string[]; args: string[]; stdin: string; policy: string };
       expect(await run.exit).toEqual({ reason: 'exited', exitCode: 0 });
-      expect(report.args).toEqual(['report', '$(touch pwned); echo *']);
+      const runFolder = dirname(report.cwd);
+      expect(report.args).toEqual(['report', '$(touch pwned); echo *', `--policy=${runFolder}/files/policy.toml`]);
+      expect(report.policy).toBe('deny = true');
       expect(report.stdin).toBe('the prompt');
       expect(report.entries).toEqual([]);
-      expect(dirname(report.cwd)).toBe(root);
-      expect(existsSync(report.cwd)).toBe(false);
+      expect(dirname(runFolder)).toBe(root);
+      expect(existsSync(runFolder)).toBe(false);
       const config = join(root, 'config');
       expect(report.env).toMatchObject({ HOME: config, CLI_CONFIG_DIR: config, TARGET_BASE_URL: 'http://127.0.0.1:1', XDG_CONFIG_HOME: `${config}/.config` });
       expect(report.env.TOKENFORGE_TEST_GATEWAY_SECRET).toBeUndefined();
@@ -107,6 +111,15 @@ describe('process transport', () => {
     const flood = await transport({ maxStdoutBytes: 10_000 }).run({ args: ['lines', '1000'], signal: new AbortController().signal });
     expect((await readAll(flood)).length).toBeLessThanOrEqual(10_000 + 65_536);
     expect(await flood.exit).toEqual({ reason: 'output-too-large', exitCode: null });
+  });
+
+  it('hands on a trailing partial line when the child ends by itself, and drops the one a kill cut', async () => {
+    const ended = await transport().run({ args: ['partial'], signal: new AbortController().signal });
+    expect(await readAll(ended)).toBe('{"complete":true}\n{"cut');
+    expect((await ended.exit).reason).toBe('exited');
+    const killed = await transport({ deadlineMs: 500 }).run({ args: ['partial', 'hang'], signal: new AbortController().signal });
+    expect(await readAll(killed)).toBe('{"complete":true}\n');
+    expect((await killed.exit).reason).toBe('deadline');
   });
 
   it('keeps stderr for the operator log only, bounded', async () => {

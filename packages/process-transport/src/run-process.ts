@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  PROVIDER_PROCESS_RUN_FILES_TOKEN_V4,
   ProviderProcessFailureV4,
   type ProviderProcessEndReasonV4,
   type ProviderProcessExitV4,
@@ -17,7 +18,7 @@ import { resolveExecutable } from './resolve-executable.js';
 const NEWLINE = 0x0a;
 
 /**
- * Starts one run: a fresh empty working folder, the minimal environment, the executable spawned without a shell as
+ * Starts one run: a fresh empty working folder (and a private files folder beside it), the minimal environment, the executable spawned without a shell as
  * the leader of its own process group. Resolves once the process is running; rejects with a
  * {@link ProviderProcessFailureV4} when it cannot start.
  */
@@ -27,9 +28,21 @@ export async function runProcess(options: ProcessTransportOptions, request: Prov
   const executable = await resolveExecutable(options.executable, environment.PATH);
   if (executable === undefined) throw new ProviderProcessFailureV4('executable-missing');
   await mkdir(options.configFolder, { recursive: true, mode: 0o700 });
-  const workFolder = await mkdtemp(join(options.workRoot ?? tmpdir(), 'tokenforge-run-'));
+  const runFolder = await mkdtemp(join(options.workRoot ?? tmpdir(), 'tokenforge-run-'));
+  const workFolder = join(runFolder, 'work');
+  const filesFolder = join(runFolder, 'files');
+  await mkdir(workFolder, { mode: 0o700 });
+  await mkdir(filesFolder, { mode: 0o700 });
+  for (const [name, content] of Object.entries(request.files ?? {})) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(name)) {
+      await rm(runFolder, { recursive: true, force: true });
+      throw new ProviderProcessFailureV4('spawn-failed', { reason: 'policy-refused' });
+    }
+    await writeFile(join(filesFolder, name), content, { mode: 0o600 });
+  }
+  const args = request.args.map((argument) => argument.split(PROVIDER_PROCESS_RUN_FILES_TOKEN_V4).join(filesFolder));
   const started = Date.now();
-  const child = spawn(executable, [...request.args], {
+  const child = spawn(executable, args, {
     cwd: workFolder,
     env: environment,
     detached: true,
@@ -43,7 +56,7 @@ export async function runProcess(options: ProcessTransportOptions, request: Prov
       child.once('error', reject);
     });
   } catch (error) {
-    await rm(workFolder, { recursive: true, force: true });
+    await rm(runFolder, { recursive: true, force: true });
     const code = (error as { code?: unknown }).code === 'ENOENT' ? 'executable-missing' : 'spawn-failed';
     throw new ProviderProcessFailureV4(code, { cause: error });
   }
@@ -78,7 +91,7 @@ export async function runProcess(options: ProcessTransportOptions, request: Prov
       // Whatever the CLI left running in its group goes with it.
       killProcessGroup(pid);
       const result: ProviderProcessExitV4 = { reason: endReason, exitCode: endReason === 'exited' ? exitCode : null };
-      void rm(workFolder, { recursive: true, force: true }).then(
+      void rm(runFolder, { recursive: true, force: true }).then(
         () => undefined,
         () => undefined,
       ).then(() => {
@@ -102,8 +115,14 @@ export async function runProcess(options: ProcessTransportOptions, request: Prov
 
   const maxLine = options.maxLineBytes ?? 1024 * 1024;
   const maxTotal = options.maxStdoutBytes ?? 16 * 1024 * 1024;
+  /*
+   * Stdout is handed on in whole lines: the bytes after the last newline wait for the rest of their line. When the
+   * child ends by itself its trailing partial line is still handed on (it said it); when the run was killed
+   * (deadline, abort, bounds) the partial line is dropped, because the kill cut it.
+   */
   async function* readStdout(): AsyncGenerator<Uint8Array> {
     let lineBytes = 0;
+    let tail: Buffer = Buffer.alloc(0);
     let finished = false;
     try {
       for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
@@ -120,9 +139,16 @@ export async function runProcess(options: ProcessTransportOptions, request: Prov
           stop('output-too-large');
           break;
         }
-        yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+        if (from === 0) {
+          tail = tail.length === 0 ? chunk : Buffer.concat([tail, chunk]);
+          continue;
+        }
+        const lines = tail.length === 0 ? chunk.subarray(0, from) : Buffer.concat([tail, chunk.subarray(0, from)]);
+        tail = chunk.subarray(from);
+        yield new Uint8Array(lines.buffer, lines.byteOffset, lines.length);
       }
       finished = true;
+      if (endReason === 'exited' && tail.length > 0) yield new Uint8Array(tail.buffer, tail.byteOffset, tail.length);
     } finally {
       if (!finished && endReason === 'exited') stop('aborted');
       if (!finished) child.stdout.destroy();

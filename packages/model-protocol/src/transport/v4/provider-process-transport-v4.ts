@@ -23,9 +23,19 @@ export interface ProviderProcessRunRequestV4 {
    * example `CLAUDE_CONFIG_DIR`, `CODEX_HOME`). `HOME` always points there.
    */
   readonly configFolderVariables?: readonly string[];
+  /**
+   * Files the run needs (for example a policy file that turns a CLI's tools off), by plain file name. The transport
+   * writes them to a fresh private folder beside the working folder (never inside it, so the working folder starts
+   * empty) and removes it afterwards; {@link PROVIDER_PROCESS_RUN_FILES_TOKEN_V4} inside an argument is replaced by
+   * that folder's absolute path.
+   */
+  readonly files?: Readonly<Record<string, string>>;
   /** Kills the whole process group when aborted. */
   readonly signal: AbortSignal;
 }
+
+/** The token an argument carries where the run's files folder path goes. */
+export const PROVIDER_PROCESS_RUN_FILES_TOKEN_V4 = '{run-files}';
 
 /** Why a run ended, as the transport saw it. */
 export type ProviderProcessEndReasonV4 =
@@ -62,6 +72,12 @@ export interface ProviderProcessTransportV4 extends ProviderTransport {
   /** Marks a process transport (recognized structurally by {@link isProviderProcessTransportV4}). */
   readonly transportKind: 'process/v4';
   /**
+   * The program this transport runs, as the host's target names it (for `agent-cli/v1`: `claude-code`, `codex` or
+   * `gemini-cli`). A process family picks its mapping by it and refuses a program it does not know; it is the
+   * process twin of an HTTP target's base URL, a host fact, never a client's.
+   */
+  readonly program: string;
+  /**
    * Starts one run. Rejects with a {@link ProviderProcessFailureV4} when the process could not be started
    * (nothing was sent, so another target may be tried).
    */
@@ -72,8 +88,8 @@ export interface ProviderProcessTransportV4 extends ProviderTransport {
 export function isProviderProcessTransportV4(value: unknown): value is ProviderProcessTransportV4 {
   try {
     if (typeof value !== 'object' || value === null) return false;
-    const candidate = value as { transportKind?: unknown; run?: unknown; send?: unknown };
-    return candidate.transportKind === 'process/v4' && typeof candidate.run === 'function' && typeof candidate.send === 'function';
+    const candidate = value as { transportKind?: unknown; program?: unknown; run?: unknown; send?: unknown };
+    return candidate.transportKind === 'process/v4' && typeof candidate.program === 'string' && typeof candidate.run === 'function' && typeof candidate.send === 'function';
   } catch {
     return false;
   }
