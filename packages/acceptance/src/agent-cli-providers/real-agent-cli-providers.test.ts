@@ -11,7 +11,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NormalizedStreamEventV3, ProviderDispatchTargetV3 } from '@tokenforge/model-protocol';
+import type { NormalizedStreamEventV3, ProviderDispatchTargetV3, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { createProcessProviderTransport, type ProcessRunReport } from '@tokenforge/process-transport';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { AGENT_CLI_CAPABILITY, AGENT_CLI_NAMES, createAgentCliSuiteEntryV1, createTokenForgeProtocolSuiteV1, type AgentCliName } from '@tokenforge/provider-adapters';
@@ -71,7 +71,7 @@ function bindingFor(program: AgentCliName, model: string, options: { deadlineMs?
   return createProtocolEngineTargetBindingV1({ target, bindTransport: () => transport });
 }
 
-const chat = (stream: boolean) => ({ kind: 'chat', stream, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }] }) as const;
+const chat = (stream: boolean): TaskEnvelopeV3 => ({ kind: 'chat', stream, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }] });
 
 describe.skipIf('missing' in found)('real agent CLIs as providers (simulator as their model endpoint)', () => {
   for (const program of AGENT_CLI_NAMES) {
