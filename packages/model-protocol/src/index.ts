@@ -140,6 +140,7 @@ export type {
   ProviderTransportFailureReasonV1,
 } from './transport/v1/provider-transport.js';
 export {
+  isProviderProcessRunsExhaustedV4,
   isProviderProcessTransportV4,
   PROVIDER_PROCESS_FAILURE_CODES_V4,
   PROVIDER_PROCESS_RUN_FILES_TOKEN_V4,

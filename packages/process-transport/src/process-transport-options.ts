@@ -19,6 +19,13 @@ export interface ProcessTransportOptions {
   readonly allowEnvironment?: readonly string[];
   /** Folder under which each run's fresh, empty working folder is made (and removed afterwards). Default the OS temp folder. */
   readonly workRoot?: string;
+  /** Runs of this target at once (default 1: CLI runs are expensive). */
+  readonly maxConcurrentRuns?: number;
+  /**
+   * Runs that may wait for a free slot, in arrival order (default 0). One more is refused at once with
+   * `ProviderProcessFailureV4` `runs-exhausted` (before anything was sent), which a host answers as overloaded.
+   */
+  readonly maxQueuedRuns?: number;
   /** Wall-clock bound of one run in milliseconds, from spawn to exit; the process group is killed when it passes. */
   readonly deadlineMs: number;
   /** Longest stdout line in bytes (without its newline); a longer line kills the run. Default 1 MiB. */

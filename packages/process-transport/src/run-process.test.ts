@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isProviderProcessTransportV4, isProviderTransportFailureV1, type ProviderProcessRunV4 } from '@tokenforge/model-protocol';
+import { isProviderProcessRunsExhaustedV4, isProviderProcessTransportV4, isProviderTransportFailureV1, type ProviderProcessRunV4 } from '@tokenforge/model-protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProcessProviderTransport } from './create-process-provider-transport.js';
 import type { ProcessRunReport, ProcessTransportOptions } from './process-transport-options.js';
@@ -93,6 +93,25 @@ describe('process transport', () => {
       expect(isProviderTransportFailureV1(failure)).toBe(true);
       expect(failure).toMatchObject({ stage: 'before-send', code: 'executable-missing' });
     }
+  });
+
+  it('runs at most maxConcurrentRuns at once, queues up to maxQueuedRuns, refuses one more before sending', async () => {
+    const bound = transport({ maxConcurrentRuns: 1, maxQueuedRuns: 1 });
+    const controller = new AbortController();
+    const first = await bound.run({ args: ['hang'], signal: controller.signal });
+    const queued = bound.run({ args: ['exit', '0'], signal: new AbortController().signal });
+    const refused = await bound.run({ args: ['exit', '0'], signal: new AbortController().signal }).catch((error: unknown) => error);
+    expect(isProviderProcessRunsExhaustedV4(refused)).toBe(true);
+    expect(refused).toMatchObject({ stage: 'before-send', code: 'runs-exhausted' });
+    let started = false;
+    void queued.then(() => (started = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(started).toBe(false);
+    controller.abort();
+    await first.exit;
+    const second = await queued;
+    await readAll(second);
+    expect(await second.exit).toEqual({ reason: 'exited', exitCode: 0 });
   });
 
   it('reports a non-zero exit code', async () => {

@@ -84,6 +84,19 @@ export interface ProviderProcessTransportV4 extends ProviderTransport {
   run(request: ProviderProcessRunRequestV4): Promise<ProviderProcessRunV4>;
 }
 
+/** Whether an error (or its engine error's `cause`) is a process transport whose runs and queue were full. Never throws. */
+export function isProviderProcessRunsExhaustedV4(error: unknown): boolean {
+  try {
+    for (let current: unknown = error, depth = 0; typeof current === 'object' && current !== null && depth < 3; depth += 1) {
+      if ((current as { name?: unknown }).name === 'ProviderProcessFailureV4' && (current as { code?: unknown }).code === 'runs-exhausted') return true;
+      current = (current as { cause?: unknown }).cause;
+    }
+  } catch {
+    return false;
+  }
+  return false;
+}
+
 /** Recognizes a process transport structurally. Never throws. */
 export function isProviderProcessTransportV4(value: unknown): value is ProviderProcessTransportV4 {
   try {
@@ -95,8 +108,12 @@ export function isProviderProcessTransportV4(value: unknown): value is ProviderP
   }
 }
 
-/** Stable codes of process transport failures. */
-export const PROVIDER_PROCESS_FAILURE_CODES_V4 = ['executable-missing', 'spawn-failed', 'http-refused'] as const;
+/**
+ * Stable codes of process transport failures: `executable-missing` (not found or not executable), `spawn-failed`
+ * (the OS refused to start it), `http-refused` (`send` on a process transport), `runs-exhausted` (the target's
+ * concurrent runs and its queue are full: a host answers overloaded and may try its next target).
+ */
+export const PROVIDER_PROCESS_FAILURE_CODES_V4 = ['executable-missing', 'spawn-failed', 'http-refused', 'runs-exhausted'] as const;
 export type ProviderProcessFailureCodeV4 = (typeof PROVIDER_PROCESS_FAILURE_CODES_V4)[number];
 
 /**
@@ -108,7 +125,7 @@ export class ProviderProcessFailureV4 extends ProviderTransportFailureV1 {
   readonly code: ProviderProcessFailureCodeV4;
 
   constructor(code: ProviderProcessFailureCodeV4, options?: { cause?: unknown; stage?: ProviderTransportFailureStageV1; reason?: ProviderTransportFailureReasonV1 }) {
-    super(options?.stage ?? 'before-send', options?.reason ?? (code === 'http-refused' ? 'policy-refused' : 'connect-failed'), options);
+    super(options?.stage ?? 'before-send', options?.reason ?? (code === 'http-refused' ? 'policy-refused' : code === 'runs-exhausted' ? 'timeout' : 'connect-failed'), options);
     this.name = 'ProviderProcessFailureV4';
     this.code = code;
     this.message = `provider process failed before-send: ${code}`;
