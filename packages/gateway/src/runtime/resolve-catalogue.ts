@@ -1,3 +1,6 @@
+import type { ProviderTransport } from '@tokenforge/model-protocol';
+import { AGENT_CLI_PROTOCOL_FAMILY } from '@tokenforge/provider-adapters';
+import { agentCliTransportOf, type AgentCliRunLog } from './agent-cli-transport.js';
 import { createHttpProviderTransport, MIN_REDACTED_SECRET_LENGTH, type HttpProviderTransport, type HttpTransportCredentials } from '@tokenforge/http-transport';
 import type { ProtocolCapabilityV2, ProtocolCapabilityV3, ProtocolFamily, TaskKindV2 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, type ProtocolEngineDispatchTargetV1, type ProtocolEngineTargetBindingV1 } from '@tokenforge/protocol-engine';
@@ -68,7 +71,7 @@ export interface CatalogueWarning {
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
-function credentialsOf(target: GatewayTargetV1, env: Environment, path: string, problems: string[], warnings: CatalogueWarning[]): HttpTransportCredentials | undefined {
+function credentialsOf(target: GatewayTargetV1 & { credentials: NonNullable<GatewayTargetV1['credentials']> }, env: Environment, path: string, problems: string[], warnings: CatalogueWarning[]): HttpTransportCredentials | undefined {
   const read = (name: string, field: string): string | undefined => {
     const value = env[name];
     if (value === undefined || value.length === 0) problems.push(`${path}.credentials.${field}: the environment variable ${name} is not set`);
@@ -94,7 +97,7 @@ function credentialsOf(target: GatewayTargetV1, env: Environment, path: string, 
  * Reads the catalogue's secrets from `env` and builds one binding and transport per target. Every problem is
  * collected before {@link GatewayConfigurationError} is thrown, so one start reports them all.
  */
-export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForgeProtocolSuiteV1, env: Environment): ResolvedCatalogue {
+export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForgeProtocolSuiteV1, env: Environment, agentCliRunLog?: AgentCliRunLog): ResolvedCatalogue {
   const problems: string[] = [];
   const warnings: CatalogueWarning[] = [];
   const families = new Set(suite.registry.listProtocolFamilies());
@@ -114,36 +117,48 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
       const capability = capabilityOfTarget(target);
       if (!capability.taskKinds.includes(model.taskKind)) problems.push(`${path}: the target does not serve the model's task kind ${model.taskKind}`);
       if (capability.taskKinds.includes('embedding') && capability.embedding === undefined) problems.push(`${path}.capability.embedding: an embedding target needs its embedding space`);
-      const credentials = credentialsOf(target, env, path, problems, warnings);
-      if (credentials === undefined) return;
       const family = target.family as ProtocolFamily;
-      let transport: HttpProviderTransport;
-      try {
-        transport = createHttpProviderTransport({
-          baseUrl: target.baseUrl,
-          credentials,
-          metadata: suite.transportMetadataFor(family),
-          policy: {
-            allowedAddressCategories: [
-              ...(target.network?.allowLoopback === true ? (['loopback'] as const) : []),
-              ...(target.network?.allowPrivate === true ? (['private'] as const) : []),
-            ],
-            allowInsecureHttpToLoopback: target.network?.allowLoopback === true,
-            maxConnections: target.maxConnections ?? DEFAULT_TARGET_MAX_CONNECTIONS,
-            ...(target.timeouts?.connectMs === undefined ? {} : { connectTimeoutMs: target.timeouts.connectMs }),
-            ...(target.timeouts?.headersMs === undefined ? {} : { headersTimeoutMs: target.timeouts.headersMs }),
-            ...(target.timeouts?.bodyIdleMs === undefined ? {} : { bodyIdleTimeoutMs: target.timeouts.bodyIdleMs }),
-          },
-        });
-      } catch (error) {
-        const code = error instanceof Error && 'code' in error ? String(error.code) : 'invalid';
-        // The transport's messages are its own fixed texts (never a secret); the explanation adds the catalogue fix.
-        const explained = explainBaseUrlRefusal(target);
-        if (explained !== undefined) problems.push(`${path}.baseUrl: ${explained} (${code})`);
-        else problems.push(`${path}: the transport refused the target: ${error instanceof Error ? error.message : 'invalid'} (${code})`);
-        return;
+      let transport: ProviderTransport;
+      if (target.agentCli !== undefined || family === AGENT_CLI_PROTOCOL_FAMILY) {
+        const built = agentCliTransportOf(target, env, path, problems, agentCliRunLog);
+        if (built === undefined) return;
+        transport = built;
+      } else {
+        if (target.baseUrl === undefined || target.credentials === undefined) {
+          problems.push(`${path}: an HTTP target needs baseUrl and credentials`);
+          return;
+        }
+        const credentials = credentialsOf(target as typeof target & { credentials: NonNullable<typeof target.credentials> }, env, path, problems, warnings);
+        if (credentials === undefined) return;
+        let httpTransport: HttpProviderTransport;
+        try {
+          httpTransport = createHttpProviderTransport({
+            baseUrl: target.baseUrl,
+            credentials,
+            metadata: suite.transportMetadataFor(family),
+            policy: {
+              allowedAddressCategories: [
+                ...(target.network?.allowLoopback === true ? (['loopback'] as const) : []),
+                ...(target.network?.allowPrivate === true ? (['private'] as const) : []),
+              ],
+              allowInsecureHttpToLoopback: target.network?.allowLoopback === true,
+              maxConnections: target.maxConnections ?? DEFAULT_TARGET_MAX_CONNECTIONS,
+              ...(target.timeouts?.connectMs === undefined ? {} : { connectTimeoutMs: target.timeouts.connectMs }),
+              ...(target.timeouts?.headersMs === undefined ? {} : { headersTimeoutMs: target.timeouts.headersMs }),
+              ...(target.timeouts?.bodyIdleMs === undefined ? {} : { bodyIdleTimeoutMs: target.timeouts.bodyIdleMs }),
+            },
+          });
+        } catch (error) {
+          const code = error instanceof Error && 'code' in error ? String(error.code) : 'invalid';
+          // The transport's messages are its own fixed texts (never a secret); the explanation adds the catalogue fix.
+          const explained = explainBaseUrlRefusal(target);
+          if (explained !== undefined) problems.push(`${path}.baseUrl: ${explained} (${code})`);
+          else problems.push(`${path}: the transport refused the target: ${error instanceof Error ? error.message : 'invalid'} (${code})`);
+          return;
+        }
+        transports.push(httpTransport);
+        transport = httpTransport;
       }
-      transports.push(transport);
       const ref = `${model.name}#${targetIndex}`;
       const runtimeTarget: RuntimeTarget = {
         ref,

@@ -1,5 +1,6 @@
 import type { EgressCodecV1, EgressContextV1, PreparedMediaExecutionInputV2, ProviderDiagnosticV3, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { isConnectionPoolExhausted } from '@tokenforge/http-transport';
+import { isProviderProcessRunsExhaustedV4 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { egressResponse } from '../pipeline/egress-response.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
@@ -63,7 +64,7 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
     if (error.phase === 'input') return { kind: 'failure', failure: { code: 'unsupported', retryable: true }, acceptance: 'not-accepted' };
     // A transport failure (connection refused or reset, no response head) returned nothing to the client.
     // No free connection to the target within its connectMs: nothing was sent; 503-class, the next target may serve.
-    if (error.phase === 'transport' && isConnectionPoolExhausted(error)) return { kind: 'failure', failure: { code: 'overloaded', retryable: true }, acceptance: 'not-accepted' };
+    if (error.phase === 'transport' && (isConnectionPoolExhausted(error) || isProviderProcessRunsExhaustedV4(error))) return { kind: 'failure', failure: { code: 'overloaded', retryable: true }, acceptance: 'not-accepted' };
     if (error.phase === 'transport') return { kind: 'failure', failure: { code: 'network', retryable: true }, acceptance: 'unknown' };
     const answer = egress.encodeError({ source: 'engine', code: error.code }, context);
     return { kind: 'answer', response: egressResponse(answer, { 'x-request-id': scope.requestId }), outcome: `engine:${error.code}` };
