@@ -36,7 +36,7 @@ const allowedDependencies: Record<PublishablePackage, { readonly required: strin
   'provider-simulator': { required: [], optional: ['selfsigned'] },
   gateway: {
     required: ['@tokenforge/protocol-engine', '@tokenforge/provider-adapters', '@tokenforge/http-transport', 'hono', '@hono/node-server'],
-    optional: ['@tokenforge/model-protocol', '@tokenforge/provider-simulator', 'pino', 'yaml', 'zod', '@opentelemetry/api', '@opentelemetry/semantic-conventions', 'better-sqlite3', 'ioredis', 'pg'],
+    optional: ['@tokenforge/model-protocol', '@tokenforge/process-transport', '@tokenforge/provider-simulator', 'pino', 'yaml', 'zod', '@opentelemetry/api', '@opentelemetry/semantic-conventions', 'better-sqlite3', 'ioredis', 'pg'],
   },
 };
 
