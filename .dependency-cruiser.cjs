@@ -65,7 +65,7 @@ module.exports = {
         'its production code imports no TokenForge package.',
       severity: 'error',
       from: { path: '^packages/provider-simulator/src/', pathNot: TEST_CODE },
-      to: { path: '^packages/(model-protocol|protocol-engine|provider-adapters|http-transport|gateway)/' },
+      to: { path: '^packages/(model-protocol|protocol-engine|provider-adapters|http-transport|process-transport|gateway)/' },
     },
     {
       name: 'no-cycles',

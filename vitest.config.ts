@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const packages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'http-transport', 'provider-simulator', 'gateway', 'console', 'acceptance'];
+const packages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'http-transport', 'process-transport', 'provider-simulator', 'gateway', 'console', 'acceptance'];
 
 /**
  * `@tokenforge/*` imports resolve to each package's TypeScript source through the `paths` of tsconfig.base.json

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { TaskKindV2 } from '@tokenforge/model-protocol';
 import { createProtocolEngineV1 } from '@tokenforge/protocol-engine';
-import { createBuiltinTokenForgeProtocolSuiteV1, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import { createAgentCliSuiteEntryV1, createBuiltinTokenForgeProtocolSuiteV1, createTokenForgeProtocolSuiteV1, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import type { AgentCliRunLog } from './runtime/agent-cli-transport.js';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
 import type { GatewayCatalogueV1, GatewayMetricsV1 } from './catalogue/gateway-catalogue-v1.js';
@@ -150,10 +151,12 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     env = embedded.env;
     clientKey = embedded.clientKey;
   }
-  const suite = options.suite ?? createBuiltinTokenForgeProtocolSuiteV1();
+  const suite = options.suite ?? createTokenForgeProtocolSuiteV1({ entries: [...createBuiltinTokenForgeProtocolSuiteV1().entries, createAgentCliSuiteEntryV1()] });
   let resolved;
+  // A CLI run's report (its stderr included) goes to the operator log once the logger exists.
+  let agentCliRunLog: AgentCliRunLog = () => undefined;
   try {
-    resolved = resolveCatalogue(catalogue, suite, env);
+    resolved = resolveCatalogue(catalogue, suite, env, undefined, (path, report) => agentCliRunLog(path, report));
   } catch (error) {
     await simulator?.close();
     throw error;
@@ -210,6 +213,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     draining: false,
     shutdown: shutdown.signal,
   };
+  agentCliRunLog = (path, report) => runtime.logger.info({ agentCliRun: path, pid: report.pid, reason: report.reason, exitCode: report.exitCode, durationMs: report.durationMs, stdoutBytes: report.stdoutBytes, stderr: report.stderr, stderrDroppedBytes: report.stderrDroppedBytes }, 'agent CLI run ended');
   for (const warning of resolved.warnings) runtime.logger.warn({ warning: warning.code, path: warning.path }, warning.message);
   const metrics = new GatewayMetrics({
     modelNames: () => new Set(runtime.catalogue.models.keys()),

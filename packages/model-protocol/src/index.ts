@@ -139,6 +139,21 @@ export type {
   ProviderTransportFailureStageV1,
   ProviderTransportFailureReasonV1,
 } from './transport/v1/provider-transport.js';
+export {
+  isProviderProcessRunsExhaustedV4,
+  isProviderProcessTransportV4,
+  PROVIDER_PROCESS_FAILURE_CODES_V4,
+  PROVIDER_PROCESS_RUN_FILES_TOKEN_V4,
+  ProviderProcessFailureV4,
+} from './transport/v4/provider-process-transport-v4.js';
+export type {
+  ProviderProcessEndReasonV4,
+  ProviderProcessExitV4,
+  ProviderProcessFailureCodeV4,
+  ProviderProcessRunRequestV4,
+  ProviderProcessRunV4,
+  ProviderProcessTransportV4,
+} from './transport/v4/provider-process-transport-v4.js';
 export { providerAuthSchemeV1Schema, providerTransportMetadataV1Schema } from './transport/v1/provider-transport-metadata.js';
 export type { ProviderAuthSchemeV1, ProviderTransportMetadataV1 } from './transport/v1/provider-transport-metadata.js';
 

@@ -227,3 +227,12 @@ export type {
 export { decodeAnthropicClientCountRequest, encodeAnthropicClientCountResponse } from './protocols/anthropic-messages/index.js';
 export { decodeOpenAiResponsesClientCountRequest, encodeOpenAiResponsesClientCountResponse } from './protocols/openai-responses/index.js';
 export { decodeGeminiClientCountRequest, encodeGeminiClientCountResponse } from './protocols/gemini-generate-content/index.js';
+export {
+  AGENT_CLI_PROTOCOL_FAMILY,
+  AGENT_CLI_CAPABILITY,
+  AGENT_CLI_NAMES,
+  agentCliMapping,
+  createAgentCliAdapterFactory,
+  createAgentCliSuiteEntryV1,
+} from './protocols/agent-cli/index.js';
+export type { AgentCliAdapterOptionsV1, AgentCliName, CliFrame, CliMapping, CliRunPlan, RenderedPrompt } from './protocols/agent-cli/index.js';

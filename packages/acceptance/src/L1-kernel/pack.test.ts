@@ -21,7 +21,7 @@ const workspaceVersions = Object.fromEntries(
   ]),
 );
 /** Node-only packages: the others run on any JavaScript runtime, so their bundles import no builtin. */
-const nodeOnlyPackages: readonly PublishablePackage[] = ['http-transport', 'provider-simulator', 'gateway'];
+const nodeOnlyPackages: readonly PublishablePackage[] = ['http-transport', 'process-transport', 'provider-simulator', 'gateway'];
 
 let workRoot: string;
 const tarballs = new Map<PublishablePackage, string>();

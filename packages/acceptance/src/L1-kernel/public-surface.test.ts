@@ -32,10 +32,11 @@ const allowedDependencies: Record<PublishablePackage, { readonly required: strin
   'protocol-engine': { required: ['@tokenforge/model-protocol'], optional: [] },
   'provider-adapters': { required: [], optional: ['@tokenforge/model-protocol'] },
   'http-transport': { required: [], optional: ['@tokenforge/model-protocol', 'undici'] },
+  'process-transport': { required: ['@tokenforge/model-protocol'], optional: [] },
   'provider-simulator': { required: [], optional: ['selfsigned'] },
   gateway: {
     required: ['@tokenforge/protocol-engine', '@tokenforge/provider-adapters', '@tokenforge/http-transport', 'hono', '@hono/node-server'],
-    optional: ['@tokenforge/model-protocol', '@tokenforge/provider-simulator', 'pino', 'yaml', 'zod', '@opentelemetry/api', '@opentelemetry/semantic-conventions', 'better-sqlite3', 'ioredis', 'pg', 'ws', 'prom-client', '@opentelemetry/sdk-node'],
+    optional: ['@tokenforge/model-protocol', '@tokenforge/process-transport', '@tokenforge/provider-simulator', 'pino', 'yaml', 'zod', '@opentelemetry/api', '@opentelemetry/semantic-conventions', 'better-sqlite3', 'ioredis', 'pg', 'ws', 'prom-client', '@opentelemetry/sdk-node'],
   },
 };
 

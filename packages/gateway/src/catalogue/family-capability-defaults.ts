@@ -19,6 +19,7 @@ export const FAMILY_CAPABILITY_DEFAULTS: Readonly<Record<string, CapabilityDefau
   'cohere-rerank/v1': { executionMode: 'sync', taskKinds: ['rerank'] },
   'kling-video/v1': { executionMode: 'async-job', taskKinds: ['video-generation'] },
   'dashscope-tasks/v1': { executionMode: 'async-job', taskKinds: ['video-generation', 'image-generation'] },
+  'agent-cli/v1': { executionMode: 'stream-capable', taskKinds: ['chat'], tools: false, reasoning: true },
 };
 
 /**

@@ -200,10 +200,37 @@ export const gatewayTargetV1Schema = z.strictObject({
   family: catalogueFamily,
   /** The model name sent to the provider. */
   model: z.string().min(1).max(256),
-  /** The provider's base URL (`https://api.openai.com/v1`, `https://api.anthropic.com`, ...). */
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  /** Where the credentials come from. */
-  credentials: gatewayTargetCredentialsV1Schema,
+  /** The provider's base URL (`https://api.openai.com/v1`, `https://api.anthropic.com`, ...). Absent only with `agentCli`. */
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** Where the credentials come from. Absent only with `agentCli`. */
+  credentials: gatewayTargetCredentialsV1Schema.optional(),
+  /**
+   * A target of family `agent-cli/v1`: a locally installed coding-agent CLI the gateway runs once per request (the
+   * process transport) instead of an HTTP provider; `baseUrl` and `credentials` are then absent. `model` is the
+   * model the CLI is told to use.
+   */
+  agentCli: z
+    .strictObject({
+      /** Which CLI it is: `claude-code`, `codex` or `gemini-cli` (the family's mapping). */
+      program: z.enum(['claude-code', 'codex', 'gemini-cli']),
+      /** The executable: an absolute path, or a name on the `PATH` the gateway passes on. */
+      executable: z.string().min(1).max(4096),
+      /** The CLI's own configuration folder for this target (its sign-in and settings; the child's `HOME`). */
+      configFolder: z.string().min(1).max(4096),
+      /**
+       * Variables the CLI receives, by name, each read from the gateway's environment variable of the same
+       * name (values never live in the catalogue). Nothing else of the gateway's environment reaches the CLI
+       * except `PATH`, locale and time zone.
+       */
+      environment: z.array(environmentVariableName).max(64).optional(),
+      /** Runs of this target at once (default 1). */
+      maxConcurrentRuns: z.number().int().min(1).max(64).optional(),
+      /** Runs that may wait for a free run (default 0); one more is refused as overloaded (503 in the client's dialect). */
+      maxQueuedRuns: z.number().int().min(0).max(1024).optional(),
+      /** Wall-clock bound of one run, in milliseconds (default 5 min); past it the run is killed and fails as `timeout`. */
+      deadlineMs: milliseconds.optional(),
+    })
+    .optional(),
   /** Capability facts over the family's defaults. */
   capability: gatewayCapabilityOverridesV1Schema.optional(),
   /** Per-target timeouts (defaults: the transport's). */

@@ -7,7 +7,7 @@ import type { GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
  * only turns its refusal into an operator message.
  */
 export function explainBaseUrlRefusal(target: GatewayTargetV1): string | undefined {
-  if (!URL.canParse(target.baseUrl)) return undefined;
+  if (target.baseUrl === undefined || !URL.canParse(target.baseUrl)) return undefined;
   const url = new URL(target.baseUrl);
   const hostname = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const localhost = hostname === 'localhost' || hostname.endsWith('.localhost');

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { ProviderTransport } from '@tokenforge/model-protocol';
+import { AGENT_CLI_PROTOCOL_FAMILY } from '@tokenforge/provider-adapters';
+import { agentCliTransportOf, type AgentCliRunLog } from './agent-cli-transport.js';
 import { createHttpProviderTransport, MIN_REDACTED_SECRET_LENGTH, type HttpProviderTransport, type HttpTransportCredentials } from '@tokenforge/http-transport';
 import type { ProtocolCapabilityV2, ProtocolCapabilityV3, ProtocolFamily, TaskKindV2 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, type ProtocolEngineDispatchTargetV1, type ProtocolEngineTargetBindingV1 } from '@tokenforge/protocol-engine';
@@ -87,7 +90,7 @@ export interface CatalogueWarning {
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
-function credentialsOf(target: GatewayTargetV1, env: Environment, path: string, problems: string[], warnings: CatalogueWarning[]): HttpTransportCredentials | undefined {
+function credentialsOf(target: GatewayTargetV1 & { credentials: NonNullable<GatewayTargetV1['credentials']> }, env: Environment, path: string, problems: string[], warnings: CatalogueWarning[]): HttpTransportCredentials | undefined {
   const read = (name: string, field: string): string | undefined => {
     const secret = readSecret(env, name);
     const value = secret !== undefined && 'value' in secret ? secret.value : undefined;
@@ -127,7 +130,13 @@ function cooldownPolicy(cooldown: GatewayCooldownV1 | undefined): CooldownPolicy
  * so one start reports them all. With `previous` (a reload), a target whose definition, routing and secrets are
  * unchanged is the very same object, with its transport (pool) and its routing state.
  */
-export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForgeProtocolSuiteV1, env: Environment, previous?: ResolvedCatalogue): ResolvedCatalogue {
+export function resolveCatalogue(
+  catalogue: GatewayCatalogueV1,
+  suite: TokenForgeProtocolSuiteV1,
+  env: Environment,
+  previous?: ResolvedCatalogue,
+  agentCliRunLog?: AgentCliRunLog,
+): ResolvedCatalogue {
   const problems: string[] = [];
   const warnings: CatalogueWarning[] = [];
   const families = new Set(suite.registry.listProtocolFamilies());
@@ -152,11 +161,16 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
       const capability = capabilityOfTarget(target);
       if (!capability.taskKinds.includes(model.taskKind)) problems.push(`${path}: the target does not serve the model's task kind ${model.taskKind}`);
       if (capability.taskKinds.includes('embedding') && capability.embedding === undefined) problems.push(`${path}.capability.embedding: an embedding target needs its embedding space`);
-      const credentials = credentialsOf(target, env, path, problems, warnings);
-      if (credentials === undefined) return;
       const family = target.family as ProtocolFamily;
+      const isAgentCli = target.agentCli !== undefined || family === AGENT_CLI_PROTOCOL_FAMILY;
+      if (!isAgentCli && (target.baseUrl === undefined || target.credentials === undefined)) {
+        problems.push(`${path}: an HTTP target needs baseUrl and credentials`);
+        return;
+      }
+      const credentials = isAgentCli ? undefined : credentialsOf(target as typeof target & { credentials: NonNullable<typeof target.credentials> }, env, path, problems, warnings);
+      if (!isAgentCli && credentials === undefined) return;
       const fingerprint = createHash('sha256')
-        .update(JSON.stringify([model.name, targetIndex, target, model.routing?.cooldown ?? catalogue.routing?.cooldown ?? null, credentials]))
+        .update(JSON.stringify([model.name, targetIndex, target, model.routing?.cooldown ?? catalogue.routing?.cooldown ?? null, credentials ?? null]))
         .digest('base64url');
       const kept = reusable.get(fingerprint);
       if (kept?.transport !== undefined) {
@@ -167,34 +181,42 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
         targets.set(kept.target.ref, kept.target);
         return;
       }
-      let transport: HttpProviderTransport;
-      try {
-        transport = createHttpProviderTransport({
-          baseUrl: target.baseUrl,
-          credentials,
-          metadata: suite.transportMetadataFor(family),
-          policy: {
-            allowedAddressCategories: [
-              ...(target.network?.allowLoopback === true ? (['loopback'] as const) : []),
-              ...(target.network?.allowPrivate === true ? (['private'] as const) : []),
-            ],
-            allowInsecureHttpToLoopback: target.network?.allowLoopback === true,
-            maxConnections: target.maxConnections ?? DEFAULT_TARGET_MAX_CONNECTIONS,
-            ...(target.timeouts?.connectMs === undefined ? {} : { connectTimeoutMs: target.timeouts.connectMs }),
-            ...(target.timeouts?.headersMs === undefined ? {} : { headersTimeoutMs: target.timeouts.headersMs }),
-            ...(target.timeouts?.bodyIdleMs === undefined ? {} : { bodyIdleTimeoutMs: target.timeouts.bodyIdleMs }),
-          },
-        });
-      } catch (error) {
-        const code = error instanceof Error && 'code' in error ? String(error.code) : 'invalid';
-        // The transport's messages are its own fixed texts (never a secret); the explanation adds the catalogue fix.
-        const explained = explainBaseUrlRefusal(target);
-        if (explained !== undefined) problems.push(`${path}.baseUrl: ${explained} (${code})`);
-        else problems.push(`${path}: the transport refused the target: ${error instanceof Error ? error.message : 'invalid'} (${code})`);
-        return;
+      let bound: ProviderTransport;
+      let httpTransport: HttpProviderTransport | undefined;
+      if (isAgentCli) {
+        // A process transport is handed to its family as it is: the attempt id header is an HTTP matter.
+        const built = agentCliTransportOf(target, env, path, problems, agentCliRunLog);
+        if (built === undefined) return;
+        bound = built;
+      } else {
+        try {
+          httpTransport = createHttpProviderTransport({
+            baseUrl: target.baseUrl as string,
+            credentials: credentials as HttpTransportCredentials,
+            metadata: suite.transportMetadataFor(family),
+            policy: {
+              allowedAddressCategories: [
+                ...(target.network?.allowLoopback === true ? (['loopback'] as const) : []),
+                ...(target.network?.allowPrivate === true ? (['private'] as const) : []),
+              ],
+              allowInsecureHttpToLoopback: target.network?.allowLoopback === true,
+              maxConnections: target.maxConnections ?? DEFAULT_TARGET_MAX_CONNECTIONS,
+              ...(target.timeouts?.connectMs === undefined ? {} : { connectTimeoutMs: target.timeouts.connectMs }),
+              ...(target.timeouts?.headersMs === undefined ? {} : { headersTimeoutMs: target.timeouts.headersMs }),
+              ...(target.timeouts?.bodyIdleMs === undefined ? {} : { bodyIdleTimeoutMs: target.timeouts.bodyIdleMs }),
+            },
+          });
+        } catch (error) {
+          const code = error instanceof Error && 'code' in error ? String(error.code) : 'invalid';
+          // The transport's messages are its own fixed texts (never a secret); the explanation adds the catalogue fix.
+          const explained = explainBaseUrlRefusal(target);
+          if (explained !== undefined) problems.push(`${path}.baseUrl: ${explained} (${code})`);
+          else problems.push(`${path}: the transport refused the target: ${error instanceof Error ? error.message : 'invalid'} (${code})`);
+          return;
+        }
+        created.push(httpTransport);
+        bound = attemptIdTransport(httpTransport);
       }
-      created.push(transport);
-      const bound = attemptIdTransport(transport);
       const ref = `${model.name}#${targetIndex}`;
       const runtimeTarget: RuntimeTarget = {
         ref,
@@ -211,7 +233,7 @@ export function resolveCatalogue(catalogue: GatewayCatalogueV1, suite: TokenForg
           bindTransport: () => bound,
         }),
       };
-      transports.set(runtimeTarget, transport);
+      if (httpTransport !== undefined) transports.set(runtimeTarget, httpTransport);
       fingerprints.set(runtimeTarget, fingerprint);
       runtimeTargets.push(runtimeTarget);
       targets.set(ref, runtimeTarget);

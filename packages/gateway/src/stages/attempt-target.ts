@@ -1,5 +1,5 @@
 import { isConnectionPoolExhausted } from '@tokenforge/http-transport';
-import { isProviderTransportFailureV1, type EgressCodecV1, type EgressContextV1, type PreparedMediaExecutionInputV2, type ProviderDiagnosticV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import { isProviderProcessRunsExhaustedV4, isProviderTransportFailureV1, type EgressCodecV1, type EgressContextV1, type PreparedMediaExecutionInputV2, type ProviderDiagnosticV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { withAttemptId } from '../governance/wiring/attempt-id-header.js';
 import type { AttemptMeter } from '../governance/wiring/request-metering.js';
@@ -78,7 +78,7 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
     if (error.phase === 'input') return { kind: 'failure', failure: { code: 'unsupported', retryable: true }, acceptance: 'not-accepted', ending: notSent };
     // A transport failure (connection refused or reset, no response head) returned nothing to the client.
     // No free connection to the target within its connectMs: nothing was sent; 503-class, the next target may serve.
-    if (error.phase === 'transport' && isConnectionPoolExhausted(error)) return { kind: 'failure', failure: { code: 'overloaded', retryable: true }, acceptance: 'not-accepted', ending: notSent };
+    if (error.phase === 'transport' && (isConnectionPoolExhausted(error) || isProviderProcessRunsExhaustedV4(error))) return { kind: 'failure', failure: { code: 'overloaded', retryable: true }, acceptance: 'not-accepted', ending: notSent };
     if (error.phase === 'transport') return { kind: 'failure', failure: { code: 'network', retryable: true }, acceptance: 'unknown', ending: notSent };
     // The provider answered something the engine refused: what it served is unknown, so the reservation is charged.
     meter?.settle({ reachedProvider: true, served: true, outcome: `engine:${error.code}` }, true);

@@ -23,6 +23,7 @@ const TEST_FILE = /\.(?:property\.)?test\.ts$/;
 
 /** Helpers that fit no prefix, named one by one (a new one is added here and in the README on purpose). */
 const DIALECT_HELPERS: Record<string, readonly string[]> = {
+  'agent-cli': ['cli-frame.ts', 'cli-mapping.ts'],
   'gemini-generate-content': ['assert-never.ts', 'is-base64.ts', 'model-path.ts', 'partial-args-writer.ts', 'response-assembler.ts', 'tool-call-id.ts'],
   'openai-chat': ['derive-tool-call-id.ts'],
   'openai-images': ['model-rules.ts'],
@@ -53,8 +54,9 @@ function fitsTheSet(family: string, file: string, required: readonly string[]): 
 }
 
 describe('family folders keep the fixed file set', () => {
-  it('finds all nine families', () => {
+  it('finds all ten families', () => {
     expect(families.sort()).toEqual([
+      'agent-cli',
       'anthropic-messages',
       'cohere-rerank',
       'dashscope-tasks',

@@ -19,7 +19,7 @@ export const repositoryRoot = findRepositoryRoot(dirname(fileURLToPath(import.me
 export const kernelGateDirectory = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /** The packages that are published to the registry, by folder name under `packages/`. */
-export const publishablePackages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'http-transport', 'provider-simulator', 'gateway'] as const;
+export const publishablePackages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'http-transport', 'process-transport', 'provider-simulator', 'gateway'] as const;
 
 export type PublishablePackage = (typeof publishablePackages)[number];
 
