@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -49,7 +51,11 @@ async function answers(url: string): Promise<boolean> {
 
 describe.runIf(process.platform === 'linux')("the README's command `npx --yes pnpm@12.4.2 gateway`", () => {
   it('runs the built CLI and stops, with every process under it, when the command itself gets SIGTERM', async () => {
-    const child = spawn('npx', ['--yes', 'pnpm@12.4.2', 'gateway', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['--yes', 'pnpm@12.4.2', 'gateway', '--port', '0'], {
+      cwd: ROOT,
+      env: { ...process.env, TOKENFORGE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tokenforge-launcher-')) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const pid = child.pid as number;
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

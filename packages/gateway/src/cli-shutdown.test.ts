@@ -47,7 +47,7 @@ describe('tokenforge-gateway on SIGTERM with open streams (issue #30 item 6)', (
         limits: { drainTimeoutMs: 1500 },
       }),
     );
-    const child = spawn(`${ROOT}node_modules/.bin/tsx`, [CLI, '--config', config, '--port', '0'], {
+    const child = spawn(`${ROOT}node_modules/.bin/tsx`, [CLI, '--config', config, '--port', '0', '--no-governance'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TFG_TEST_CLIENT_KEY: CLIENT_KEY, TFG_TEST_UPSTREAM_KEY: 'upstream-key-0123456789abcdef' },

@@ -19,7 +19,7 @@ afterAll(async () => {
 /** Runs `tokenforge-gateway --config FILE` as the README does and returns how it ended (it must not start). */
 function startCli(config: string, env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(`${ROOT}node_modules/.bin/tsx`, [CLI, '--config', config, '--port', '0'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(`${ROOT}node_modules/.bin/tsx`, [CLI, '--config', config, '--port', '0', '--no-governance'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repositoryRoot } from '../L1-kernel/test-support/repository.js';
@@ -44,6 +45,8 @@ function startGatewayScript(): Promise<{ url: string; clientKey: string }> {
     const executable = command === 'node' ? process.execPath : join(repositoryRoot, 'node_modules', '.bin', command);
     const child = spawn(executable, [...scriptArguments, '--port', '0'], {
       cwd: repositoryRoot,
+      // The README's command with its default governance, in a data directory of this test's own.
+      env: { ...process.env, TOKENFORGE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tokenforge-readme-')) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     gateway = child;

@@ -62,7 +62,10 @@ export interface GatewayProcess {
 }
 
 export async function startGatewayProcess(args: readonly string[], env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const child = node(CLI, ['--port', '0', ...args], env);
+  // These processes test routing, reload and telemetry: governance (on by default from the CLI) stays off unless a
+  // test names a data directory, so parallel test files never share one.
+  const governance = args.includes('--data-dir') ? [] : ['--no-governance'];
+  const child = node(CLI, ['--port', '0', ...governance, ...args], env);
   const logLines: Record<string, unknown>[] = [];
   const waiters = new Set<() => void>();
   createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {

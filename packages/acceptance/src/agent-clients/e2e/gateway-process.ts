@@ -22,7 +22,7 @@ export async function startGatewayProcess(input: { readonly folder: string; read
   const config = join(input.folder, 'catalogue.json');
   writeFileSync(config, `${JSON.stringify(input.catalogue, null, 2)}\n`);
   const tsx = join(repositoryRoot, 'node_modules', '.bin', 'tsx');
-  const child: ChildProcess = spawn(tsx, [join(repositoryRoot, 'packages/gateway/src/cli.ts'), '--config', config, '--port', '0'], {
+  const child: ChildProcess = spawn(tsx, [join(repositoryRoot, 'packages/gateway/src/cli.ts'), '--config', config, '--port', '0', '--no-governance'], {
     cwd: repositoryRoot,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? input.folder, ...input.env },
     stdio: ['ignore', 'pipe', 'pipe'],
