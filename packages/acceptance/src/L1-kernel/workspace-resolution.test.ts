@@ -13,6 +13,8 @@ import { runCommand } from './test-support/run-command.js';
 
 const packageNames = readdirSync(join(repositoryRoot, 'packages'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(join(repositoryRoot, 'packages', entry.name, 'package.json')))
+  // Packages that export something to import (the operator console is a web page with no exports).
+  .filter((entry) => (JSON.parse(readFileSync(join(repositoryRoot, 'packages', entry.name, 'package.json'), 'utf8')) as { exports?: unknown }).exports !== undefined)
   .map((entry) => entry.name)
   .sort();
 const tsx = join(repositoryRoot, 'node_modules', '.bin', 'tsx');
