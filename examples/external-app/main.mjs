@@ -91,7 +91,9 @@ try {
   await gateway.close();
 }
 // The bin an operator runs: `tokenforge-gateway` from node_modules/.bin, ready on /healthz, stopped by SIGTERM.
-const bin = spawn(fileURLToPath(new URL('./node_modules/.bin/tokenforge-gateway', import.meta.url)), ['--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+// `--no-governance`: this install ran with `--ignore-scripts`, so better-sqlite3 (the embedded governance store's
+// database, a native module that npm builds at install) was not built here.
+const bin = spawn(fileURLToPath(new URL('./node_modules/.bin/tokenforge-gateway', import.meta.url)), ['--port', '0', '--no-governance'], { stdio: ['ignore', 'pipe', 'ignore'] });
 try {
   let output = '';
   bin.stdout.on('data', (chunk) => (output += chunk));

@@ -11,7 +11,7 @@ import {
   type ClientJsonObject,
 } from '../openai-common/client-json.js';
 import { parseBase64DataUrl } from '../openai-common/data-url.js';
-import { readClientCacheControl } from './read-client-cache-control.js';
+import { readClientCacheControl } from './decode-client-cache-control.js';
 
 /** The system instructions and conversation of a client request. */
 export interface DecodedClientMessages {
