@@ -95,8 +95,21 @@ export function observeRequestLines(logger: Logger, observer: OperatorLogObserve
   return () => observers.set(logger, (observers.get(logger) ?? []).filter((candidate) => candidate !== observer));
 }
 
+/**
+ * The level of a request's line: a failure the gateway or an upstream caused is `error` (5xx) or `warn` (a failed
+ * answer below 500, or a success that needed a fallback or retry after a failed attempt); successes, client-side
+ * refusals (`refused:*`, 4xx) and clients that left are `info`. The stage and cause stay in the line's attempts
+ * (`transport`, `diagnostics`).
+ */
+export function requestLineLevel(line: Pick<OperatorLogLine, 'status' | 'outcome' | 'attempts'>): 'info' | 'warn' | 'error' {
+  const failed = line.outcome.startsWith('failed') || line.outcome.startsWith('engine:');
+  if (failed || (line.status >= 500 && !line.outcome.startsWith('refused:'))) return line.status >= 500 ? 'error' : 'warn';
+  if (line.status < 400 && line.attempts.some((attempt) => attempt.outcome !== 'ok')) return 'warn';
+  return 'info';
+}
+
 function writeRequestLine(logger: Logger, line: OperatorLogLine): void {
-  logger.info(line, 'request');
+  logger[requestLineLevel(line)](line, 'request');
   for (const observer of observers.get(logger) ?? []) {
     try {
       observer(line);
