@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdmissionRequestV1, SettlementV1 } from '../v1/governance-store-v1.js';
 import { isGovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
+import { admissionRequestV1, settlementV1 } from '../v1/test-support/governance-fixtures.js';
 import { describeGovernanceStoreContract } from '../v1/test-support/governance-store-contract.js';
 import { GOVERNANCE_DATA_FILES } from './governance-data-directory.js';
 import { type EmbeddedGovernanceStoreOptions, openEmbeddedGovernanceStore } from './embedded-governance-store.js';
@@ -29,48 +30,16 @@ describeGovernanceStoreContract('embedded (better-sqlite3)', async ({ clock }) =
   };
 });
 
-const admission: AdmissionRequestV1 = {
-  attemptId: 'r1:1',
+const admission = admissionRequestV1({
   requestId: 'r1',
-  attempt: 1,
-  tenantId: 'acme',
   keyId: 'k1',
-  publicModel: 'model-a',
-  targetRef: 'model-a#0',
-  provider: 'simulator',
   priceVersion: 'p-1',
   tenantLimits: { budget: { amountMicros: 1000, currency: 'USD', period: 'month' } },
-  firstAttempt: true,
-  reservedTokens: 100,
   reservedMicros: 600,
-  currency: 'USD',
-  deadlineMs: Date.now() + 60_000,
-};
+});
 
 function settlementOf(request: AdmissionRequestV1, costMicros: number): SettlementV1 {
-  return {
-    attemptId: request.attemptId,
-    requestId: request.requestId,
-    attempt: request.attempt,
-    tenantId: request.tenantId,
-    keyId: request.keyId,
-    publicModel: request.publicModel,
-    targetRef: request.targetRef,
-    provider: request.provider,
-    kind: 'actual',
-    usage: { inputTokens: 10, outputTokens: 5 },
-    costMicros,
-    currency: 'USD',
-    priceVersion: 'p-1',
-    reservedMicros: request.reservedMicros,
-    reservedTokens: request.reservedTokens,
-    usedTokens: 15,
-    overrun: false,
-    outcome: 'completed',
-    releaseSlot: true,
-    startedAtMs: Date.now(),
-    settledAtMs: Date.now(),
-  };
+  return settlementV1(request, { costMicros, priceVersion: 'p-1' });
 }
 
 describe('embedded governance store', () => {

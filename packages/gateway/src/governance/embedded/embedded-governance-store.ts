@@ -28,6 +28,7 @@ import type {
   TrackedJobQueryV1,
   TrackedJobV1,
 } from '../v1/governance-store-v1.js';
+import { reservationFactsV1 } from '../v1/reservation-facts-v1.js';
 import {
   type GovernanceDataDirectorySecrets,
   GOVERNANCE_DATA_FILES,
@@ -312,20 +313,9 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
 
   #orphanedSettlement(request: AdmissionRequestV1, startedAtMs: number, settledAtMs: number): SettlementV1 {
     return {
-      attemptId: request.attemptId,
-      requestId: request.requestId,
-      attempt: request.attempt,
-      tenantId: request.tenantId,
-      keyId: request.keyId,
-      publicModel: request.publicModel,
-      targetRef: request.targetRef,
-      provider: request.provider,
+      ...reservationFactsV1(request),
       kind: 'orphaned',
       costMicros: request.reservedMicros,
-      currency: request.currency,
-      priceVersion: request.priceVersion,
-      reservedMicros: request.reservedMicros,
-      reservedTokens: request.reservedTokens,
       usedTokens: request.reservedTokens,
       overrun: false,
       outcome: 'orphaned',

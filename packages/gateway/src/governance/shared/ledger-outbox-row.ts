@@ -1,24 +1,5 @@
 import type { LedgerRowV1, SettlementV1 } from '../v1/governance-store-v1.js';
 
-/**
- * What an admission stores for the row the orphan sweep writes if the reservation is never settled (JSON, kept
- * verbatim in the reservation; the sweep adds cost, used tokens and times around it).
- */
-export interface OrphanRowFactsV1 {
-  readonly attemptId: string;
-  readonly requestId: string;
-  readonly attempt: number;
-  readonly tenantId: string;
-  readonly keyId: string;
-  readonly publicModel: string;
-  readonly targetRef: string;
-  readonly provider: string;
-  readonly priceVersion: string;
-  readonly currency: string;
-  readonly reservedMicros: number;
-  readonly reservedTokens: number;
-}
-
 /** The outbox entry of a settlement: the ledger row without its day (derived when it is written). */
 export function encodeSettlementRow(settlement: SettlementV1): string {
   const { releaseSlot: _releaseSlot, ...row } = settlement;

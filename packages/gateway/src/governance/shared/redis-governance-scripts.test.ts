@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AdmissionRequestV1, SettlementV1 } from '../v1/governance-store-v1.js';
+import type { AdmissionRequestV1 } from '../v1/governance-store-v1.js';
 import { REDIS_ADMISSION_SCRIPT, REDIS_ADMISSION_SCRIPT_SHA1 } from './redis-admission-script.js';
 import { REDIS_LIMIT_USE_SCRIPT, REDIS_LIMIT_USE_SCRIPT_SHA1 } from './redis-limit-use-script.js';
 import { REDIS_ORPHAN_SWEEP_SCRIPT, REDIS_ORPHAN_SWEEP_SCRIPT_SHA1 } from './redis-orphan-sweep-script.js';
 import { REDIS_SETTLEMENT_SCRIPT, REDIS_SETTLEMENT_SCRIPT_SHA1 } from './redis-settlement-script.js';
 import { REDIS_VERSION_SCRIPT, REDIS_VERSION_SCRIPT_SHA1 } from './redis-version-script.js';
+import { admissionRequestV1, settlementV1 } from '../v1/test-support/governance-fixtures.js';
 import { SharedGovernanceStore } from './shared-governance-store.js';
 import { type RealServers, realServersAvailable, startRealServers } from './test-support/real-servers.js';
 import { resetSharedGovernanceState } from './test-support/reset-shared-governance-state.js';
@@ -26,52 +27,12 @@ describe('the governance Lua scripts are pinned by their SHA-1', () => {
 });
 
 function admission(overrides: Partial<AdmissionRequestV1> = {}): AdmissionRequestV1 {
-  const requestId = overrides.requestId ?? `request-${Math.random().toString(36).slice(2)}`;
-  return {
-    attemptId: `${requestId}:1`,
-    requestId,
-    attempt: 1,
-    tenantId: 'acme',
-    keyId: 'key-1',
-    publicModel: 'model-a',
-    targetRef: 'model-a#0',
-    provider: 'simulator',
-    priceVersion: 'prices-1',
+  return admissionRequestV1({
+    requestId: `request-${Math.random().toString(36).slice(2)}`,
     tenantLimits: { requestsPerMinute: 1000, tokensPerMinute: 100_000, concurrentRequests: 10, budget: { amountMicros: 10_000_000, currency: 'USD', period: 'day' } },
     keyLimits: { requestsPerMinute: 100 },
-    firstAttempt: true,
-    reservedTokens: 100,
-    reservedMicros: 1000,
-    currency: 'USD',
-    deadlineMs: Date.now() + 60_000,
     ...overrides,
-  };
-}
-
-function settlement(request: AdmissionRequestV1): SettlementV1 {
-  return {
-    attemptId: request.attemptId,
-    requestId: request.requestId,
-    attempt: request.attempt,
-    tenantId: request.tenantId,
-    keyId: request.keyId,
-    publicModel: request.publicModel,
-    targetRef: request.targetRef,
-    provider: request.provider,
-    kind: 'actual',
-    usage: { inputTokens: 10, outputTokens: 5 },
-    costMicros: 400,
-    currency: 'USD',
-    priceVersion: request.priceVersion,
-    reservedMicros: request.reservedMicros,
-    reservedTokens: request.reservedTokens,
-    usedTokens: 15,
-    overrun: false,
-    outcome: 'completed',
-    releaseSlot: true,
-    startedAtMs: Date.now(),
-    settledAtMs: Date.now(),
-  };
+  });
 }
 
 describe.skipIf(!realServersAvailable())('the governance scripts on a real Redis', () => {
@@ -134,10 +95,10 @@ describe.skipIf(!realServersAvailable())('the governance scripts on a real Redis
   it('one round trip admits (EVALSHA) and one settles (EVALSHA) once the scripts are cached', async () => {
     const warm = admission();
     await store.admit(warm);
-    await store.settle(settlement(warm));
+    await store.settle(settlementV1(warm));
     const request = admission();
     expect(await clientCommandsDuring(() => store.admit(request))).toEqual([`evalsha ${REDIS_ADMISSION_SCRIPT_SHA1}`]);
-    expect(await clientCommandsDuring(() => store.settle(settlement(request)))).toEqual([`evalsha ${REDIS_SETTLEMENT_SCRIPT_SHA1}`]);
+    expect(await clientCommandsDuring(() => store.settle(settlementV1(request)))).toEqual([`evalsha ${REDIS_SETTLEMENT_SCRIPT_SHA1}`]);
   });
 
   it('falls back to EVAL on NOSCRIPT (after SCRIPT FLUSH) and keeps admitting', async () => {

@@ -4,61 +4,20 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdmissionRequestV1, SettlementV1 } from '../v1/governance-store-v1.js';
+import { admissionRequestV1, settlementV1 } from '../v1/test-support/governance-fixtures.js';
 import { redisGovernanceKeys } from './redis-governance-keys.js';
 import { SharedGovernanceConfigError, SharedGovernanceStore, type SharedGovernanceStoreOptions } from './shared-governance-store.js';
 import { type RealServers, realServersAvailable, startRealServers } from './test-support/real-servers.js';
 import { resetSharedGovernanceState } from './test-support/reset-shared-governance-state.js';
 
-let sequence = 0;
 const LIMITS = { concurrentRequests: 100, budget: { amountMicros: 1_000_000, currency: 'USD', period: 'total' } } as const;
 
 function admission(overrides: Partial<AdmissionRequestV1> = {}): AdmissionRequestV1 {
-  sequence += 1;
-  const requestId = `request-${sequence}`;
-  return {
-    attemptId: `${requestId}:1`,
-    requestId,
-    attempt: 1,
-    tenantId: 'acme',
-    keyId: 'key-1',
-    publicModel: 'model-a',
-    targetRef: 'model-a#0',
-    provider: 'simulator',
-    priceVersion: 'prices-1',
-    tenantLimits: LIMITS,
-    firstAttempt: true,
-    reservedTokens: 100,
-    reservedMicros: 1000,
-    currency: 'USD',
-    deadlineMs: Date.now() + 600_000,
-    ...overrides,
-  };
+  return admissionRequestV1({ tenantLimits: LIMITS, deadlineMs: Date.now() + 600_000, ...overrides });
 }
 
 function settlement(request: AdmissionRequestV1, costMicros = 400): SettlementV1 {
-  return {
-    attemptId: request.attemptId,
-    requestId: request.requestId,
-    attempt: request.attempt,
-    tenantId: request.tenantId,
-    keyId: request.keyId,
-    publicModel: request.publicModel,
-    targetRef: request.targetRef,
-    provider: request.provider,
-    kind: 'actual',
-    usage: { inputTokens: 10, outputTokens: 5 },
-    costMicros,
-    currency: 'USD',
-    priceVersion: request.priceVersion,
-    reservedMicros: request.reservedMicros,
-    reservedTokens: request.reservedTokens,
-    usedTokens: 15,
-    overrun: false,
-    outcome: 'completed',
-    releaseSlot: true,
-    startedAtMs: Date.now(),
-    settledAtMs: Date.now(),
-  };
+  return settlementV1(request, { costMicros });
 }
 
 async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {

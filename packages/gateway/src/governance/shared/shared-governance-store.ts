@@ -24,8 +24,9 @@ import type {
   TrackedJobV1,
 } from '../v1/governance-store-v1.js';
 import { GovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
+import { reservationFactsV1 } from '../v1/reservation-facts-v1.js';
 import { LedgerOutboxFlusher } from './ledger-outbox-flusher.js';
-import { encodeSettlementRow, type OrphanRowFactsV1 } from './ledger-outbox-row.js';
+import { encodeSettlementRow } from './ledger-outbox-row.js';
 import { applyGovernanceMigrations } from './postgres-governance-migrations.js';
 import { PostgresGovernanceRecords } from './postgres-governance-records.js';
 import { PostgresTrackedJobs } from './postgres-tracked-jobs.js';
@@ -241,20 +242,7 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
     if (this.#outboxLength > (this.#options.maxOutboxLength ?? 100_000)) return { kind: 'unavailable' };
     const tenant = names.tenantPrefix(request.tenantId);
     const key = names.keyPrefix(request.tenantId, request.keyId);
-    const facts: OrphanRowFactsV1 = {
-      attemptId: request.attemptId,
-      requestId: request.requestId,
-      attempt: request.attempt,
-      tenantId: request.tenantId,
-      keyId: request.keyId,
-      publicModel: request.publicModel,
-      targetRef: request.targetRef,
-      provider: request.provider,
-      priceVersion: request.priceVersion,
-      currency: request.currency,
-      reservedMicros: request.reservedMicros,
-      reservedTokens: request.reservedTokens,
-    };
+    const facts = reservationFactsV1(request);
     let reply: AdmissionReply;
     try {
       reply = (await runRedisScript(

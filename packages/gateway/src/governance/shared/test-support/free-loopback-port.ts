@@ -11,3 +11,19 @@ export async function freeLoopbackPort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Runs `start` on a free loopback port and answers that port. The port may be taken by another process between the
+ * check and the start: then another one is tried, three in all.
+ */
+export async function startOnFreeLoopbackPort(start: (port: number) => Promise<void>): Promise<number> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freeLoopbackPort();
+    try {
+      await start(port);
+      return port;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}

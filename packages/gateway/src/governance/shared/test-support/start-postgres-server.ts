@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freeLoopbackPort } from './free-loopback-port.js';
+import { startOnFreeLoopbackPort } from './free-loopback-port.js';
 
 const run = promisify(execFile);
 
@@ -56,7 +56,7 @@ export async function startPostgresServer(): Promise<PostgresServerHandle> {
     const [file, argv] = user === undefined ? [binary, args] : ['runuser', ['-u', user.name, '--', binary, ...args]];
     await run(file, argv, { cwd: folder, timeout: 60_000 });
   };
-  let port = await freeLoopbackPort();
+  let port = 0;
   await asUser('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
   const options = (): string => [
     `-p ${port}`, '-c listen_addresses=127.0.0.1', `-c unix_socket_directories=${sockets}`, '-c fsync=off',
@@ -72,16 +72,10 @@ export async function startPostgresServer(): Promise<PostgresServerHandle> {
     running = false;
     await asUser('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
   };
-  // The free port may be taken by another process between the check and the start: try another one.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await start();
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-      port = await freeLoopbackPort();
-    }
-  }
+  port = await startOnFreeLoopbackPort(async (candidate) => {
+    port = candidate;
+    await start();
+  });
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeLoopbackPort } from './free-loopback-port.js';
+import { startOnFreeLoopbackPort } from './free-loopback-port.js';
 
 /** A real `redis-server` on a free loopback port, its data (append-only file on) in a temporary folder. */
 export interface RedisServerHandle {
@@ -35,7 +35,7 @@ export interface StartRedisServerOptions {
 /** Starts a real Redis with `appendonly yes` and waits until it answers. */
 export async function startRedisServer(options: StartRedisServerOptions = {}): Promise<RedisServerHandle> {
   const folder = mkdtempSync(join(tmpdir(), 'tf-redis-'));
-  let port = await freeLoopbackPort();
+  let port = 0;
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {
@@ -65,16 +65,10 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
     });
   };
 
-  // The free port may be taken by another process between the check and the start: try another one.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await start();
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-      port = await freeLoopbackPort();
-    }
-  }
+  port = await startOnFreeLoopbackPort(async (candidate) => {
+    port = candidate;
+    await start();
+  });
   return {
     url: `redis://127.0.0.1:${port}`,
     port,

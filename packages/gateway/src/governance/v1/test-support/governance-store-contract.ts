@@ -1,4 +1,3 @@
-import type { UsageV3 } from '@tokenforge/model-protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isGovernanceStoreErrorV1 } from '../governance-store-error-v1.js';
 import type {
@@ -15,6 +14,7 @@ import type {
   TrackedJobV1,
 } from '../governance-store-v1.js';
 import { JOB_DELIVERY_LOG_LIMIT_V1 } from '../governance-store-v1.js';
+import { admissionRequestV1, type SettlementOverridesV1, settlementV1 } from './governance-fixtures.js';
 
 /** What a factory gives the contract suite: a store on a fresh, empty state, and how to tear it down. */
 export interface GovernanceStoreUnderTest {
@@ -103,58 +103,28 @@ export function describeGovernanceStoreContract(
       overrides: Partial<AdmissionRequestV1> = {},
     ): AdmissionRequestV1 {
       sequence += 1;
-      const requestId = overrides.requestId ?? `request-${sequence}`;
-      const attempt = overrides.attempt ?? 1;
-      return {
-        attemptId: `${requestId}:${attempt}`,
-        requestId,
-        attempt,
+      return admissionRequestV1({
+        requestId: `request-${sequence}`,
         tenantId: holder.tenant.id,
         keyId: holder.key?.id ?? 'key-none',
-        publicModel: 'model-a',
-        targetRef: 'model-a#0',
-        provider: 'simulator',
-        priceVersion: 'prices-1',
         tenantLimits: holder.tenant.limits,
         ...(holder.key?.limits === undefined ? {} : { keyLimits: holder.key.limits }),
-        firstAttempt: attempt === 1,
         reservedTokens: 10,
         reservedMicros: 10,
-        currency: 'USD',
         deadlineMs: clock.now() + 10 * MINUTE,
         ...overrides,
-      };
+      });
     }
 
-    function settlement(
-      request: AdmissionRequestV1,
-      overrides: Omit<Partial<SettlementV1>, 'usage'> & { usage?: UsageV3 | undefined } = {},
-    ): SettlementV1 {
-      const { usage = { inputTokens: 3, outputTokens: 2 }, ...rest } = overrides;
-      const base: SettlementV1 = {
-        attemptId: request.attemptId,
-        requestId: request.requestId,
-        attempt: request.attempt,
-        tenantId: request.tenantId,
-        keyId: request.keyId,
-        publicModel: request.publicModel,
-        targetRef: request.targetRef,
-        provider: request.provider,
-        kind: 'actual',
+    function settlement(request: AdmissionRequestV1, overrides: SettlementOverridesV1 = {}): SettlementV1 {
+      return settlementV1(request, {
+        usage: { inputTokens: 3, outputTokens: 2 },
         costMicros: request.reservedMicros,
-        currency: request.currency,
-        priceVersion: request.priceVersion,
-        reservedMicros: request.reservedMicros,
-        reservedTokens: request.reservedTokens,
         usedTokens: 5,
-        overrun: false,
-        outcome: 'completed',
-        releaseSlot: true,
         startedAtMs: clock.now(),
         settledAtMs: clock.now(),
-        ...rest,
-      };
-      return 'usage' in overrides && overrides.usage === undefined ? base : { ...base, usage };
+        ...overrides,
+      });
     }
 
     async function admitAll(requests: readonly AdmissionRequestV1[]): Promise<AdmissionResultV1[]> {
