@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 /** What the app imports, and what those import (every workspace dependency needs its own tarball). */
-const packages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'http-transport', 'provider-simulator', 'gateway'];
+const packages = ['model-protocol', 'protocol-engine', 'provider-adapters', 'http-transport', 'process-transport', 'provider-simulator', 'gateway'];
 const keep = process.argv.includes('--keep');
 
 function run(command, args, cwd) {

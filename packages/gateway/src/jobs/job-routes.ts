@@ -357,6 +357,10 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     if (recover !== undefined) {
       const found = verified(c, client, recover, 'window');
       if (found instanceof Response) return found;
+      if (!found.target.echoesIdempotencyKey) {
+        log('GET /v1/jobs', started, 409, 'refused:recovery-unsupported', { client });
+        return jobError(c, 409, 'recovery-unsupported', 'This provider does not echo the idempotency key, so the gateway cannot tell your job from another client’s in this window.');
+      }
       targets = [found.target];
       window = found.claims.window;
     } else {
@@ -375,10 +379,9 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
           signal: c.req.raw.signal,
         });
         for (const snapshot of page.items) {
-          // Only the caller's jobs: the provider echoed our owner-tagged idempotency key, or the recovery
-          // token of the caller's own submission window vouches for the window.
-          const owned = snapshot.idempotencyKey?.startsWith(prefix) === true;
-          if (!owned && window === undefined) continue;
+          // Only the caller's jobs: the provider echoed our owner-tagged idempotency key. A recovery window is
+          // never proof of ownership: another client may have created a job on the same target inside it.
+          if (snapshot.idempotencyKey?.startsWith(prefix) !== true) continue;
           items.push(jobView(snapshot, handleFor(target, snapshot.providerJobId, client), modelOfTarget(target.ref), prefix));
         }
       } catch (error) {
