@@ -17,7 +17,7 @@ describe('examples/external-app: an application outside the monorepo on the pack
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
     const lines = run.stdout.split('\n').filter((line) => line.length > 0);
-    const app = /^installed 6 tarballs into (.+)$/.exec(lines[0] ?? '')?.[1] ?? '';
+    const app = /^installed 7 tarballs into (.+)$/.exec(lines[0] ?? '')?.[1] ?? '';
     expect(app).not.toBe('');
     expect(app.startsWith(repositoryRoot)).toBe(false);
     expect(lines.slice(1)).toEqual([
