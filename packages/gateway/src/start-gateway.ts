@@ -19,6 +19,7 @@ import { GatewayGovernance } from './governance/wiring/gateway-governance.js';
 import { seedStaticClientKeys } from './governance/wiring/seed-static-client-keys.js';
 import { trackedJobSettlement } from './governance/wiring/settle-tracked-job.js';
 import { startJobWorkers } from './jobs/poller/start-job-workers.js';
+import { jobWorkerSettings, webhookEventData } from './jobs/job-worker-settings.js';
 import { GATEWAY_SHUTDOWN_REASON } from './http/request-deadline.js';
 import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
 import { createOperatorLogger, observeRequestLines, type OperatorLogSink } from './operations/operator-log.js';
@@ -184,17 +185,28 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   const router = new TargetRouter(resolved.targets.values());
   const engine = createProtocolEngineV1({ registry: suite.registry });
   const activeGovernance = governance;
+  let jobSettings;
+  try {
+    const generated = activeGovernance !== undefined && 'secrets' in activeGovernance.store ? (activeGovernance.store as { secrets?: { webhookMasterKey?: string } }).secrets?.webhookMasterKey : undefined;
+    jobSettings = jobWorkerSettings(catalogue.jobs, env, generated);
+  } catch (error) {
+    await governance?.close();
+    await resolved.close();
+    await simulator?.close();
+    throw error;
+  }
   // Tracked jobs finish and settle with nobody polling: each process runs a bounded poller over the store.
   const jobWorkers =
     activeGovernance === undefined
       ? undefined
       : startJobWorkers({
+          ...jobSettings,
           store: activeGovernance.store,
           engine,
           // The catalogue in force (a reload may have replaced it since the job was created).
           targetOf: (ref) => runtime.catalogue.targets.get(ref),
           settle: async (job, target, snapshot) => activeGovernance.settle(trackedJobSettlement(job, target, snapshot, Date.now())),
-          viewOf: (job) => ({ object: 'job', model: job.publicModel, status: job.state }),
+          viewOf: (job) => webhookEventData(job, runtime.catalogue.signingKey, runtime.jobHandleTtlSeconds, Date.now()),
           onError: (error) => logger.warn({ event: 'job-poller-error', error: error instanceof Error ? error.name : 'unknown' }, 'A tracked job poll failed; it is retried by its plan.'),
         });
   const runtime: GatewayRuntime = {

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import {
   adminErrorV1Schema,
+  adminJobDeliveriesV1Schema,
+  adminJobReplayedV1Schema,
+  adminJobReplayV1Schema,
   adminKeyChangeV1Schema,
   adminKeyCreatedV1Schema,
   adminKeyCreateV1Schema,
@@ -10,6 +13,7 @@ import {
   adminTenantCreateV1Schema,
   adminTenantUpdateV1Schema,
   adminTenantV1Schema,
+  adminWebhookSecretV1Schema,
 } from './gateway-admin-api-v1.js';
 
 function part(schema: z.ZodType, io: 'input' | 'output', description: string): Record<string, unknown> {
@@ -36,6 +40,10 @@ export function gatewayAdminApiV1JsonSchema(): Record<string, unknown> {
       tenantChange: part(adminTenantChangeV1Schema, 'output', 'POST /admin/v1/tenants (201), PATCH /admin/v1/tenants/{id} (200).'),
       keyChange: part(adminKeyChangeV1Schema, 'output', 'PATCH /admin/v1/keys/{id}, POST /admin/v1/keys/{id}/revoke (200).'),
       keyCreated: part(adminKeyCreatedV1Schema, 'output', 'POST /admin/v1/keys (201): the key is shown this once.'),
+      webhookSecret: part(adminWebhookSecretV1Schema, 'output', 'GET /admin/v1/tenants/{id}/webhook-secret (200).'),
+      jobDeliveries: part(adminJobDeliveriesV1Schema, 'output', 'GET /admin/v1/jobs/deliveries (200): one job\'s webhook delivery log.'),
+      jobReplay: part(adminJobReplayV1Schema, 'input', 'POST /admin/v1/jobs/replay body.'),
+      jobReplayed: part(adminJobReplayedV1Schema, 'output', 'POST /admin/v1/jobs/replay (202).'),
       error: part(adminErrorV1Schema, 'output', 'Every refusal of the admin API (4xx and 5xx).'),
     },
   };

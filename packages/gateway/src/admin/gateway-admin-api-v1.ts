@@ -106,11 +106,62 @@ export const adminKeyCreatedV1Schema = z.strictObject({
   apiKey: z.string(),
 });
 
+/** `GET /admin/v1/tenants/{id}/webhook-secret`: the secret a tenant's receivers verify webhook signatures with. */
+export const adminWebhookSecretV1Schema = z.strictObject({
+  tenantId: z.string(),
+  /**
+   * `whsec_` and the base64 key (Standard Webhooks): derived from the gateway's webhook master key and the tenant id,
+   * so every instance signs with it and rotating the master key rotates it.
+   */
+  secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/),
+});
+
+/** One webhook delivery attempt of a tracked job (`GET /admin/v1/jobs/deliveries`). */
+export const adminJobDeliveryV1Schema = z.strictObject({
+  /** The event id (`webhook-id`): the same for every retry and replay of one event. */
+  eventId: z.string(),
+  /** The job state the event announced. */
+  state: z.string(),
+  /** 1 for the first try of an event, then 2, 3... (0: refused before any try, as when the queue was full). */
+  attempt: z.number().int().nonnegative(),
+  /** When the attempt ended (epoch milliseconds). */
+  atMs: z.number().int(),
+  /** `delivered` (2xx), `failed` (retried), `abandoned` (retries exhausted, or refused by the address policy). */
+  outcome: z.enum(['delivered', 'failed', 'abandoned']),
+  /** The receiver's HTTP status, when it answered. */
+  status: z.number().int().optional(),
+  /** Why it failed without a 2xx: `timeout`, `connection`, `redirect`, `address-policy`, `queue-full`, `shutdown`. */
+  reason: z.string().optional(),
+});
+
+/** `GET /admin/v1/jobs/deliveries?tenantId=&target=&providerJobId=` (200): the job's delivery log, oldest first. */
+export const adminJobDeliveriesV1Schema = z.strictObject({
+  /** The job's callback URL (absent: it has none). */
+  callbackUrl: z.string().optional(),
+  deliveries: z.array(adminJobDeliveryV1Schema),
+});
+
+/** `POST /admin/v1/jobs/replay`: which job's event to send again. */
+export const adminJobReplayV1Schema = z.strictObject({
+  tenantId: identifier,
+  /** The catalogue target of the job (`<model>#<index>`, as `GET /admin/v1/jobs` shows it). */
+  target: z.string().min(1).max(300),
+  providerJobId: z.string().min(1).max(300),
+  /** The event to send again (from the delivery log); absent: the event of the job's current state. */
+  eventId: z.string().min(1).max(64).optional(),
+});
+
+/** `POST /admin/v1/jobs/replay` (202): the event queued for delivery; its attempts appear in the delivery log. */
+export const adminJobReplayedV1Schema = z.strictObject({ eventId: z.string(), state: z.string() });
+
 /** Every refusal of the admin API. */
 export const adminErrorV1Schema = z.strictObject({
   error: z.strictObject({
-    /** `admin-unauthorized`, `csrf-token-invalid` (a console session's change without its token), `invalid-body`, `not-found`, `conflict`, `governance-off`, `governance-unavailable`. */
-    code: z.enum(['admin-unauthorized', 'csrf-token-invalid', 'invalid-body', 'not-found', 'conflict', 'governance-off', 'governance-unavailable']),
+    /**
+     * `admin-unauthorized`, `csrf-token-invalid` (a console session's change without its token), `invalid-body`,
+     * `not-found`, `conflict`, `governance-off`, `governance-unavailable`, `webhooks-off` (no webhook master key).
+     */
+    code: z.enum(['admin-unauthorized', 'csrf-token-invalid', 'invalid-body', 'not-found', 'conflict', 'governance-off', 'governance-unavailable', 'webhooks-off']),
     message: z.string(),
     /** For `invalid-body`: the paths of the refused fields. */
     fields: z.array(z.string()).optional(),

@@ -322,12 +322,69 @@ export const gatewayLimitsV1Schema = z.strictObject({
   drainTimeoutMs: z.number().int().nonnegative().max(600_000).optional(),
 });
 
+/** Operator overrides of a family's polling plan (see the gateway README, "Tracked jobs"); absent fields keep the plan's. */
+export const gatewayJobPollPlanV1Schema = z.strictObject({
+  /** The first poll, this long after the create (default 5 s). */
+  firstPollMs: milliseconds.optional(),
+  /** Each later interval is the previous one times this (default 1.5; 1 keeps it constant). */
+  backoffFactor: z.number().min(1).max(10).optional(),
+  /** No interval grows beyond this (default 60 s). */
+  ceilingMs: milliseconds.optional(),
+  /** How long a job may stay open before it is `unknown` and polled every `slowPollMs` (default 2 h). */
+  planMs: z.number().int().positive().max(90 * 86_400_000).optional(),
+  /** The interval of jobs past their plan (default 15 min). */
+  slowPollMs: milliseconds.optional(),
+});
+
+/** How each instance polls tracked jobs. */
+export const gatewayJobPollingV1Schema = z.strictObject({
+  /** Jobs one instance holds at once, waiting or being polled (default 64). */
+  maxConcurrent: z.number().int().positive().max(10_000).optional(),
+  /** Polls in flight at once against one target, per instance (default 8). */
+  maxConcurrentPerTarget: z.number().int().positive().max(10_000).optional(),
+  /** How long a claim lasts; a dead instance's jobs are taken over after it (default 30 s). */
+  leaseMs: z.number().int().min(100).max(3_600_000).optional(),
+  /** How often an idle instance asks the store for due jobs (default 1 s). */
+  claimIntervalMs: z.number().int().min(5).max(600_000).optional(),
+  /** A poll taking longer is abandoned and retried by the plan (default 30 s). */
+  pollTimeoutMs: milliseconds.optional(),
+  /** Plan overrides by family (`kling-video/v1`), or `*` for every family (a family's entry wins over `*`). */
+  plans: z.record(z.string().min(1).max(128), gatewayJobPollPlanV1Schema).optional(),
+});
+
+/** Webhook delivery of tracked jobs' state changes. */
+export const gatewayJobWebhooksV1Schema = z.strictObject({
+  /**
+   * The environment variable holding the webhook master key (32+ characters; `NAME_FILE` works as for other
+   * secrets); each tenant's signing secret is derived from it. Default `TOKENFORGE_WEBHOOK_MASTER_KEY`; unset with
+   * the embedded store, a key generated in the data directory (`webhook-master-key`, mode 0600) is used.
+   */
+  masterKeyEnv: environmentVariableName.optional(),
+  /** Allow callback URLs to loopback (`http://127.0.0.1:...`), for local receivers and tests (default false: public HTTPS only). */
+  allowLoopback: z.boolean().optional(),
+  /** Waits before the 2nd, 3rd... attempt of an event, in milliseconds; abandoned after the last (default 5 s, 30 s, 2 min, 10 min, 30 min, 2 h). */
+  retryDelaysMs: z.array(z.number().int().nonnegative().max(86_400_000)).max(20).optional(),
+  /** One attempt's deadline in milliseconds (default 10 s). */
+  timeoutMs: milliseconds.optional(),
+  /** Deliveries in flight at once per instance (default 8). */
+  maxConcurrent: z.number().int().positive().max(1000).optional(),
+});
+
 /** The async jobs API settings. */
 export const gatewayJobsV1Schema = z.strictObject({
   /** The environment variable that holds the job handle signing key (at least 32 characters). */
   signingKeyEnv: environmentVariableName,
   /** How long a job handle stays valid, in seconds (default 7 days). */
   handleTtlSeconds: z.number().int().positive().max(90 * 86_400).optional(),
+  /**
+   * With governance (tracked jobs): a `GET` of a job answers from the gateway's row while its last observation is at
+   * most this old, in milliseconds, and asks the provider only when it is older (default 1000).
+   */
+  freshnessMs: z.number().int().nonnegative().max(86_400_000).optional(),
+  /** The tracked-job poller of each instance (with governance). */
+  polling: gatewayJobPollingV1Schema.optional(),
+  /** Signed webhook events of tracked jobs (Standard Webhooks). */
+  webhooks: gatewayJobWebhooksV1Schema.optional(),
 });
 
 /** Tenants, keys, limits and spend (see the gateway README, "Tenants, limits and spend"). */

@@ -36,6 +36,8 @@ const ROUTES = new Set([
   'POST /v1/responses/input_tokens',
   'POST /v1/jobs',
   'GET /v1/jobs/{id}',
+  'POST /v2/jobs',
+  'GET /v2/jobs/{id}',
 ]);
 
 /** How a request ended, before the colon of the log's `outcome`. */

@@ -10,6 +10,8 @@ export interface GovernanceDataDirectorySecrets {
   readonly keyHashingSecret: string;
   /** The admin key of `/admin/v1` (`tf-admin-` and 43 base62 characters). */
   readonly adminKey: string;
+  /** The webhook master key (64 hex digits): each tenant's webhook signing secret is derived from it. */
+  readonly webhookMasterKey: string;
   /** True when this call created them (the first start): the only time the admin key may be shown. */
   readonly created: boolean;
 }
@@ -19,6 +21,7 @@ export const GOVERNANCE_DATA_FILES = {
   database: 'governance.sqlite',
   keyHashingSecret: 'key-hashing-secret',
   adminKey: 'admin-key',
+  webhookMasterKey: 'webhook-master-key',
   lock: 'governance.lock',
 } as const;
 
@@ -40,7 +43,7 @@ function writeSecret(path: string, value: string): void {
 
 /**
  * Creates the data directory (mode 0700) when missing, and its key-hashing secret and admin key on first start
- * (files of mode 0600); afterwards reads them back. Losing the key-hashing secret invalidates every client key.
+ * and webhook master key (files of mode 0600); afterwards reads them back. Losing the key-hashing secret invalidates every client key.
  */
 export function prepareGovernanceDataDirectory(directory: string): GovernanceDataDirectorySecrets {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
@@ -59,7 +62,14 @@ export function prepareGovernanceDataDirectory(directory: string): GovernanceDat
     adminKey = readSecret(adminPath) ?? '';
     created = true;
   }
-  return { keyHashingSecret, adminKey, created };
+  // Added after the first two: a data directory from before webhooks gets its key without counting as a first start.
+  const webhookPath = join(directory, GOVERNANCE_DATA_FILES.webhookMasterKey);
+  let webhookMasterKey = readSecret(webhookPath);
+  if (webhookMasterKey === undefined) {
+    writeSecret(webhookPath, randomBytes(32).toString('hex'));
+    webhookMasterKey = readSecret(webhookPath) ?? '';
+  }
+  return { keyHashingSecret, adminKey, webhookMasterKey, created };
 }
 
 function isAlive(pid: number): boolean {

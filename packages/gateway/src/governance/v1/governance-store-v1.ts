@@ -454,6 +454,11 @@ export interface TrackedJobQueryV1 {
   readonly createdFromMs?: number;
   /** Jobs created before this instant (epoch milliseconds). */
   readonly createdBeforeMs?: number;
+  /**
+   * Paging: only jobs after this one in the list's order (newest first; ties by target, then provider job id, both
+   * descending). Pass the last job of the previous page.
+   */
+  readonly after?: Omit<TrackedJobKeyV1, 'tenantId'> & { readonly createdAtMs: number };
   readonly limit: number;
 }
 

@@ -4,7 +4,7 @@ import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import type { GovernanceStoreV1, TrackedJobV1 } from '../../governance/v1/governance-store-v1.js';
 import type { RuntimeTarget } from '../../runtime/resolve-catalogue.js';
 import { tenantWebhookSecret } from '../webhooks/standard-webhook-signature.js';
-import { createWebhookDispatcher, type WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { createWebhookDispatcher, type WebhookDispatcher, type WebhookDispatcherOptions } from '../webhooks/webhook-dispatcher.js';
 import { jobPollPlanOf, type JobPollPlan } from './job-poll-plan.js';
 import { createJobPoller, type JobPoller } from './job-poller.js';
 import { pollThroughEngine } from './poll-through-engine.js';
@@ -22,6 +22,8 @@ export interface JobWorkersOptions {
   /** Webhooks are sent only with a master key (each tenant's secret is derived from it). */
   readonly webhookMasterKey?: Uint8Array;
   readonly allowLoopbackCallbacks?: boolean;
+  /** Retry delays, attempt deadline and concurrency of webhook deliveries (the dispatcher's defaults otherwise). */
+  readonly webhookDelivery?: Pick<WebhookDispatcherOptions, 'retryDelaysMs' | 'timeoutMs' | 'maxConcurrent'>;
   /** Per-family plan overrides (all families when keyed `*`). */
   readonly plans?: Readonly<Record<string, Partial<JobPollPlan>>>;
   /** Defaults: 64 jobs held, 8 polls per target, 30 s leases, a claim every second, 30 s per poll, 1 s freshness. */
@@ -41,6 +43,8 @@ export interface JobWorkers {
   readonly webhooks: WebhookDispatcher | undefined;
   /** Deps for `readTrackedJob` (GET from the store, polling only when stale) sharing the poller's plan and settlement. */
   readonly readDeps: TrackedJobReadDeps;
+  /** A tenant's webhook signing secret (`whsec_...`), or `undefined` when this gateway sends no webhooks. */
+  webhookSecretOf(tenantId: string): string | undefined;
   /** The plan of a target (the create sets the first poll by it). */
   planOfTarget(ref: string): JobPollPlan;
   /** Stops the poller (its leases are given back) and the webhook retries. */
@@ -67,6 +71,7 @@ export function startJobWorkers(options: JobWorkersOptions): JobWorkers {
           secretFor: (tenantId) => tenantWebhookSecret(masterKey, tenantId),
           dataOf: options.viewOf,
           policy: { allowLoopback: options.allowLoopbackCallbacks ?? false },
+          ...options.webhookDelivery,
           now,
           ...(options.onError === undefined ? {} : { onError: options.onError }),
         });
@@ -100,6 +105,7 @@ export function startJobWorkers(options: JobWorkersOptions): JobWorkers {
     webhooks,
     readDeps: { ...shared, store: options.store, poll, freshnessMs: options.freshnessMs ?? 1000 },
     planOfTarget,
+    webhookSecretOf: (tenantId) => (masterKey === undefined ? undefined : tenantWebhookSecret(masterKey, tenantId)),
     async close() {
       await poller.stop();
       await webhooks?.close();

@@ -29,8 +29,15 @@ export interface WebhookDispatcherOptions {
 
 /** Delivers state changes of tracked jobs to their callback URLs. */
 export interface WebhookDispatcher {
+  /** What callback URLs may reach (checked at create and again at each delivery). */
+  readonly policy: CallbackUrlPolicy;
   /** Queues the job's current state for delivery; returns at once (a receiver that is down never blocks the caller). */
   announce(job: TrackedJobV1): void;
+  /**
+   * Sends an event of `job` again, at once and with the usual retries (an operator's replay): the event `eventId`
+   * names (its state, found in the job's delivery log), else the job's current state. Keeps the event's id.
+   */
+  replay(job: TrackedJobV1, eventId?: string): { readonly eventId: string; readonly state: string } | 'no-callback' | 'unknown-event';
   /** Events not yet delivered or abandoned. */
   readonly pending: number;
   /** Resolves when nothing is pending (tests, shutdown). */
@@ -117,6 +124,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   return {
+    policy: options.policy,
     announce(job) {
       if (job.callbackUrl === undefined || closed) return;
       const secret = options.secretFor(job.tenantId);
@@ -129,6 +137,14 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       const delivery = deliver(job, checked.url, secret).catch((error: unknown) => options.onError?.(error));
       running.add(delivery);
       void delivery.finally(() => running.delete(delivery));
+    },
+    replay(job, eventId) {
+      if (job.callbackUrl === undefined) return 'no-callback';
+      const state = eventId === undefined ? job.state : job.deliveries?.find((delivery) => delivery.eventId === eventId)?.state;
+      if (state === undefined) return 'unknown-event';
+      const event = { ...job, state };
+      this.announce(event);
+      return { eventId: webhookEventId(event), state };
     },
     get pending() {
       return running.size;

@@ -734,6 +734,22 @@ export function describeGovernanceStoreContract(
         expect(await ids({ createdBeforeMs: 2000 })).toEqual(['a']);
         expect(await ids({ state: 'running', publicModel: 'video-a', createdFromMs: 1000, createdBeforeMs: 3000 })).toEqual(['a']);
       });
+
+      it('pages a tenant\'s jobs after the last one seen, ties at one instant included, each job once', async () => {
+        const base = { tenantId: 'acme', keyId: 'k1', publicModel: 'video-a', reservedMicros: 1, currency: 'USD', state: 'running' };
+        const recorded = ['p1', 'p2', 'p3', 'p4', 'p5'].map((id, index) => ({ ...base, targetRef: index % 2 === 0 ? 'video-a#0' : 'video-a#1', providerJobId: id, attemptId: `${id}:1`, createdAtMs: index < 4 ? 5000 : 4000 }));
+        for (const job of recorded) await store.recordJob(job);
+        const seen: string[] = [];
+        let after: TrackedJobQueryV1['after'];
+        for (let page = 0; page < 5; page += 1) {
+          const jobs = await store.listJobs('acme', { limit: 2, ...(after === undefined ? {} : { after }) });
+          seen.push(...jobs.map((job) => job.providerJobId));
+          const last = jobs.at(-1);
+          if (last === undefined) break;
+          after = { createdAtMs: last.createdAtMs, targetRef: last.targetRef, providerJobId: last.providerJobId };
+        }
+        expect(seen).toEqual(['p4', 'p2', 'p3', 'p1', 'p5']);
+      });
     });
 
     describe('tracked job leases', () => {
