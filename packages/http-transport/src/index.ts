@@ -19,3 +19,5 @@ export type { AddressRules } from './address-policy/address-policy.js';
 export { HttpTransportDiagnostic } from './failure/transport-diagnostic.js';
 export { MIN_REDACTED_SECRET_LENGTH } from './response/response-redactor.js';
 export { CONNECTION_POOL_EXHAUSTED_CODE, isConnectionPoolExhausted } from './pool/connection-permits.js';
+export { sendOutboundRequest } from './outbound/send-outbound-request.js';
+export type { OutboundRequest, OutboundResult } from './outbound/send-outbound-request.js';
