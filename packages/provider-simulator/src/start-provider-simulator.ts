@@ -88,6 +88,8 @@ export interface ProviderSimulator {
   servedAttempts(): ReadonlyMap<string, readonly SimulatorRequestRecord[]>;
   /** Callback deliveries attempted so far, in order. */
   readonly callbacks: readonly SimCallbackDelivery[];
+  /** Status reads of each async job (Kling and DashScope) by provider job id: the count and the most at once. */
+  jobPolls(): ReadonlyMap<string, { readonly polls: number; readonly maxConcurrent: number }>;
   /** Stops listening, ends stalled answers and callback timers, closes every connection. */
   close(): Promise<void>;
 }
@@ -139,7 +141,7 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
   const now = options.now ?? Date.now;
   const servedBySurface = new Map<SimulatorSurface, number>();
   const credentials = createSimulatorCredentials(options.credentials);
-  const timings: SimJobTimings = { queuedMs: options.jobTimings?.queuedMs ?? 100, runningMs: options.jobTimings?.runningMs ?? 200 };
+  const timings: SimJobTimings = { queuedMs: options.jobTimings?.queuedMs ?? 100, runningMs: options.jobTimings?.runningMs ?? 200, pollDelayMs: options.jobTimings?.pollDelayMs ?? 0 };
   const kling = new KlingSurface(now, timings);
   const dashScope = new DashScopeSurface(now, timings);
   const requests: SimulatorRequestRecord[] = [];
@@ -279,6 +281,9 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
     baseUrlFor: (family) => simulatorBaseUrlFor(url, family),
     requests,
     servedAttempts,
+    jobPolls() {
+      return new Map([...kling.store.polls, ...dashScope.store.polls].map(([id, entry]) => [id, { polls: entry.polls, maxConcurrent: entry.maxConcurrent }]));
+    },
     get callbacks() {
       return [...kling.store.deliveries, ...dashScope.store.deliveries];
     },

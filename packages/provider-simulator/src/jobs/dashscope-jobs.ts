@@ -63,7 +63,7 @@ export class DashScopeSurface {
     }
     if (segments[0] !== 'tasks') return false;
     if (segments.length === 1 && method === 'GET') this.list(exchange);
-    else if (segments.length === 2 && method === 'GET') this.get(exchange, decodeURIComponent(segments[1] as string));
+    else if (segments.length === 2 && method === 'GET') await this.get(exchange, decodeURIComponent(segments[1] as string));
     else if (segments.length === 3 && segments[2] === 'cancel' && method === 'POST') this.cancel(exchange, decodeURIComponent(segments[1] as string));
     else return false;
     return true;
@@ -112,9 +112,10 @@ export class DashScopeSurface {
     exchange.json(200, { request_id: randomUUID(), output: { task_id: job.id, task_status: 'PENDING' } });
   }
 
-  private get(exchange: SimExchange, taskId: string): void {
+  private async get(exchange: SimExchange, taskId: string): Promise<void> {
     const job = this.store.get(taskId);
     if (job === undefined) return exchange.json(200, { request_id: randomUUID(), output: { task_id: taskId, task_status: 'UNKNOWN' } });
+    await this.store.countPoll(job.id, () => exchange.wait(this.timings.pollDelayMs ?? 0));
     const now = this.now();
     const phase = jobPhase(job, now);
     const image = job.collection === 'dashscope:image';

@@ -59,6 +59,8 @@ function ok(data: unknown): unknown {
 export interface SimJobTimings {
   readonly queuedMs: number;
   readonly runningMs: number;
+  /** How long each status read of a job is held before it answers (default 0), so overlapping polls of one job show. */
+  readonly pollDelayMs?: number;
 }
 
 /** The Kling video surface: create, get and list on `text2video` and `image2video` (no cancel, as on Kling). */
@@ -83,7 +85,7 @@ export class KlingSurface {
       return true;
     }
     if (method === 'POST' && taskId === undefined) await this.create(exchange, endpoint, scenario);
-    else if (method === 'GET' && taskId !== undefined) this.get(exchange, endpoint, decodeURIComponent(taskId));
+    else if (method === 'GET' && taskId !== undefined) await this.get(exchange, endpoint, decodeURIComponent(taskId));
     else if (method === 'GET') this.list(exchange, endpoint);
     else exchange.json(404, klingErrorBody(404, 'Resource not found.', 1202));
     return true;
@@ -130,9 +132,10 @@ export class KlingSurface {
     exchange.json(200, ok({ task_id: task.task_id, task_status: task.task_status, task_info: task.task_info, created_at: task.created_at, updated_at: task.updated_at }));
   }
 
-  private get(exchange: SimExchange, endpoint: string, taskId: string): void {
+  private async get(exchange: SimExchange, endpoint: string, taskId: string): Promise<void> {
     const job = this.store.get(taskId);
     if (job === undefined || job.collection !== `kling:${endpoint}`) return exchange.json(404, klingErrorBody(404, 'Task not found.', 1203));
+    await this.store.countPoll(job.id, () => exchange.wait(this.timings.pollDelayMs ?? 0));
     exchange.json(200, ok(klingTask(job, this.now())));
   }
 

@@ -1,5 +1,5 @@
 import type { GovernanceStoreV1, TrackedJobKeyV1, TrackedJobV1 } from '../../governance/v1/governance-store-v1.js';
-import { observeTrackedJob, type JobPollAnswer, type TrackedJobObserverDeps } from './observe-tracked-job.js';
+import { observeTrackedJob, TERMINAL_TRACKED_JOB_STATES, type JobPollAnswer, type TrackedJobObserverDeps } from './observe-tracked-job.js';
 
 /** Options of {@link createJobPoller}. */
 export interface JobPollerOptions extends TrackedJobObserverDeps {
@@ -18,6 +18,11 @@ export interface JobPollerOptions extends TrackedJobObserverDeps {
   readonly claimIntervalMs: number;
   /** A poll taking longer is abandoned and counted as `unavailable`. */
   readonly pollTimeoutMs: number;
+  /**
+   * A settled job that is due again is not polled: this says when to look at it next (`undefined`: never), after
+   * seeing its terminal event delivered (webhooks' `followUp`).
+   */
+  readonly followUp?: (job: TrackedJobV1) => number | undefined;
 }
 
 /** A running poller. */
@@ -67,6 +72,18 @@ export function createJobPoller(options: JobPollerOptions): JobPoller {
   };
 
   const run = async (job: TrackedJobV1): Promise<void> => {
+    if (job.settledAtMs !== undefined && TERMINAL_TRACKED_JOB_STATES.has(job.state)) {
+      try {
+        await followUp(job);
+      } catch (error) {
+        options.onError?.(error);
+        await options.store.releaseJobLeases(options.owner, [job]).catch(options.onError);
+      } finally {
+        held.delete(keyString(job));
+        if (!stopped) scheduleClaim(0);
+      }
+      return;
+    }
     await acquire(job.targetRef);
     try {
       let answer: JobPollAnswer;
@@ -86,6 +103,21 @@ export function createJobPoller(options: JobPollerOptions): JobPoller {
       held.delete(keyString(job));
       if (!stopped) scheduleClaim(0);
     }
+  };
+
+  /** A settled job due again: no provider call, only its delivery follow-up (or the end of polling). */
+  const followUp = async (job: TrackedJobV1): Promise<void> => {
+    const next = options.followUp?.(job);
+    await options.store.observeJob({
+      tenantId: job.tenantId,
+      targetRef: job.targetRef,
+      providerJobId: job.providerJobId,
+      owner: options.owner,
+      state: job.state,
+      observedAtMs: job.lastObservedAtMs ?? options.now(),
+      pollAttempts: job.pollAttempts ?? 0,
+      ...(next === undefined ? {} : { nextPollAtMs: next }),
+    });
   };
 
   const claim = async (): Promise<number> => {

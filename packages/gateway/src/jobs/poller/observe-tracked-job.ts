@@ -26,6 +26,11 @@ export interface TrackedJobObserverDeps {
   readonly onStateChange?: (before: TrackedJobV1, after: TrackedJobV1) => void;
   readonly onError?: (error: unknown) => void;
   readonly now: () => number;
+  /**
+   * When a settled job is looked at again to see its terminal event delivered (webhooks' `firstFollowUpAtMs`);
+   * absent or `undefined`: polling stops at settlement.
+   */
+  readonly followUpAtMs?: (job: TrackedJobV1) => number | undefined;
 }
 
 const parseInstant = (value: string | undefined): number | undefined => (value === undefined ? undefined : Date.parse(value));
@@ -49,6 +54,11 @@ export function terminalFactsOf(snapshot: ProviderAsyncJobSnapshotV2, plan: JobP
     ...(snapshot.failure === undefined ? {} : { failureCode: snapshot.failure.code }),
     ...(snapshot.usage === undefined ? {} : { usage: snapshot.usage }),
   };
+}
+
+function followUpOf(deps: TrackedJobObserverDeps, job: TrackedJobV1): { nextPollAtMs?: number } {
+  const at = deps.followUpAtMs?.(job);
+  return at === undefined ? {} : { nextPollAtMs: at };
 }
 
 /**
@@ -90,7 +100,7 @@ export async function observeTrackedJob(
       observedAtMs: now,
       pollAttempts,
       terminal: terminalFactsOf(answer.snapshot, plan, now),
-      ...(settledAtMs === undefined ? { nextPollAtMs: now + plan.firstPollMs } : { settledAtMs }),
+      ...(settledAtMs === undefined ? { nextPollAtMs: now + plan.firstPollMs } : { settledAtMs, ...followUpOf(deps, job) }),
     };
   } else {
     const seen = answer.kind === 'snapshot' ? answer.snapshot.state : job.state;

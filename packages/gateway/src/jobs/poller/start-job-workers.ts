@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { ProviderAsyncJobSnapshotV2 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import type { GovernanceStoreV1, TrackedJobV1 } from '../../governance/v1/governance-store-v1.js';
@@ -85,14 +86,19 @@ export function startJobWorkers(options: JobWorkersOptions): JobWorkers {
     planOf: (job: TrackedJobV1) => planOfTarget(job.targetRef),
     settle,
     now,
-    ...(webhooks === undefined ? {} : { onStateChange: (_before: TrackedJobV1, after: TrackedJobV1) => webhooks.announce(after) }),
+    ...(webhooks === undefined
+      ? {}
+      : { onStateChange: (_before: TrackedJobV1, after: TrackedJobV1) => webhooks.announce(after), followUpAtMs: (job: TrackedJobV1) => webhooks.firstFollowUpAtMs(job) }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   };
   const poller = createJobPoller({
     ...shared,
     store: options.store,
     poll,
-    owner: `gateway-${randomUUID()}`,
+    // The host and pid name the process in the store's lease column (operators, tests); the UUID keeps a restarted
+    // process from mistaking its predecessor's leases for its own.
+    owner: `${hostname()}:${process.pid}:${randomUUID()}`,
+    ...(webhooks === undefined ? {} : { followUp: (job: TrackedJobV1) => webhooks.followUp(job) }),
     maxConcurrent: options.maxConcurrent ?? 64,
     maxConcurrentPerTarget: options.maxConcurrentPerTarget ?? 8,
     leaseMs: options.leaseMs ?? 30_000,
