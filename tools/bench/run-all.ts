@@ -47,6 +47,7 @@ const BENCHMARKS: readonly BenchmarkSpec[] = [
   { file: 'gateway-startup.bench.ts', results: ['gateway-startup'], quickFlag: true, pooledArgs: ['--quick'] },
   // Governance off, embedded and shared (real Redis and PostgreSQL on loopback) beside the gateway bench: quick rounds, pooled.
   { file: 'governance.bench.ts', results: ['governance'], quickFlag: true, pooledArgs: ['--quick'] },
+  { file: 'jobs.bench.ts', results: ['jobs'], quickFlag: true, pooledArgs: ['--quick', '--write-results'] },
 ];
 
 /** Options of {@link runAllBenchmarks}. */

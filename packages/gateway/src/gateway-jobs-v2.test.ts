@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminJobDeliveriesV1Schema, adminWebhookSecretV1Schema } from './admin/gateway-admin-api-v1.js';
@@ -230,6 +232,25 @@ describe('jobs API v2', () => {
     await until(async () => adminJobDeliveriesV1Schema.parse((await admin('GET', `/jobs/deliveries?${query}`)).json).deliveries.length === log.deliveries.length + 1);
     expect((await admin('POST', '/jobs/replay', { tenantId, target: job.targetRef, providerJobId: job.providerJobId, eventId: 'msg_nope' })).status).toBe(404);
     expect((await admin('GET', `/jobs/deliveries?tenantId=${tenantId}&target=x%230&providerJobId=none`)).status).toBe(404);
+  });
+
+  it('the guide\'s receiver example (docs/guides/examples/webhook-receiver.mjs) verifies real deliveries and refuses a forged one', async () => {
+    const example = fileURLToPath(new URL('../../../docs/guides/examples/webhook-receiver.mjs', import.meta.url));
+    const child = spawn(process.execPath, [example], { env: { PATH: process.env.PATH, TOKENFORGE_WEBHOOK_SECRET: secret, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    try {
+      await until(() => /listening on (http:\S+)/.test(output));
+      const url = /listening on (http:\S+)/.exec(output)?.[1] ?? '';
+      const created = await call('POST', '/v2/jobs', apiKey, { model: 'video', prompt: 'a fox for the example', callbackUrl: url });
+      expect(created.status).toBe(202);
+      await until(() => / job\.succeeded succeeded /.test(output));
+      const forged = await fetch(url, { method: 'POST', headers: { 'webhook-id': 'msg_x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' }, body: '{}' });
+      expect(forged.status).toBe(400);
+      await until(() => output.includes('refused bad-signature'));
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('a receiver that never answers holds no poll: every job still reaches its terminal state and settles on time', async () => {

@@ -205,7 +205,12 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
           engine,
           // The catalogue in force (a reload may have replaced it since the job was created).
           targetOf: (ref) => runtime.catalogue.targets.get(ref),
-          settle: async (job, target, snapshot) => activeGovernance.settle(trackedJobSettlement(job, target, snapshot, Date.now())),
+          // Awaited (not queued): the row says settled only once the store took the settlement, so a process killed
+          // right after cannot leave a job marked settled without its ledger row (the next poll retries it).
+          settle: async (job, target, snapshot) => {
+            const result = await activeGovernance.store.settle(trackedJobSettlement(job, target, snapshot, Date.now()));
+            if (result.kind === 'unavailable') throw new Error('the governance store could not take the settlement');
+          },
           viewOf: (job) => webhookEventData(job, runtime.catalogue.signingKey, runtime.jobHandleTtlSeconds, Date.now()),
           onError: (error) => logger.warn({ event: 'job-poller-error', error: error instanceof Error ? error.name : 'unknown' }, 'A tracked job poll failed; it is retried by its plan.'),
         });
