@@ -71,6 +71,13 @@ export function createJobPoller(options: JobPollerOptions): JobPoller {
     else if (--slot.active === 0) targets.delete(targetRef);
   };
 
+  /** A job done with: claim again at once only when this poller was full (otherwise the interval's claim finds more). */
+  const freed = (job: TrackedJobV1): void => {
+    const wasFull = held.size >= options.maxConcurrent;
+    held.delete(keyString(job));
+    if (!stopped && wasFull) scheduleClaim(0);
+  };
+
   const run = async (job: TrackedJobV1): Promise<void> => {
     if (job.settledAtMs !== undefined && TERMINAL_TRACKED_JOB_STATES.has(job.state)) {
       try {
@@ -79,8 +86,7 @@ export function createJobPoller(options: JobPollerOptions): JobPoller {
         options.onError?.(error);
         await options.store.releaseJobLeases(options.owner, [job]).catch(options.onError);
       } finally {
-        held.delete(keyString(job));
-        if (!stopped) scheduleClaim(0);
+        freed(job);
       }
       return;
     }
@@ -100,8 +106,7 @@ export function createJobPoller(options: JobPollerOptions): JobPoller {
       await options.store.releaseJobLeases(options.owner, [job]).catch(options.onError);
     } finally {
       releaseSlot(job.targetRef);
-      held.delete(keyString(job));
-      if (!stopped) scheduleClaim(0);
+      freed(job);
     }
   };
 
