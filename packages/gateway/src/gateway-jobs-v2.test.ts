@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sendOutboundRequest } from '@tokenforge/http-transport';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminJobDeliveriesV1Schema, adminWebhookSecretV1Schema } from './admin/gateway-admin-api-v1.js';
@@ -54,18 +55,21 @@ function verify(request: IncomingMessage, body: string): boolean {
 }
 
 beforeAll(async () => {
-  simulator = await startProviderSimulator({ jobTimings: { queuedMs: 40, runningMs: 120 } });
+  simulator = await startProviderSimulator({ jobTimings: { queuedMs: 40, runningMs: 120 }, serveMedia: true });
   const { catalogue, env } = simulatorCatalogue(simulator, [
     { name: 'video', taskKind: 'video-generation', targets: [{ family: 'kling-video/v1', model: 'kling-v2-master' }] },
     { name: 'video-fail', taskKind: 'video-generation', targets: [{ family: 'dashscope-tasks/v1', model: 'job-fail.50.100' }] },
+    { name: 'video-dash', taskKind: 'video-generation', targets: [{ family: 'dashscope-tasks/v1', model: 'job.50.100' }] },
   ]);
+  dataDir = mkdtempSync(join(tmpdir(), 'tokenforge-jobs-v2-'));
+  writeFileSync(join(dataDir, 'media-ca.pem'), simulator.mediaCertificate ?? '');
   catalogue.jobs = {
     signingKeyEnv: 'TEST_SIGNING_KEY',
     freshnessMs: 60_000,
     polling: { claimIntervalMs: 20, plans: { '*': { firstPollMs: 50, ceilingMs: 100 } } },
     webhooks: { allowLoopback: true, retryDelaysMs: [50, 50], timeoutMs: 30_000, maxConcurrent: 4 },
+    media: { allowLoopback: true, trustedCertificatesFile: join(dataDir, 'media-ca.pem') },
   };
-  dataDir = mkdtempSync(join(tmpdir(), 'tokenforge-jobs-v2-'));
   gateway = await startGateway({ catalogue: catalogue as GatewayCatalogueV1, env, logger: logs, dataDir });
   receiver = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -120,7 +124,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
+    if (Date.now() > deadline) throw new Error(`timed out; rows: ${JSON.stringify((await gateway.governance?.store.listJobs(tenantId, { limit: 3 })) ?? [])}`);
     await sleep(20);
   }
 }
@@ -251,6 +255,42 @@ describe('jobs API v2', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+
+  it('result media of Kling and DashScope jobs are copied at the terminal state and served by the gateway after the provider\'s URLs expired', async () => {
+    const created = [await call('POST', '/v2/jobs', apiKey, { model: 'video', prompt: 'media kling' }), await call('POST', '/v2/jobs', apiKey, { model: 'video-dash', prompt: 'media dash' })];
+    const done: any[] = [];
+    for (const job of created) {
+      await until(async () => (await gateway.governance?.store.listJobs(tenantId, { limit: 100 }))?.some((row) => row.settledAtMs !== undefined && row.terminal?.media?.[0]?.storedKey !== undefined && created.length > 0) === true);
+      let view: any;
+      await until(async () => {
+        view = (await call('GET', `/v2/jobs/${job.json.id as string}`, apiKey)).json;
+        return view.media?.[0]?.gatewayUrl !== undefined;
+      });
+      done.push(view);
+    }
+    // Kling states 30 days of retention, DashScope about 24 hours.
+    const [kling, dash] = done;
+    expect(Date.parse(kling.media[0].expiresAt) - Date.parse(kling.finishedAt)).toBe(30 * 86_400_000);
+    expect(Date.parse(dash.media[0].expiresAt) - Date.parse(dash.finishedAt)).toBe(86_400_000);
+    const download = (url: string) =>
+      sendOutboundRequest({ method: 'GET', url: new URL(url), rules: { allowedCategories: new Set(['loopback']), plainHttp: false }, timeoutMs: 5000, maxResponseBytes: 1 << 20, trustedCertificates: [simulator.mediaCertificate ?? ''] });
+    const original = await Promise.all(done.map(async (view) => {
+      const answer = await download(view.media[0].url);
+      return answer.kind === 'response' && answer.status === 200 ? Buffer.from(answer.body ?? []) : Buffer.alloc(0);
+    }));
+    expect(original.every((bytes) => bytes.byteLength > 0)).toBe(true);
+    simulator.expireMedia();
+    for (const [index, view] of done.entries()) {
+      expect(await download(view.media[0].url)).toMatchObject({ kind: 'response', status: 404 });
+      const copy = await fetch(`${gateway.url}${view.media[0].gatewayUrl as string}`, { headers: { authorization: `Bearer ${apiKey}` } });
+      expect(copy.status).toBe(200);
+      expect(copy.headers.get('content-type')).toBe('video/mp4');
+      expect(Buffer.from(await copy.arrayBuffer()).equals(original[index] as Buffer)).toBe(true);
+      // Only the job's owner: another client key is told there is no such job.
+      expect((await fetch(`${gateway.url}${view.media[0].gatewayUrl as string}`, { headers: { authorization: 'Bearer tfg-test-client-key-0123456789' } })).status).toBe(404);
+    }
+    expect((await fetch(`${gateway.url}${(done[0].media[0].gatewayUrl as string).replace(/0$/, '7')}`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(404);
   });
 
   it('a receiver that never answers holds no poll: every job still reaches its terminal state and settles on time', async () => {

@@ -188,7 +188,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   let jobSettings;
   try {
     const generated = activeGovernance !== undefined && 'secrets' in activeGovernance.store ? (activeGovernance.store as { secrets?: { webhookMasterKey?: string } }).secrets?.webhookMasterKey : undefined;
-    jobSettings = jobWorkerSettings(catalogue.jobs, env, generated);
+    jobSettings = jobWorkerSettings(catalogue.jobs, env, generated, governanceFacts?.dataDir ?? defaultDataDir(env));
   } catch (error) {
     await governance?.close();
     await resolved.close();

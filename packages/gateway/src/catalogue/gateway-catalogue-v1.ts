@@ -385,6 +385,24 @@ export const gatewayJobsV1Schema = z.strictObject({
   polling: gatewayJobPollingV1Schema.optional(),
   /** Signed webhook events of tracked jobs (Standard Webhooks). */
   webhooks: gatewayJobWebhooksV1Schema.optional(),
+  /**
+   * Copies of finished jobs' results (with governance), fetched once at the terminal state and served at
+   * `GET /v2/jobs/{id}/media/{index}` after the provider's URL expired. Absent: no copies.
+   */
+  media: z
+    .strictObject({
+      /** The directory of the copies (default: `media` in the data directory; `TOKENFORGE_DATA_DIR` or `./.tokenforge`). */
+      directory: z.string().min(1).max(4096).optional(),
+      /** The largest asset copied, in bytes (default 256 MiB); a larger one is left at the provider. */
+      maxBytes: z.number().int().positive().max(16 * 1024 * 1024 * 1024).optional(),
+      /** One download's deadline in milliseconds (default 120 s). */
+      timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+      /** Allow result URLs on loopback (a local provider, tests; default false). */
+      allowLoopback: z.boolean().optional(),
+      /** A PEM file of authorities to trust for result downloads instead of the system roots (a private CA). */
+      trustedCertificatesFile: z.string().min(1).max(4096).optional(),
+    })
+    .optional(),
 });
 
 /** Tenants, keys, limits and spend (see the gateway README, "Tenants, limits and spend"). */

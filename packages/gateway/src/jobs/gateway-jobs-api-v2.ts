@@ -23,6 +23,11 @@ export type GatewayJobCreateRequestV2 = z.input<typeof gatewayJobCreateRequestV2
 export const gatewayJobMediaV2Schema = gatewayJobMediaV1Schema.extend({
   /** When the provider's URL expires (UTC): Kling keeps results 30 days, DashScope about 24 hours. */
   expiresAt: utcTimestampSchema.optional(),
+  /**
+   * The gateway's copy (`jobs.media`), a path on this gateway: `GET` it with your key; it works after the provider's
+   * URL expired.
+   */
+  gatewayUrl: z.string().regex(/^\/v2\/jobs\/[^/]+\/media\/\d+$/).optional(),
 });
 export type GatewayJobMediaV2 = z.infer<typeof gatewayJobMediaV2Schema>;
 

@@ -340,6 +340,23 @@ function registerJobRoutesOf(app: Hono, runtime: GatewayRuntime, version: 1 | 2)
     }
   });
 
+  if (version === 2) {
+    // The gateway's copy of a result (jobs.media): served to the job's owner, after the provider's URL expired too.
+    app.get(`${base}/:id/media/:index`, async (c) => {
+      const client = await caller(c);
+      if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
+      if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
+      const found = verified(c, client, c.req.param('id'), 'job');
+      if (found instanceof Response) return found;
+      const index = Number(c.req.param('index'));
+      const job = await runtime.governance?.store.findJob(client, found.target.ref, found.claims.providerJobId);
+      const key = Number.isInteger(index) ? job?.terminal?.media?.[index]?.storedKey : undefined;
+      const stored = key === undefined ? undefined : await runtime.jobWorkers?.mediaStore?.get(key);
+      if (stored === undefined) return jobError(c, 404, 'job-not-found', 'The gateway keeps no copy of that result.');
+      return c.body(new Uint8Array(stored.bytes), 200, { 'content-type': stored.contentType, 'content-length': String(stored.bytes.byteLength) });
+    });
+  }
+
   app.post(`${base}/:id/cancel`, async (c) => {
     const started = performance.now();
     const client = await caller(c);

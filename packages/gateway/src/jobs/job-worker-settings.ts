@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { GatewayCatalogueV1 } from '../catalogue/gateway-catalogue-v1.js';
+import { createDirectoryJobMediaStore } from './media/job-media-store.js';
 import type { TrackedJobV1 } from '../governance/v1/governance-store-v1.js';
 import { GatewayConfigurationError } from '../runtime/gateway-configuration-error.js';
 import { readSecret } from '../runtime/read-secret.js';
@@ -11,7 +14,7 @@ export const DEFAULT_WEBHOOK_MASTER_KEY_ENV = 'TOKENFORGE_WEBHOOK_MASTER_KEY';
 
 type Settings = Pick<
   JobWorkersOptions,
-  'webhookMasterKey' | 'allowLoopbackCallbacks' | 'plans' | 'maxConcurrent' | 'maxConcurrentPerTarget' | 'leaseMs' | 'claimIntervalMs' | 'pollTimeoutMs' | 'freshnessMs' | 'webhookDelivery'
+  'media' | 'webhookMasterKey' | 'allowLoopbackCallbacks' | 'plans' | 'maxConcurrent' | 'maxConcurrentPerTarget' | 'leaseMs' | 'claimIntervalMs' | 'pollTimeoutMs' | 'freshnessMs' | 'webhookDelivery'
 >;
 
 /**
@@ -24,6 +27,7 @@ export function jobWorkerSettings(
   jobs: GatewayCatalogueV1['jobs'],
   env: Readonly<Record<string, string | undefined>>,
   generatedMasterKey: string | undefined,
+  dataDir: string,
 ): Settings {
   const name = jobs?.webhooks?.masterKeyEnv ?? DEFAULT_WEBHOOK_MASTER_KEY_ENV;
   const read = readSecret(env, name);
@@ -45,6 +49,16 @@ export function jobWorkerSettings(
     claimIntervalMs: polling?.claimIntervalMs,
     pollTimeoutMs: polling?.pollTimeoutMs,
     freshnessMs: jobs?.freshnessMs,
+    media:
+      jobs?.media === undefined
+        ? undefined
+        : {
+            store: createDirectoryJobMediaStore(resolve(jobs.media.directory ?? join(dataDir, 'media'))),
+            maxBytes: jobs.media.maxBytes ?? 256 * 1024 * 1024,
+            timeoutMs: jobs.media.timeoutMs ?? 120_000,
+            allowLoopback: jobs.media.allowLoopback ?? false,
+            ...(jobs.media.trustedCertificatesFile === undefined ? {} : { trustedCertificates: [readFileSync(jobs.media.trustedCertificatesFile, 'utf8')] }),
+          },
     webhookDelivery: webhooks === undefined ? undefined : defined({ retryDelaysMs: webhooks.retryDelaysMs, timeoutMs: webhooks.timeoutMs, maxConcurrent: webhooks.maxConcurrent }),
   });
 }

@@ -23,9 +23,9 @@ export function deliveryViewV2(delivery: TrackedJobDeliveryV1): GatewayJobDelive
 
 /**
  * A tracked job's row as the jobs API v2 shows it to its owner: `handle` is its signed id, `prefix` the owner tag
- * of its idempotency key (taken off), `mediaUrlOf` the gateway's own URL of a stored copy of a result, if any.
+ * of its idempotency key (taken off); a result with a copy in the media store gets its `gatewayUrl`.
  */
-export function trackedJobViewV2(job: TrackedJobV1, handle: string, prefix: string, mediaUrlOf?: (index: number) => string | undefined): GatewayJobV2 {
+export function trackedJobViewV2(job: TrackedJobV1, handle: string, prefix: string): GatewayJobV2 {
   const terminal = job.terminal;
   const failureCode = terminal?.failureCode;
   return {
@@ -42,9 +42,10 @@ export function trackedJobViewV2(job: TrackedJobV1, handle: string, prefix: stri
       : {
           media: terminal.media.map((item, index) => ({
             type: item.type,
-            url: mediaUrlOf?.(index) ?? item.url,
+            url: item.url,
             ...(item.durationSeconds === undefined ? {} : { durationSeconds: item.durationSeconds }),
-            ...(item.expiresAtMs === undefined || mediaUrlOf?.(index) !== undefined ? {} : { expiresAt: isoSeconds(item.expiresAtMs) }),
+            ...(item.expiresAtMs === undefined ? {} : { expiresAt: isoSeconds(item.expiresAtMs) }),
+            ...(item.storedKey === undefined ? {} : { gatewayUrl: `/v2/jobs/${handle}/media/${index}` }),
           })),
         }),
     ...(failureCode !== undefined && (PROVIDER_FAILURE_CODES_V1 as readonly string[]).includes(failureCode) ? { failure: { code: failureCode as ProviderFailureCodeV1 } } : {}),
@@ -58,5 +59,5 @@ export function trackedJobViewV2(job: TrackedJobV1, handle: string, prefix: stri
 /** The same job as the jobs API v1 shows it: version 2's fields taken off. */
 export function trackedJobViewV1(job: TrackedJobV1, handle: string, prefix: string): GatewayJobV1 {
   const { observedAt: _observedAt, callbackUrl: _callbackUrl, deliveries: _deliveries, media, ...rest } = trackedJobViewV2(job, handle, prefix);
-  return { ...rest, ...(media === undefined ? {} : { media: media.map(({ expiresAt: _expiresAt, ...item }) => item) }) };
+  return { ...rest, ...(media === undefined ? {} : { media: media.map(({ expiresAt: _expiresAt, gatewayUrl: _gatewayUrl, ...item }) => item) }) };
 }

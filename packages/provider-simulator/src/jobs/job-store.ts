@@ -20,6 +20,8 @@ export interface SimJob {
   readonly outputs: number;
   /** Seconds of video, when a video job. */
   readonly videoSeconds?: number;
+  /** Where its result URLs point (`serveMedia`: the simulator itself), else an unreachable example host. */
+  readonly mediaOrigin?: string;
   cancelledAt?: number;
 }
 
@@ -189,4 +191,12 @@ export class SimJobStore {
     this.pending.add(delivery);
     void delivery.then(() => this.pending.delete(delivery));
   }
+}
+
+/** The origin of a job's result URLs. */
+export const mediaOriginOf = (job: SimJob): string => job.mediaOrigin ?? 'https://media.simulator.example';
+
+/** The bytes the simulator serves at a result URL (`serveMedia`): deterministic, so a copy can be compared. */
+export function simulatedMediaBytes(path: string): Buffer {
+  return Buffer.from(`simulated media ${path}\n`.repeat(64), 'utf8');
 }

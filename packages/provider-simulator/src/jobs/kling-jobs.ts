@@ -2,7 +2,7 @@ import { parseSimulatorScenario, type SimulatorScenario } from '../scenario.js';
 import { parseJsonObject, type SimExchange } from '../sim-exchange.js';
 import { errorHeaders } from '../wire/serve-chat.js';
 import { readRecordedFixture } from '../recorded-fixtures.js';
-import { jobPhase, jobProgress, jobUpdatedAt, SimJobStore, type SimJob } from './job-store.js';
+import { jobPhase, jobProgress, jobUpdatedAt, mediaOriginOf, SimJobStore, type SimJob } from './job-store.js';
 
 /** Kling error codes per HTTP status (fact sheet §4, "Errors"). */
 const CODES: Readonly<Record<number, number>> = { 400: 1201, 401: 1000, 403: 1103, 404: 1203, 429: 1302, 500: 5000, 503: 5001, 504: 5002 };
@@ -42,7 +42,7 @@ export function klingTask(job: SimJob, now: number): Record<string, unknown> {
     task_info: job.externalTaskId === undefined ? {} : { external_task_id: job.externalTaskId },
     ...(phase === 'succeeded'
       ? {
-          task_result: { videos: [{ id: `video-${job.id}`, url: `https://media.simulator.example/kling/${job.id}.mp4`, duration: String(job.videoSeconds ?? 5) }] },
+          task_result: { videos: [{ id: `video-${job.id}`, url: `${mediaOriginOf(job)}/media/kling/${job.id}.mp4`, duration: String(job.videoSeconds ?? 5) }] },
           final_unit_deduction: '1',
         }
       : { task_result: {} }),
@@ -66,6 +66,8 @@ export interface SimJobTimings {
 /** The Kling video surface: create, get and list on `text2video` and `image2video` (no cancel, as on Kling). */
 export class KlingSurface {
   readonly store: SimJobStore;
+  /** Where result URLs point (set once the simulator listens, with `serveMedia`). */
+  mediaOrigin: string | undefined;
   private sequence = 0;
 
   constructor(
@@ -115,6 +117,7 @@ export class KlingSurface {
     this.sequence += 1;
     const timed = scenario.kind === 'job' || scenario.kind === 'job-fail' ? scenario : undefined;
     const job: SimJob = {
+      ...(this.mediaOrigin === undefined ? {} : { mediaOrigin: this.mediaOrigin }),
       id: `8668894566987${String(this.sequence).padStart(5, '0')}`,
       collection: `kling:${endpoint}`,
       model,

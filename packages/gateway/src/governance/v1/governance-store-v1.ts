@@ -432,6 +432,8 @@ export interface TrackedJobMediaV1 {
   readonly durationSeconds?: number;
   /** When the provider's URL stops working, where the provider states it (epoch milliseconds). */
   readonly expiresAtMs?: number;
+  /** The key of the gateway's copy in its media store (`jobs.media`), when one was made. */
+  readonly storedKey?: string;
 }
 
 /** What the terminal observation of a job said. */

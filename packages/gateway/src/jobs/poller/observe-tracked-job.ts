@@ -31,6 +31,8 @@ export interface TrackedJobObserverDeps {
    * absent or `undefined`: polling stops at settlement.
    */
   readonly followUpAtMs?: (job: TrackedJobV1) => number | undefined;
+  /** Copies a finished job's result media into the media store (`jobs.media`), answering the facts with their keys. */
+  readonly copyMedia?: (job: TrackedJobV1, terminal: TrackedJobTerminalV1) => Promise<TrackedJobTerminalV1>;
 }
 
 const parseInstant = (value: string | undefined): number | undefined => (value === undefined ? undefined : Date.parse(value));
@@ -93,13 +95,16 @@ export async function observeTrackedJob(
         deps.onError?.(error);
       }
     }
+    const facts = terminalFactsOf(answer.snapshot, plan, now);
+    // Copied once, at the observation that first records the terminal facts (they are never replaced afterwards).
+    const terminal = job.terminal === undefined && deps.copyMedia !== undefined ? await deps.copyMedia(job, facts) : facts;
     observation = {
       ...key,
       state: answer.snapshot.state,
       ...(answer.snapshot.progress === undefined ? {} : { progress: answer.snapshot.progress }),
       observedAtMs: now,
       pollAttempts,
-      terminal: terminalFactsOf(answer.snapshot, plan, now),
+      terminal,
       ...(settledAtMs === undefined ? { nextPollAtMs: now + plan.firstPollMs } : { settledAtMs, ...followUpOf(deps, job) }),
     };
   } else {
