@@ -229,6 +229,14 @@ export const gatewayTargetV1Schema = z.strictObject({
       maxQueuedRuns: z.number().int().min(0).max(1024).optional(),
       /** Wall-clock bound of one run, in milliseconds (default 5 min); past it the run is killed and fails as `timeout`. */
       deadlineMs: milliseconds.optional(),
+      /**
+       * The CLI's own built-in tools this target allows (default `none`: every one off by the CLI's own flags).
+       * `read-only`: only the CLI's file-reading tools, confined to the run's fresh, empty working folder (Claude
+       * Code: `Read`, `Glob`, `Grep` with `--restricted`; Gemini CLI: its read tools under an admin policy). Codex
+       * cannot confine reading to its working folder, so a Codex target with `read-only` is a catalogue problem.
+       * Tool activity stays the CLI's own: a client never sees a tool call or a tool's output.
+       */
+      builtInTools: z.enum(['none', 'read-only']).optional(),
     })
     .optional(),
   /** Capability facts over the family's defaults. */
