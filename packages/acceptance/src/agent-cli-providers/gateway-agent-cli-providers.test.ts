@@ -1,7 +1,8 @@
 /**
  * The official OpenAI, Anthropic and Gemini SDKs through the gateway to each pinned CLI (an `agent-cli/v1`
  * catalogue target; the simulator is the CLI's model endpoint), sync and stream; a stream the client cancels
- * leaves no process of the run's group; a full target answers overloaded in the client's dialect. Runs where the
+ * leaves no process of the run's group; a run over its deadline is a timeout with its group gone; a full target
+ * answers overloaded in the client's dialect. Runs where the
  * agent-clients cache is (and in the agent-clients phase of `.ci/run`, where a missing cache fails; see
  * real-agent-cli-providers.test.ts).
  */
@@ -36,7 +37,7 @@ beforeAll(async () => {
   const env: Record<string, string> = { AGENT_CLI_CLIENT_KEY: CLIENT_KEY };
   const models: GatewayCatalogueV1['models'] = [];
   for (const program of AGENT_CLI_NAMES) {
-    for (const scenario of ['text', 'stall']) {
+    for (const scenario of ['text', 'stall', 'deadline']) {
       const configFolder = join(root, `${program}-${scenario}`);
       const variables = simulatorTargetFor(program, simulator.url, configFolder);
       Object.assign(env, variables);
@@ -47,8 +48,16 @@ beforeAll(async () => {
           {
             provider: 'local-cli',
             family: 'agent-cli/v1',
-            model: scenario,
-            agentCli: { program, executable: found.executables[program], configFolder, environment: Object.keys(variables), maxConcurrentRuns: 1, maxQueuedRuns: scenario === 'stall' ? 0 : 4, deadlineMs: 120_000 },
+            model: scenario === 'deadline' ? 'stall' : scenario,
+            agentCli: {
+              program,
+              executable: found.executables[program],
+              configFolder,
+              environment: Object.keys(variables),
+              maxConcurrentRuns: 1,
+              maxQueuedRuns: scenario === 'stall' ? 0 : 4,
+              deadlineMs: scenario === 'deadline' ? 3000 : 120_000,
+            },
           },
         ],
       });
@@ -134,6 +143,20 @@ describe.skipIf('missing' in found)('agent CLIs served through the gateway to th
         const run = logLines.slice(before).find((line) => line.agentCliRun !== undefined) as { pid: number; reason: string };
         expect(run.reason).toBe('aborted');
         expect(groupMembers(run.pid)).toEqual([]);
+      }, 120_000);
+
+      it('a run over its deadline: the Anthropic SDK gets a timeout, the run\'s process group is gone', async () => {
+        const before = logLines.length;
+        const error = await anthropic()
+          .messages.create({ model: `${program}-deadline`, max_tokens: 64, messages: [{ role: 'user', content: 'Say hello' }] })
+          .catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(Anthropic.APIError);
+        expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(504);
+        await expect.poll(() => logLines.slice(before).find((line) => line.agentCliRun !== undefined), { timeout: 20_000 }).toBeDefined();
+        const run = logLines.slice(before).find((line) => line.agentCliRun !== undefined) as { pid: number; reason: string };
+        expect(run.reason).toBe('deadline');
+        expect(groupMembers(run.pid)).toEqual([]);
+        expect(logLines.slice(before).find((line) => line.model === `${program}-deadline`)).toMatchObject({ outcome: 'failed:timeout' });
       }, 120_000);
     });
   }
