@@ -152,8 +152,10 @@ describe.skipIf('missing' in found)('agent CLIs served through the gateway to th
           .catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(Anthropic.APIError);
         expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(504);
-        await expect.poll(() => logLines.slice(before).find((line) => line.agentCliRun !== undefined), { timeout: 20_000 }).toBeDefined();
-        const run = logLines.slice(before).find((line) => line.agentCliRun !== undefined) as { pid: number; reason: string };
+        // This target's run line (an earlier test's run may log its end late).
+        const path = `models.${AGENT_CLI_NAMES.indexOf(program) * 3 + 2}.targets.0`;
+        await expect.poll(() => logLines.slice(before).find((line) => line.agentCliRun === path), { timeout: 20_000 }).toBeDefined();
+        const run = logLines.slice(before).find((line) => line.agentCliRun === path) as { pid: number; reason: string };
         expect(run.reason).toBe('deadline');
         expect(groupMembers(run.pid)).toEqual([]);
         expect(logLines.slice(before).find((line) => line.model === `${program}-deadline`)).toMatchObject({ outcome: 'failed:timeout' });
