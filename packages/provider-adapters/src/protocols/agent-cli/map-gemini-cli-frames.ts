@@ -11,8 +11,8 @@ import { asRecord, frameType, recordField, stringField, unknownFrame } from './w
  * `--approval-mode plan` (read-only mode: nothing that writes or runs), `--extensions none`, `--skip-trust` for the
  * fresh empty working folder, and an admin policy: {@link GEMINI_DENY_ALL_TOOLS_POLICY} (no tool at all), or for a
  * target's read-only opt-in {@link GEMINI_READ_ONLY_TOOLS_POLICY} (only its file-reading tools, which refuse a path
- * outside the workspace, the working folder: checked with the simulator's scripted `read_file`; the web tools are
- * not declared).
+ * outside the workspace, the working folder plus the CLI's own project temp folder under its configuration folder:
+ * checked with the simulator's scripted `read_file`; the web tools are not declared).
  *
  * Frames: `init` and the `user` echo of `message` are bookkeeping; an `assistant` `message` is answer text (a delta
  * when `delta` is true); `tool_use` / `tool_result` are the CLI's own tool activity; `error` is the CLI's verdict
