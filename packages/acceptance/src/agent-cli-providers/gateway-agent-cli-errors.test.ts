@@ -113,11 +113,11 @@ describe('agent-cli/v1 failures through the gateway (a real process, the officia
   });
 
   it.each([
-    ['not-signed-in', 'authentication', 'upstream_authentication_failed', { reason: 'exited', exitCode: 41 }],
-    ['exit-nonzero', 'provider-error', 'upstream_error', { reason: 'exited', exitCode: 3 }],
+    ['not-signed-in', 'authentication', 'agent-cli.not-signed-in', 'upstream_authentication_failed', { reason: 'exited', exitCode: 41 }],
+    ['exit-nonzero', 'provider-error', 'agent-cli.exit-nonzero', 'upstream_error', { reason: 'exited', exitCode: 3 }],
     // The reader fails at the first line that is not the protocol and stops the run: its group is killed.
-    ['not-protocol', 'protocol-violation', 'upstream_protocol_violation', { reason: 'aborted', exitCode: null }],
-  ] as const)('%s: a typed failure with a stable code for the client; the CLI\'s own words in the operator log only', async (model, outcome, clientCode, ended) => {
+    ['not-protocol', 'protocol-violation', undefined, 'upstream_protocol_violation', { reason: 'aborted', exitCode: null }],
+  ] as const)('%s: a typed failure with a stable code for the client; the CLI\'s own words in the operator log only', async (model, outcome, providerCode, clientCode, ended) => {
     const from = logLines.length;
     const failure = await failureOf(model);
     expect(failure).toMatchObject({ status: 502, code: clientCode });
@@ -125,6 +125,7 @@ describe('agent-cli/v1 failures through the gateway (a real process, the officia
     const { request, runs } = await logged(from, model, 1);
     expect(request.outcome).toBe(`failed:${outcome}`);
     expect(request.attempts).toEqual([expect.objectContaining({ outcome })]);
+    expect(request.attempts[0]?.providerCode).toBe(providerCode);
     expect(runs).toEqual([expect.objectContaining(ended)]);
     if (model !== 'not-protocol') expect(runs[0]?.stderr).toContain(CLI_OWN_MESSAGE);
     // The request line (what dashboards read) never carries the CLI's words either.
@@ -137,6 +138,7 @@ describe('agent-cli/v1 failures through the gateway (a real process, the officia
     expect(failure).toMatchObject({ status: 504, code: 'timeout' });
     const { request, runs } = await logged(from, 'deadline', 1);
     expect(request.outcome).toBe('failed:timeout');
+    expect(request.attempts).toEqual([expect.objectContaining({ outcome: 'timeout', providerCode: 'agent-cli.deadline' })]);
     expect(runs[0]).toMatchObject({ reason: 'deadline', exitCode: null });
     const grandchild = Number(/grandchild (\d+)/.exec(runs[0]?.stderr ?? '')?.[1]);
     expect(grandchild).toBeGreaterThan(0);

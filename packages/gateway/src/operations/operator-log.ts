@@ -12,6 +12,12 @@ export interface OperatorLogAttempt {
   /** The wait the provider asked for with this failure (`retry-after`, `retry-after-ms`), in milliseconds. */
   readonly retryAfterMs?: number;
   /**
+   * The family's stable code for this failure (`failure.providerCode`, for example `agent-cli.not-signed-in`,
+   * `agent-cli.deadline`, or the provider's own error code), when it is a short identifier (letters, digits,
+   * `.`, `_`, `:`, `-`; at most 64 characters); anything else is left out.
+   */
+  readonly providerCode?: string;
+  /**
    * Why this attempt failed, as the family explained it to the engine's observer: the rule, where and what was
    * expected, and the provider's request id. Never the offending value.
    */

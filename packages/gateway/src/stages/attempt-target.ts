@@ -51,11 +51,13 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
       family: target.family,
       outcome,
       ...(detail.retryAfterMs === undefined ? {} : { retryAfterMs: detail.retryAfterMs }),
+      ...(detail.providerCode === undefined ? {} : { providerCode: detail.providerCode }),
       ...(diagnostics.length === 0 ? {} : { diagnostics: [...diagnostics] }),
       ...(transport === undefined ? {} : { transport }),
       ...(facts.rateLimits === undefined ? {} : { rateLimits: facts.rateLimits }),
     });
-    endAttempt({ outcome, ...detail });
+    const { providerCode: _providerCode, ...ending } = detail;
+    endAttempt({ outcome, ...ending });
   };
   const observer = { onDiagnostic: (diagnostic: ProviderDiagnosticV3): void => void diagnostics.push(diagnostic) };
   let execution: ProtocolEngineExecutionV1;
