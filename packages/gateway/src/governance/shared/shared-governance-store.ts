@@ -72,6 +72,11 @@ export interface SharedGovernanceStoreOptions {
   readonly ledgerClaimIdleMs?: number;
   /** Wait after a failed flush before the next (default 500 ms). */
   readonly ledgerRetryMs?: number;
+  /**
+   * Wait after a flush of a part-full batch before the next read (default 200 ms): at low rates rows then reach
+   * PostgreSQL a few transactions a second instead of one transaction per settlement.
+   */
+  readonly ledgerLingerMs?: number;
   /** Request records older than this are deleted (default 30 days); the ledger is kept. */
   readonly requestRetentionMs?: number;
   /** How long a settled attempt id is remembered for `duplicate` answers (default 6 hours). */
@@ -141,6 +146,7 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
             blockMs: 1000,
             claimIdleMs: options.ledgerClaimIdleMs ?? 30_000,
             retryMs: options.ledgerRetryMs ?? 500,
+            lingerMs: options.ledgerLingerMs ?? 200,
             onOutboxLength: (length) => {
               this.#outboxLength = length;
               if (this.#versionBehind) void this.#publishVersion().catch(() => undefined);
@@ -408,6 +414,7 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if ((await this.#redis.xrange(names.outbox, '-', newest, 'COUNT', 1)).length === 0) return true;
+      this.#flusher?.hurry();
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return false;
