@@ -178,7 +178,9 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
       maxRetriesPerRequest: 0,
       retryStrategy: (times: number) => Math.min(times * 50, 1000),
     } as const;
-    const redis = new Redis(options.redisUrl, { ...redisOptions, commandTimeout: options.redisCommandTimeoutMs ?? 1000 });
+    // Auto-pipelining: the admissions and settlements of concurrent requests issued in one event-loop turn leave in
+    // one socket write (each is still one script, so still one round trip each).
+    const redis = new Redis(options.redisUrl, { ...redisOptions, enableAutoPipelining: true, commandTimeout: options.redisCommandTimeoutMs ?? 1000 });
     const flusherRedis = options.flushLedger === false ? undefined : new Redis(options.redisUrl, { ...redisOptions, enableOfflineQueue: true });
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 5, connectionTimeoutMillis: 5000 });
     pool.on('error', () => undefined);
