@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RequestAttemptRecordV1, RequestRecordV1 } from './governance/v1/governance-store-v1.js';
+import { startGateway, type RunningGateway } from './start-gateway.js';
+import { simulatorCatalogue } from './test-support/simulator-catalogue.js';
+
+/*
+ * Per-attempt request records end to end (issue #36, "Requests"): a real gateway with the embedded store, the simulator
+ * upstream, the OpenAI SDK as client; the records read back through `/admin/v1/requests`.
+ */
+
+const PROMPT = 'a prompt that must never reach a request record';
+let simulator: ProviderSimulator;
+let gateway: RunningGateway;
+let dataDir: string;
+
+beforeAll(async () => {
+  simulator = await startProviderSimulator();
+  const { catalogue, env } = simulatorCatalogue(simulator, [
+    {
+      name: 'fallback',
+      taskKind: 'chat',
+      targets: [
+        { family: 'openai-chat/v1', model: 'error.503.2' },
+        { family: 'openai-chat/v1', model: 'slow-first-byte.300' },
+      ],
+    },
+    {
+      name: 'unreachable-first',
+      taskKind: 'chat',
+      targets: [
+        { family: 'openai-chat/v1', model: 'text', baseUrl: 'http://127.0.0.1:1/v1' },
+        { family: 'anthropic-messages/v1', model: 'text' },
+      ],
+    },
+  ]);
+  dataDir = mkdtempSync(join(tmpdir(), 'tokenforge-request-attempts-'));
+  gateway = await startGateway({ catalogue, env, logger: { write: () => undefined }, dataDir });
+});
+afterAll(async () => {
+  await gateway?.close();
+  await simulator?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function tenantKey(id: string): Promise<string> {
+  const admin = (path: string, body: unknown) =>
+    fetch(`${gateway.url}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${gateway.governance?.adminKey ?? ''}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect((await admin('/tenants', { id, name: id })).status).toBe(201);
+  return ((await (await admin('/keys', { tenantId: id })).json()) as { apiKey: string }).apiKey;
+}
+
+/** The request's record (the admin API includes every record queued before the call; the log stage queues it as the request ends). */
+async function recordOf(requestId: string): Promise<RequestRecordV1> {
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    const answer = await fetch(`${gateway.url}/admin/v1/requests?limit=50`, { headers: { authorization: `Bearer ${gateway.governance?.adminKey ?? ''}` } });
+    const record = ((await answer.json()) as { requests: RequestRecordV1[] }).requests.find((entry) => entry.requestId === requestId);
+    if (record !== undefined) return record;
+    if (Date.now() > deadline) throw new Error(`request ${requestId} was not recorded`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+it('records each attempt of a streamed request with a retry and a fallback: number, target, family, outcome, the provider\'s wait, start, first byte and duration', async () => {
+  const client = new OpenAI({ apiKey: await tenantKey('attempts-a'), baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+  const started = Date.now();
+  const { data: stream, response } = await client.chat.completions.create({ model: 'fallback', stream: true, messages: [{ role: 'user', content: PROMPT }] }).withResponse();
+  for await (const _chunk of stream) void _chunk;
+  const record = await recordOf(response.headers.get('x-request-id') ?? '');
+  expect(JSON.stringify(record)).not.toContain(PROMPT);
+  // The first target asks for a 2 s wait: it is tried again after it, then the request falls back.
+  const [first, retried, second] = record.attempts as [RequestAttemptRecordV1, RequestAttemptRecordV1, RequestAttemptRecordV1];
+  expect(record.attempts).toHaveLength(3);
+  for (const [index, attempt] of [first, retried].entries()) {
+    expect(attempt).toMatchObject({ attempt: index + 1, targetRef: 'fallback#0', provider: 'simulator', family: 'openai-chat/v1', outcome: 'provider-error', diagnostic: 'retry after 2000 ms' });
+    expect(attempt.timeToFirstByteMs).toBeUndefined();
+  }
+  expect(second).toMatchObject({ attempt: 3, targetRef: 'fallback#1', family: 'openai-chat/v1', outcome: 'ok' });
+  expect(second.diagnostic).toBeUndefined();
+  expect(first.startedAtMs).toBeGreaterThanOrEqual(started);
+  expect(retried.startedAtMs).toBeGreaterThanOrEqual(first.startedAtMs! + 2000);
+  expect(second.startedAtMs).toBeGreaterThanOrEqual(retried.startedAtMs! + retried.durationMs! - 1);
+  // The simulator holds the first byte 300 ms; the attempt's timings are completed when its stream ends.
+  expect(second.timeToFirstByteMs).toBeGreaterThanOrEqual(290);
+  expect(second.durationMs).toBeGreaterThan(second.timeToFirstByteMs!);
+  expect(record.totalMs).toBeGreaterThanOrEqual(second.durationMs!);
+});
+
+it('names the transport stage and reason of an attempt that never reached its target', async () => {
+  const client = new OpenAI({ apiKey: await tenantKey('attempts-b'), baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+  const { response } = await client.chat.completions.create({ model: 'unreachable-first', messages: [{ role: 'user', content: PROMPT }] }).withResponse();
+  const record = await recordOf(response.headers.get('x-request-id') ?? '');
+  expect(record.attempts).toHaveLength(2);
+  expect(record.attempts[0]).toMatchObject({ attempt: 1, outcome: 'PROTOCOL_ENGINE_TRANSPORT_FAILED', diagnostic: 'transport connect-failed (before-send)' });
+  expect(record.attempts[1]).toMatchObject({ attempt: 2, targetRef: 'unreachable-first#1', family: 'anthropic-messages/v1', outcome: 'ok' });
+  expect(record.attempts[1]?.timeToFirstByteMs).toBeLessThanOrEqual(record.attempts[1]?.durationMs ?? -1);
+});
