@@ -9,7 +9,7 @@ import { startGateway, type RunningGateway } from './start-gateway.js';
 import { simulatorCatalogue } from './test-support/simulator-catalogue.js';
 
 /*
- * Per-attempt request records end to end (issue #36, "Requests"): a real gateway with the embedded store, the simulator
+ * Per-attempt request records and target health end to end (issue #36, "Requests", "Targets"): a real gateway with the embedded store, the simulator
  * upstream, the OpenAI SDK as client; the records read back through `/admin/v1/requests`.
  */
 
@@ -99,4 +99,20 @@ it('names the transport stage and reason of an attempt that never reached its ta
   expect(record.attempts[0]).toMatchObject({ attempt: 1, outcome: 'PROTOCOL_ENGINE_TRANSPORT_FAILED', diagnostic: 'transport connect-failed (before-send)' });
   expect(record.attempts[1]).toMatchObject({ attempt: 2, targetRef: 'unreachable-first#1', family: 'anthropic-messages/v1', outcome: 'ok' });
   expect(record.attempts[1]?.timeToFirstByteMs).toBeLessThanOrEqual(record.attempts[1]?.durationMs ?? -1);
+});
+
+it('/admin/v1/targets: each target\'s last 5 minutes (attempts, error rate, latency p50/p90/p99) and upstream pool use, labelled with the instance', async () => {
+  const answer = await fetch(`${gateway.url}/admin/v1/targets`, { headers: { authorization: `Bearer ${gateway.governance?.adminKey ?? ''}` } });
+  const report = (await answer.json()) as { instance: string; targets: { ref: string; recent?: Record<string, number>; pool?: Record<string, number> }[] };
+  expect(report.instance).toMatch(new RegExp(`:${process.pid}$`));
+  const byRef = new Map(report.targets.map((target) => [target.ref, target]));
+  // Two 503s at fallback#0; one slow-first-byte answer at fallback#1 (its latency is to the stream's head).
+  expect(byRef.get('fallback#0')?.recent).toEqual({ attempts: 2, errorRate: 1 });
+  const slow = byRef.get('fallback#1')?.recent;
+  expect(slow).toMatchObject({ attempts: 1, errorRate: 0 });
+  expect(slow?.latencyP50Ms).toBeGreaterThanOrEqual(290);
+  expect(slow?.latencyP99Ms).toBe(slow?.latencyP50Ms);
+  expect(byRef.get('unreachable-first#0')?.recent).toEqual({ attempts: 1, errorRate: 1 });
+  expect(byRef.get('fallback#1')?.pool).toMatchObject({ inUse: 0, waiting: 0 });
+  expect(byRef.get('fallback#1')?.pool?.connections).toBeGreaterThan(0);
 });
