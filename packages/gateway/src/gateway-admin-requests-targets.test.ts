@@ -4,6 +4,16 @@ import { join } from 'node:path';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  adminJobListV1Schema,
+  adminKeyListV1Schema,
+  adminLimitUseV1Schema,
+  adminRequestListV1Schema,
+  adminSpendV1Schema,
+  adminTargetsV1Schema,
+  adminTenantListV1Schema,
+} from './admin/gateway-admin-api-v1.js';
 import type { RequestAttemptRecordV1, RequestRecordV1 } from './governance/v1/governance-store-v1.js';
 import { startGateway, type RunningGateway } from './start-gateway.js';
 import { simulatorCatalogue } from './test-support/simulator-catalogue.js';
@@ -115,4 +125,20 @@ it('/admin/v1/targets: each target\'s last 5 minutes (attempts, error rate, late
   expect(byRef.get('unreachable-first#0')?.recent).toEqual({ attempts: 1, errorRate: 1 });
   expect(byRef.get('fallback#1')?.pool).toMatchObject({ inUse: 0, waiting: 0 });
   expect(byRef.get('fallback#1')?.pool?.connections).toBeGreaterThan(0);
+});
+
+it('every admin answer the console reads matches its admin API schema (the types the console imports)', async () => {
+  const read = async (path: string, schema: z.ZodType): Promise<void> => {
+    const answer = await fetch(`${gateway.url}/admin/v1${path}`, { headers: { authorization: `Bearer ${gateway.governance?.adminKey ?? ''}` } });
+    expect(answer.status).toBe(200);
+    const parsed = schema.safeParse(await answer.json());
+    expect([path, parsed.success ? [] : parsed.error.issues]).toEqual([path, []]);
+  };
+  await read('/tenants', adminTenantListV1Schema);
+  await read('/keys', adminKeyListV1Schema);
+  await read('/tenants/attempts-a/limit-use', adminLimitUseV1Schema);
+  await read('/spend?groupBy=tenant,key,model,day', adminSpendV1Schema);
+  await read('/requests', adminRequestListV1Schema);
+  await read('/jobs?tenantId=attempts-a', adminJobListV1Schema);
+  await read('/targets', adminTargetsV1Schema);
 });

@@ -1,7 +1,28 @@
 import { adminApi } from '../admin-api.js';
-import type { RequestRecord, Tenant } from '../admin-types.js';
+import type { RequestAttempt, RequestRecord, Tenant } from '../admin-types.js';
 import { field, h, replace, table } from '../dom.js';
 import { time } from '../format.js';
+
+const ms = (value: number | undefined): string => (value === undefined ? '' : `${value} ms`);
+
+/** One request's attempts: target, family, outcome, the diagnostic for operators, and timings. */
+function attemptsTable(record: RequestRecord): HTMLTableElement {
+  return table(
+    `Attempts of request ${record.requestId}`,
+    ['#', 'Target', 'Provider', 'Family', 'Outcome', 'Diagnostic', 'Started', 'First byte', 'Duration'],
+    record.attempts.map((attempt: RequestAttempt, index) => [
+      String(attempt.attempt ?? index + 1),
+      attempt.targetRef,
+      attempt.provider,
+      attempt.family ?? '',
+      attempt.outcome,
+      attempt.diagnostic ?? '',
+      attempt.startedAtMs === undefined ? '' : time(attempt.startedAtMs),
+      ms(attempt.timeToFirstByteMs),
+      ms(attempt.durationMs),
+    ]),
+  );
+}
 
 /** Recent request records, filterable by tenant, model, outcome and status; each with its attempts. */
 export async function renderRequestsPage(main: HTMLElement, query: URLSearchParams): Promise<void> {
@@ -46,7 +67,7 @@ export async function renderRequestsPage(main: HTMLElement, query: URLSearchPara
       'details',
       {},
       h('summary', {}, `${record.attempts.length} attempt${record.attempts.length === 1 ? '' : 's'}`),
-      h('ol', {}, ...record.attempts.map((attempt) => h('li', {}, `${attempt.targetRef} (${attempt.provider}): ${attempt.outcome}`))),
+      record.attempts.length === 0 ? h('p', {}, 'No attempt: refused before routing.') : attemptsTable(record),
     ),
   ]);
   replace(
