@@ -24,12 +24,43 @@ function attemptsTable(record: RequestRecord): HTMLTableElement {
   );
 }
 
-/** Recent request records, filterable by tenant, model, outcome and status; each with its attempts. */
+/** The link to one request's attempts; its name starts with its visible text (`3 attempts of request …`). */
+function attemptsLink(record: RequestRecord, href: string): HTMLAnchorElement {
+  const text = `${record.attempts.length} attempt${record.attempts.length === 1 ? '' : 's'}`;
+  return h('a', { href, 'aria-label': `${text} of request ${record.requestId}` }, text);
+}
+
+/** One request: its facts, then each attempt in full width. */
+function requestDetail(record: RequestRecord, back: string): HTMLElement {
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'request-detail' },
+    h('h2', { id: 'request-detail' }, `Request ${record.requestId}`),
+    h(
+      'p',
+      {},
+      `${time(record.atMs)} · ${record.route} · ${record.publicModel ?? 'no model'} · ${record.tenantId ?? 'no tenant'} · status ${record.status} · ${record.outcome} · ${record.totalMs} ms`,
+      record.timeToFirstByteMs === undefined ? '' : ` (first byte ${record.timeToFirstByteMs} ms)`,
+    ),
+    record.attempts.length === 0 ? h('p', {}, 'No attempt: refused before routing.') : attemptsTable(record),
+    h('p', {}, h('a', { href: back }, 'Close')),
+  );
+}
+
+/** Recent request records, filterable by tenant, model, outcome and status; one request's attempts in full. */
 export async function renderRequestsPage(main: HTMLElement, query: URLSearchParams): Promise<void> {
   const tenantId = query.get('tenantId') ?? '';
   const model = query.get('model') ?? '';
   const outcome = query.get('outcome') ?? '';
   const status = query.get('status') ?? '';
+  const selected = query.get('request') ?? '';
+  const listQuery = new URLSearchParams(query);
+  listQuery.delete('request');
+  const hashWith = (requestId: string): string => {
+    const next = new URLSearchParams(listQuery);
+    next.set('request', requestId);
+    return `#/requests?${next}`;
+  };
   const [{ requests }, { tenants }] = await Promise.all([
     adminApi<{ requests: RequestRecord[] }>('GET', `/requests?limit=200${tenantId === '' ? '' : `&tenantId=${encodeURIComponent(tenantId)}`}`),
     adminApi<{ tenants: Tenant[] }>('GET', '/tenants'),
@@ -63,18 +94,15 @@ export async function renderRequestsPage(main: HTMLElement, query: URLSearchPara
     String(record.status),
     record.outcome,
     `${record.totalMs} ms${record.timeToFirstByteMs === undefined ? '' : ` (first byte ${record.timeToFirstByteMs} ms)`}`,
-    h(
-      'details',
-      {},
-      h('summary', {}, `${record.attempts.length} attempt${record.attempts.length === 1 ? '' : 's'}`),
-      record.attempts.length === 0 ? h('p', {}, 'No attempt: refused before routing.') : attemptsTable(record),
-    ),
+    attemptsLink(record, hashWith(record.requestId)),
   ]);
+  const detail = requests.find((record) => record.requestId === selected);
   replace(
     main,
     h('h1', {}, 'Requests'),
     form,
     h('p', { class: 'muted' }, 'Request records hold facts only: no prompt or output is ever stored.'),
+    detail === undefined ? null : requestDetail(detail, `#/requests?${listQuery}`),
     table(`${shown.length} of the ${requests.length} most recent requests`, ['Time', 'Request', 'Tenant', 'Key', 'Model', 'Route', 'Status', 'Outcome', 'Timing', 'Attempts'], rows),
   );
 }
