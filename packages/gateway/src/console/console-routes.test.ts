@@ -72,6 +72,18 @@ describe('console routes', () => {
     expect((await signIn('http://console.example')).status).toBe(303);
   });
 
+  it('answers 503 governance-unavailable, without the error\'s text, when the store cannot count failed sign-ins', async () => {
+    const down = new Hono();
+    const failing = { signInRetryAfterMs: () => Promise.reject(new Error('redis at 10.0.0.7 refused')) };
+    registerConsoleRoutes(down, { governance: { store: failing, adminKey: ADMIN_KEY } } as unknown as GatewayRuntime, assetsDir);
+    const answer = await signIn('http://console.example', ADMIN_KEY, {}, down);
+    expect(answer.status).toBe(503);
+    const body = await answer.text();
+    expect(JSON.parse(body)).toEqual({ error: { code: 'governance-unavailable', message: expect.any(String) } });
+    expect(body).not.toContain('10.0.0.7');
+    expect(answer.headers.get('set-cookie')).toBeNull();
+  });
+
   it('the cookie opens the console; the store holds only its digest', async () => {
     const cookie = (await signIn('http://console.example')).headers.get('set-cookie')!.split(';')[0]!;
     expect(await (await app.request('http://console.example/console/', { headers: { cookie } })).text()).toContain('<title>app</title>');

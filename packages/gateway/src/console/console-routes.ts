@@ -18,7 +18,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-function consoleError(c: Context, status: 401 | 403 | 404 | 429, code: string, message: string): Response {
+function consoleError(c: Context, status: 401 | 403 | 404 | 429 | 503, code: string, message: string): Response {
   return c.json({ error: { code, message } }, status, SECURITY_HEADERS);
 }
 
@@ -83,6 +83,8 @@ export function registerConsoleRoutes(app: Hono, runtime: GatewayRuntime, direct
     if (session === undefined || index === undefined) return signInPage(c);
     return serve(c, index);
   };
+  // The store could not answer (a session lookup, the sign-in throttle): a typed 503, never the error's text.
+  consoleApp.onError((_error, c) => consoleError(c, 503, 'governance-unavailable', 'The governance store cannot be reached; try again shortly.'));
   consoleApp.post('/session', async (c) => {
     const governance = runtime.governance!;
     const origin = c.req.header('origin');
