@@ -236,6 +236,10 @@ describe('operator console', () => {
     expect(served.slice(0, 6)).toEqual(['3', 'fallback#1', 'simulator', 'openai-chat/v1', 'ok', '']);
     expect(served[6]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(served.slice(7)).toEqual([expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^\d+ ms$/)]);
+    // A request outside the listed ones (here: another tenant's) opens by its id.
+    await openPage('requests', `?tenantId=acme&request=${requestId}`);
+    await page.getByRole('heading', { name: `Request ${requestId}` }).waitFor();
+    expect(await page.getByRole('table', { name: `Attempts of request ${requestId}` }).locator('tbody tr').count()).toBe(3);
 
     await openPage('targets');
     const row = (ref: string) => page.locator('main table tbody tr', { has: page.getByRole('cell', { name: ref, exact: true }) });

@@ -10,6 +10,7 @@ import {
   adminKeyListV1Schema,
   adminLimitUseV1Schema,
   adminRequestListV1Schema,
+  adminRequestV1Schema,
   adminSpendV1Schema,
   adminTargetsV1Schema,
   adminTenantListV1Schema,
@@ -101,6 +102,19 @@ it('records each attempt of a streamed request with a retry and a fallback: numb
   expect(record.totalMs).toBeGreaterThanOrEqual(second.durationMs!);
 });
 
+it('GET /admin/v1/requests/{id}: one record by its id, 404 not-found for an unknown id', async () => {
+  const client = new OpenAI({ apiKey: await tenantKey('attempts-c'), baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+  const { response } = await client.chat.completions.create({ model: 'unreachable-first', messages: [{ role: 'user', content: PROMPT }] }).withResponse();
+  const requestId = response.headers.get('x-request-id') ?? '';
+  const headers = { authorization: `Bearer ${gateway.governance?.adminKey ?? ''}` };
+  const found = await fetch(`${gateway.url}/admin/v1/requests/${requestId}`, { headers });
+  expect(found.status).toBe(200);
+  expect(((await found.json()) as { request: RequestRecordV1 }).request).toMatchObject({ requestId, tenantId: 'attempts-c', attempts: [{ attempt: 1 }, { attempt: 2 }] });
+  const unknown = await fetch(`${gateway.url}/admin/v1/requests/no-such-request`, { headers });
+  expect(unknown.status).toBe(404);
+  expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('not-found');
+});
+
 it('names the transport stage and reason of an attempt that never reached its target', async () => {
   const client = new OpenAI({ apiKey: await tenantKey('attempts-b'), baseURL: `${gateway.url}/v1`, maxRetries: 0 });
   const { response } = await client.chat.completions.create({ model: 'unreachable-first', messages: [{ role: 'user', content: PROMPT }] }).withResponse();
@@ -122,7 +136,7 @@ it('/admin/v1/targets: each target\'s last 5 minutes (attempts, error rate, late
   expect(slow).toMatchObject({ attempts: 1, errorRate: 0 });
   expect(slow?.latencyP50Ms).toBeGreaterThanOrEqual(290);
   expect(slow?.latencyP99Ms).toBe(slow?.latencyP50Ms);
-  expect(byRef.get('unreachable-first#0')?.recent).toEqual({ attempts: 1, errorRate: 1 });
+  expect(byRef.get('unreachable-first#0')?.recent).toEqual({ attempts: 2, errorRate: 1 });
   expect(byRef.get('fallback#1')?.pool).toMatchObject({ inUse: 0, waiting: 0 });
   expect(byRef.get('fallback#1')?.pool?.connections).toBeGreaterThan(0);
 });
@@ -139,6 +153,8 @@ it('every admin answer the console reads matches its admin API schema (the types
   await read('/tenants/attempts-a/limit-use', adminLimitUseV1Schema);
   await read('/spend?groupBy=tenant,key,model,day', adminSpendV1Schema);
   await read('/requests', adminRequestListV1Schema);
+  const [newest] = ((await (await fetch(`${gateway.url}/admin/v1/requests?limit=1`, { headers: { authorization: `Bearer ${gateway.governance?.adminKey ?? ''}` } })).json()) as { requests: RequestRecordV1[] }).requests;
+  await read(`/requests/${newest?.requestId ?? ''}`, adminRequestV1Schema);
   await read('/jobs?tenantId=attempts-a', adminJobListV1Schema);
   await read('/targets', adminTargetsV1Schema);
 });

@@ -96,7 +96,15 @@ export async function renderRequestsPage(main: HTMLElement, query: URLSearchPara
     `${record.totalMs} ms${record.timeToFirstByteMs === undefined ? '' : ` (first byte ${record.timeToFirstByteMs} ms)`}`,
     attemptsLink(record, hashWith(record.requestId)),
   ]);
-  const detail = requests.find((record) => record.requestId === selected);
+  // A request older than the list (or of another tenant) is fetched by its id.
+  const detail =
+    selected === ''
+      ? undefined
+      : (requests.find((record) => record.requestId === selected) ??
+        (await adminApi<{ request: RequestRecord }>('GET', `/requests/${encodeURIComponent(selected)}`).then(
+          (answer) => answer.request,
+          () => undefined,
+        )));
   replace(
     main,
     h('h1', {}, 'Requests'),

@@ -160,6 +160,10 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
     c.json({ rows: await governance.store.admin.ledger(withoutUndefined({ tenantId: c.req.query('tenantId'), keyId: c.req.query('keyId'), limit: limitOf(c, 100) })) }),
   );
   admin.get('/requests', async (c) => c.json({ requests: await governance.store.admin.requests(withoutUndefined({ tenantId: c.req.query('tenantId'), limit: limitOf(c, 100) })) }));
+  admin.get('/requests/:id', async (c) => {
+    const record = await governance.store.admin.request(c.req.param('id'));
+    return record === undefined ? adminError(c, 'not-found', 'No such request record (or it is past its retention).') : c.json({ request: record });
+  });
   admin.get('/audit', async (c) => c.json({ entries: await governance.store.admin.audit(limitOf(c, 100)) }));
   admin.get('/jobs', async (c) => {
     const tenantId = c.req.query('tenantId');

@@ -202,6 +202,8 @@ export const adminRequestRecordV1Schema = z.strictObject({
 });
 /** `GET /admin/v1/requests` (200), newest first. */
 export const adminRequestListV1Schema = z.strictObject({ requests: z.array(adminRequestRecordV1Schema) });
+/** `GET /admin/v1/requests/{requestId}` (200; 404 `not-found` when unknown or past its retention). */
+export const adminRequestV1Schema = z.strictObject({ request: adminRequestRecordV1Schema });
 
 /** One tracked async job of `GET /admin/v1/jobs` (the fields the console reads; the answer has more). */
 export const adminTrackedJobV1Schema = z.object({

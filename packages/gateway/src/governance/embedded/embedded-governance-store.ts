@@ -577,6 +577,11 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
         store.flush();
         return Promise.resolve(this.#database.requests(query));
       },
+      request: (requestId) => {
+        this.#lastPruneMs = Number.NEGATIVE_INFINITY;
+        store.flush();
+        return Promise.resolve(this.#database.request(requestId));
+      },
       limitUse: (tenantId) => Promise.resolve(this.#limitUse(tenantId)),
     };
   }

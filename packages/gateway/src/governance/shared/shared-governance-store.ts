@@ -498,6 +498,10 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
         await this.#flushRequests();
         return records.requests(query);
       },
+      request: async (requestId) => {
+        await this.#flushRequests();
+        return records.request(requestId);
+      },
       limitUse: (tenantId) => this.#limitUse(tenantId),
     };
   }

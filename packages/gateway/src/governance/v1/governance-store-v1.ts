@@ -355,6 +355,8 @@ export interface GovernanceAdminV1 {
   audit(limit: number): Promise<readonly AuditEntryV1[]>;
   /** Recent request records (within their retention), newest first; every record queued before the call included. */
   requests(query: { readonly tenantId?: string; readonly limit: number }): Promise<readonly RequestRecordV1[]>;
+  /** One request record by its request id (within its retention), or `undefined`; a record queued before the call is found. */
+  request(requestId: string): Promise<RequestRecordV1 | undefined>;
   /** Current use of each limit of a tenant and its keys (for the console). */
   limitUse(tenantId: string): Promise<LimitUseV1>;
 }

@@ -685,6 +685,10 @@ export function describeGovernanceStoreContract(
           atMs: clock.now() - 1000,
         });
         expect((await store.admin.requests({ limit: 10 })).map((record) => record.requestId).sort()).toEqual(['r1', 'r2', 'r3', 'r4']);
+        expect(await store.admin.request('r2')).toEqual(acme[0]);
+        expect(await store.admin.request('unknown')).toBeUndefined();
+        store.recordRequest({ ...base, requestId: 'r5', atMs: clock.now() });
+        expect((await store.admin.request('r5'))?.requestId).toBe('r5');
         expect(await store.admin.requests({ limit: 1 })).toHaveLength(1);
       });
 
