@@ -16,6 +16,7 @@ import type {
   RequestRecordV1,
   SettlementV1,
   SettleResultV1,
+  SignInThrottlePolicyV1,
   TrackedJobClaimV1,
   TrackedJobDeliveryV1,
   TrackedJobKeyV1,
@@ -35,6 +36,7 @@ import { holderKeys, redisGovernanceKeys as names } from './redis-governance-key
 import { REDIS_LIMIT_USE_SCRIPT, REDIS_LIMIT_USE_SCRIPT_SHA1 } from './redis-limit-use-script.js';
 import { REDIS_ORPHAN_SWEEP_SCRIPT, REDIS_ORPHAN_SWEEP_SCRIPT_SHA1 } from './redis-orphan-sweep-script.js';
 import { REDIS_SETTLEMENT_SCRIPT, REDIS_SETTLEMENT_SCRIPT_SHA1 } from './redis-settlement-script.js';
+import { REDIS_SIGN_IN_THROTTLE_SCRIPT, REDIS_SIGN_IN_THROTTLE_SCRIPT_SHA1 } from './redis-sign-in-throttle-script.js';
 import { REDIS_VERSION_SCRIPT, REDIS_VERSION_SCRIPT_SHA1 } from './redis-version-script.js';
 import { type RedisScriptV1, runRedisScript } from './run-redis-script.js';
 
@@ -43,6 +45,7 @@ const SETTLEMENT: RedisScriptV1 = { source: REDIS_SETTLEMENT_SCRIPT, sha1: REDIS
 const ORPHAN_SWEEP: RedisScriptV1 = { source: REDIS_ORPHAN_SWEEP_SCRIPT, sha1: REDIS_ORPHAN_SWEEP_SCRIPT_SHA1 };
 const LIMIT_USE: RedisScriptV1 = { source: REDIS_LIMIT_USE_SCRIPT, sha1: REDIS_LIMIT_USE_SCRIPT_SHA1 };
 const VERSION: RedisScriptV1 = { source: REDIS_VERSION_SCRIPT, sha1: REDIS_VERSION_SCRIPT_SHA1 };
+const SIGN_IN_THROTTLE: RedisScriptV1 = { source: REDIS_SIGN_IN_THROTTLE_SCRIPT, sha1: REDIS_SIGN_IN_THROTTLE_SCRIPT_SHA1 };
 
 /** How the shared store reaches Redis and PostgreSQL, and its bounds. */
 export interface SharedGovernanceStoreOptions {
@@ -385,6 +388,23 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
     await this.#pool.query('DELETE FROM governance_console_sessions WHERE id = $1', [id]);
   }
 
+  async signInRetryAfterMs(address: string, policy: SignInThrottlePolicyV1): Promise<number> {
+    return this.#signInThrottle(address, policy, 'check');
+  }
+
+  async recordSignInFailure(address: string, policy: SignInThrottlePolicyV1): Promise<number> {
+    return this.#signInThrottle(address, policy, 'fail');
+  }
+
+  async clearSignInFailures(address: string): Promise<void> {
+    await this.#redis.del(names.signInFailures(address));
+  }
+
+  async #signInThrottle(address: string, policy: SignInThrottlePolicyV1, action: 'check' | 'fail'): Promise<number> {
+    const args = [this.#clockArgument(), action, policy.failuresAllowed, policy.windowMs, randomUUID()];
+    return Math.max(0, Number(await runRedisScript(this.#redis, SIGN_IN_THROTTLE, [names.signInFailures(address)], args)));
+  }
+
   async claimDueJobs(claim: TrackedJobClaimV1): Promise<readonly TrackedJobV1[]> {
     return this.#jobs.claim(claim);
   }
@@ -486,6 +506,10 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
       requests: async (query) => {
         await this.#flushRequests();
         return records.requests(query);
+      },
+      request: async (requestId) => {
+        await this.#flushRequests();
+        return records.request(requestId);
       },
       limitUse: (tenantId) => this.#limitUse(tenantId),
     };
