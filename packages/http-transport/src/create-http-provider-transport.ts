@@ -22,6 +22,15 @@ export interface HttpProviderTransport extends ProviderTransport {
    * For shutdown, or when a consumer may have abandoned a body (which would keep `close` waiting). Idempotent.
    */
   destroy(): Promise<void>;
+  /** The connection pool now: its size (`maxConnections`), the connections in use, and the requests waiting for one. */
+  poolUse(): HttpProviderPoolUse;
+}
+
+/** What {@link HttpProviderTransport.poolUse} answers. */
+export interface HttpProviderPoolUse {
+  readonly connections: number;
+  readonly inUse: number;
+  readonly waiting: number;
 }
 
 /**
@@ -74,6 +83,7 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
         throw toTransportFailure(error, 'before-send', redact);
       }
     },
+    poolUse: () => ({ connections: permits.size, inUse: permits.inUse, waiting: permits.waiting }),
     close(): Promise<void> {
       closing ??= destroying ?? pool.close();
       return closing;
