@@ -29,6 +29,7 @@ import { createCatalogueReloader, type CatalogueReloadResult } from './runtime/r
 import { GatewayMetrics } from './operations/gateway-metrics.js';
 import { startMetricsServer, type MetricsServer } from './operations/metrics-server.js';
 import { describeTargets, type GatewayTargetsReport } from './operations/describe-targets.js';
+import { targetPoolUse } from './operations/target-pool-use.js';
 import { TargetRouter } from './routing/target-router.js';
 import { GatewayTelemetry, type GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';
 import { attachResponsesWebSocket } from './websocket/responses-websocket-endpoint.js';
@@ -220,6 +221,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     targets: () => runtime.catalogue.targets,
     inFlight: () => runtime.limiter.inFlight,
     targetHealth: () => router.snapshot(),
+    targetPools: () => targetPoolUse(runtime.catalogue),
   });
   observeRequestLines(runtime.logger, (line) => metrics.observe(line));
   const reloader =

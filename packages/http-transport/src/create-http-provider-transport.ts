@@ -22,6 +22,20 @@ export interface HttpProviderTransport extends ProviderTransport {
    * For shutdown, or when a consumer may have abandoned a body (which would keep `close` waiting). Idempotent.
    */
   destroy(): Promise<void>;
+  /** How busy this transport's connection pool is right now (cheap: for metrics and admin views at any rate). */
+  poolUse(): HttpTransportPoolUse;
+}
+
+/** A snapshot of one transport's connection pool. */
+export interface HttpTransportPoolUse {
+  /** Exchanges holding a connection now (dispatch until their response ends, fails or is released). */
+  readonly inUse: number;
+  /** The pool's size: `maxConnections`. */
+  readonly max: number;
+  /** Requests waiting for a free connection (each waits at most `connectTimeoutMs`). */
+  readonly queued: number;
+  /** Sockets open to the provider now, busy or idle (keep-alive). */
+  readonly open: number;
 }
 
 /**
@@ -81,6 +95,9 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
     destroy(): Promise<void> {
       destroying ??= pool.destroy();
       return destroying;
+    },
+    poolUse(): HttpTransportPoolUse {
+      return { ...permits.use, open: pool.stats.connected };
     },
   };
 }

@@ -8,6 +8,7 @@ import { clientKeyDisplayPrefixV1, generateClientKeyV1 } from '../governance/v1/
 import { isGovernanceStoreErrorV1 } from '../governance/v1/governance-store-error-v1.js';
 import type { ClientKeyRecordV1, SpendQueryV1, TenantRecordV1 } from '../governance/v1/governance-store-v1.js';
 import { describeTargets } from '../operations/describe-targets.js';
+import { targetPoolUse } from '../operations/target-pool-use.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import { adminKeyCreateV1Schema, adminKeyUpdateV1Schema, adminTenantCreateV1Schema, adminTenantUpdateV1Schema } from './gateway-admin-api-v1.js';
 
@@ -171,6 +172,7 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
   admin.get('/targets', (c) => {
     const report = runtime.router === undefined ? undefined : describeTargets(runtime.router);
     const health = new Map((report?.targets ?? []).map((entry) => [entry.ref, entry]));
+    const pools = new Map(targetPoolUse(runtime.catalogue).map(({ ref, inUse, max, queued, open }) => [ref, { inUse, max, queued, open }]));
     return c.json({
       instance: report?.instance ?? `${hostname()}:${process.pid}`,
       targets: [...runtime.catalogue.targets.values()].map((target) => {
@@ -186,6 +188,7 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
           cooldownRemainingMs: state?.cooldownRemainingMs,
           inFlight: state?.inFlight,
           latencyEwmaMs: state?.latencyEwmaMs,
+          pool: pools.get(target.ref),
         });
       }),
     });

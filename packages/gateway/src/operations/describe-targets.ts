@@ -14,7 +14,7 @@ export interface GatewayTargetsReport {
 
 /**
  * This process's per-target health, cooldown state and requests in flight, for the admin API (which owns the
- * route and its admin key). Upstream pool use is not part of it yet: the transport does not expose its pool.
+ * route and its admin key, and adds each target's upstream pool use from `targetPoolUse`).
  */
 export function describeTargets(router: Pick<TargetRouter, 'snapshot'>, now: () => Date = () => new Date()): GatewayTargetsReport {
   return { instance: `${hostname()}:${process.pid}`, at: now().toISOString(), targets: router.snapshot() };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import type {
   AdmissionRequestV1,
   AdmissionResultV1,
@@ -172,6 +172,8 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
       maxRetriesPerRequest: 0,
       retryStrategy: (times: number) => Math.min(times * 50, 1000),
     } as const;
+    // Loaded here, not at module load: a gateway on the embedded store never pays for either client at start-up.
+    const [{ Redis }, { default: pg }] = await Promise.all([import('ioredis'), import('pg')]);
     const redis = new Redis(options.redisUrl, { ...redisOptions, commandTimeout: options.redisCommandTimeoutMs ?? 1000 });
     const flusherRedis = options.flushLedger === false ? undefined : new Redis(options.redisUrl, { ...redisOptions, enableOfflineQueue: true });
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 5, connectionTimeoutMillis: 5000 });
