@@ -16,6 +16,7 @@ import { GOVERNANCE_DATA_FILES } from './governance/embedded/governance-data-dir
 import { SharedGovernanceConfigError, SharedGovernanceStore } from './governance/shared/shared-governance-store.js';
 import type { GovernanceStoreV1 } from './governance/v1/governance-store-v1.js';
 import { GatewayGovernance } from './governance/wiring/gateway-governance.js';
+import { opaqueStateKeyFrom } from './governance/wiring/opaque-state-key.js';
 import { seedStaticClientKeys } from './governance/wiring/seed-static-client-keys.js';
 import { trackedJobSettlement } from './governance/wiring/settle-tracked-job.js';
 import { startJobWorkers } from './jobs/poller/start-job-workers.js';
@@ -166,11 +167,13 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   const logger = createOperatorLogger(options.logger);
   let governance: GatewayGovernance | undefined;
   let governanceFacts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'> | undefined;
+  let opaqueStateKey: Uint8Array | undefined;
   try {
     const started = await startGovernance(catalogue, options, env, logger);
     if (started !== undefined) {
       governance = started.governance;
       governanceFacts = started.facts;
+      opaqueStateKey = started.opaqueStateKey;
       const decoder = new TextDecoder();
       await seedStaticClientKeys(governance.store, resolved.clientKeys.map((key) => ({ id: key.id, key: decoder.decode(key.key) })), (key) => started.governance.digestOf(key));
       await governance.refresh();
@@ -210,6 +213,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     ...(governance === undefined ? {} : { governance }),
     telemetry: new GatewayTelemetry(options.telemetry),
     jobHandleTtlSeconds: catalogue.jobs?.handleTtlSeconds ?? 7 * 86_400,
+    ...(opaqueStateKey === undefined ? {} : { opaqueStateKey }),
     now: Date.now,
     draining: false,
     shutdown: shutdown.signal,
@@ -359,7 +363,7 @@ async function startGovernance(
   options: StartGatewayOptions,
   env: Readonly<Record<string, string | undefined>>,
   logger: ReturnType<typeof createOperatorLogger>,
-): Promise<{ governance: GatewayGovernance; facts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'> } | undefined> {
+): Promise<{ governance: GatewayGovernance; facts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'>; opaqueStateKey: Uint8Array } | undefined> {
   const setting = catalogue.governance;
   const failOpen = setting?.failOpen ?? {};
   const common = {
@@ -385,7 +389,7 @@ async function startGovernance(
       throw new GatewayConfigurationError(['governance: TOKENFORGE_KEY_HASHING_SECRET (32+ characters) and TOKENFORGE_ADMIN_KEY (16+ characters) must be set']);
     }
     const governance = await GatewayGovernance.start({ store: options.governanceStore, keyHashingSecret, adminKey, ...common });
-    return { governance, facts: { adminKey } };
+    return { governance, facts: { adminKey }, opaqueStateKey: opaqueStateKeyFrom(keyHashingSecret) };
   }
   if (setting?.store === 'off') return undefined;
   const configured = options.dataDir ?? setting?.dataDir ?? (setting === undefined ? undefined : defaultDataDir(env));
@@ -396,7 +400,11 @@ async function startGovernance(
   const adminKey = fromEnv !== undefined && fromEnv.length >= 16 ? fromEnv : store.secrets.adminKey;
   try {
     const governance = await GatewayGovernance.start({ store, keyHashingSecret: store.secrets.keyHashingSecret, adminKey, ...common });
-    return { governance, facts: { dataDir, adminKey, ...(adminKey === fromEnv ? {} : { adminKeyFile: join(dataDir, GOVERNANCE_DATA_FILES.adminKey) }) } };
+    return {
+      governance,
+      facts: { dataDir, adminKey, ...(adminKey === fromEnv ? {} : { adminKeyFile: join(dataDir, GOVERNANCE_DATA_FILES.adminKey) }) },
+      opaqueStateKey: opaqueStateKeyFrom(store.secrets.opaqueStateSecret),
+    };
   } catch (error) {
     await store.close();
     throw error;

@@ -36,6 +36,11 @@ export interface GatewayRuntime {
   readonly limits: GatewayLimits;
   readonly limiter: ConcurrencyLimiter;
   readonly logger: Logger;
+  /**
+   * The key of the opaque reasoning state seal, from a persisted secret (the embedded store's data directory, or the
+   * shared store's `TOKENFORGE_KEY_HASHING_SECRET`); absent without governance (see `opaqueStateSealFor`).
+   */
+  readonly opaqueStateKey?: Uint8Array;
   /** Job handle lifetime in seconds. */
   readonly jobHandleTtlSeconds: number;
   /** Clock in epoch milliseconds. */
