@@ -27,8 +27,9 @@ import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js
 import { GatewayConfigurationError } from './runtime/gateway-configuration-error.js';
 import { resolveCatalogue } from './runtime/resolve-catalogue.js';
 import { createCatalogueReloader, type CatalogueReloadResult } from './runtime/reload-catalogue.js';
+import { applyReloadedSettings } from './runtime/apply-reloaded-settings.js';
 import { GatewayMetrics } from './operations/gateway-metrics.js';
-import { startMetricsServer, type MetricsServer } from './operations/metrics-server.js';
+import { MetricsEndpoint } from './operations/metrics-endpoint.js';
 import { describeTargets, type GatewayTargetsReport } from './operations/describe-targets.js';
 import { targetPoolUse } from './operations/target-pool-use.js';
 import { TargetRouter } from './routing/target-router.js';
@@ -117,8 +118,8 @@ export interface RunningGateway {
   readonly governance?: RunningGovernance;
   /** The metrics (Prometheus registry), fed from the operator log lines. */
   readonly metrics: GatewayMetrics;
-  /** `http://<host>:<port>` of the metrics endpoint (`GET /metrics`), when one runs. */
-  readonly metricsUrl?: string;
+  /** `http://<host>:<port>` of the metrics endpoint (`GET /metrics`), when one runs (a reload may move it). */
+  readonly metricsUrl: string | undefined;
   /**
    * Reads the catalogue file again and applies it to new requests when it is valid (see `createCatalogueReloader`).
    * Refused with a problem when the gateway was started without `configPath`.
@@ -238,13 +239,19 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
           path: options.configPath,
           env: () => options.env ?? process.env,
           logger: runtime.logger,
+          applySettings: async (next) => {
+            const settings = await applyReloadedSettings({ runtime, server, metrics: metricsEndpoint, metricsOverride: options.metrics, previous: catalogueInForce }, next);
+            catalogueInForce = next;
+            return settings;
+          },
           onResult: (result) => metrics.countReload(result.kind),
         });
+  let catalogueInForce = catalogue;
+  const metricsEndpoint = new MetricsEndpoint(metrics);
   const metricsOptions = options.metrics ?? catalogue.metrics;
-  let metricsServer: MetricsServer | undefined;
   if (metricsOptions !== undefined) {
     try {
-      metricsServer = await startMetricsServer(metrics, { port: metricsOptions.port, ...(metricsOptions.host === undefined ? {} : { host: metricsOptions.host }) });
+      await metricsEndpoint.apply(metricsOptions);
     } catch (error) {
       await resolved.close();
       await simulator?.close();
@@ -288,7 +295,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   } catch (error) {
     await jobWorkers?.close();
     await governance?.close();
-    await metricsServer?.close();
+    await metricsEndpoint.close();
     await resolved.close();
     await simulator?.close();
     throw error;
@@ -302,7 +309,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       // overloaded error, so load balancers and clients see the drain instead of refused connections.
       runtime.draining = true;
       server.closeIdleConnections();
-      await allWrittenWithin(limits.drainTimeoutMs, websockets.idle());
+      await allWrittenWithin(runtime.limits.drainTimeoutMs, websockets.idle());
       // At the deadline open streams end with their dialect's in-stream error and waiting requests with the
       // overloaded error; their last bytes get a moment to leave before every connection is closed.
       shutdown.abort(GATEWAY_SHUTDOWN_REASON);
@@ -315,7 +322,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise<void>((resolve) => runtime.logger.flush(() => resolve()));
       await jobWorkers?.close();
-      await metricsServer?.close();
+      await metricsEndpoint.close();
       await reloader?.close();
       await runtime.catalogue.close();
       await governance?.close();
@@ -345,7 +352,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
           },
         }),
     metrics,
-    ...(metricsServer === undefined ? {} : { metricsUrl: metricsServer.url }),
+    get metricsUrl() {
+      return metricsEndpoint.url;
+    },
     reload: () => reloader?.reload() ?? Promise.resolve({ kind: 'refused', problems: ['the gateway was started without a catalogue file'] }),
     targets: () => describeTargets(router),
     close,
