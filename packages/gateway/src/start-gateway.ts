@@ -212,6 +212,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
     logger,
     ...(governance === undefined ? {} : { governance }),
+    ...(catalogue.console === undefined ? {} : { console: catalogue.console }),
     telemetry: new GatewayTelemetry(options.telemetry),
     jobHandleTtlSeconds: catalogue.jobs?.handleTtlSeconds ?? 7 * 86_400,
     ...(opaqueStateKey === undefined ? {} : { opaqueStateKey }),

@@ -23,20 +23,15 @@ export interface HttpProviderTransport extends ProviderTransport {
    * For shutdown, or when a consumer may have abandoned a body (which would keep `close` waiting). Idempotent.
    */
   destroy(): Promise<void>;
-  /** How busy this transport's connection pool is right now (cheap: for metrics and admin views at any rate). */
-  poolUse(): HttpTransportPoolUse;
+  /** The connection pool now: its size (`maxConnections`), the connections in use, and the requests waiting for one. */
+  poolUse(): HttpProviderPoolUse;
 }
 
-/** A snapshot of one transport's connection pool. */
-export interface HttpTransportPoolUse {
-  /** Exchanges holding a connection now (dispatch until their response ends, fails or is released). */
+/** What {@link HttpProviderTransport.poolUse} answers. */
+export interface HttpProviderPoolUse {
+  readonly connections: number;
   readonly inUse: number;
-  /** The pool's size: `maxConnections`. */
-  readonly max: number;
-  /** Requests waiting for a free connection (each waits at most `connectTimeoutMs`). */
-  readonly queued: number;
-  /** Sockets open to the provider now, busy or idle (keep-alive). */
-  readonly open: number;
+  readonly waiting: number;
 }
 
 /**
@@ -92,6 +87,7 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
         throw toTransportFailure(error, 'before-send', redact);
       }
     },
+    poolUse: () => ({ connections: permits.size, inUse: permits.inUse, waiting: permits.waiting }),
     close(): Promise<void> {
       closing ??= destroying ?? created?.close() ?? Promise.resolve();
       return closing;
@@ -99,9 +95,6 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
     destroy(): Promise<void> {
       destroying ??= created?.destroy() ?? Promise.resolve();
       return destroying;
-    },
-    poolUse(): HttpTransportPoolUse {
-      return { ...permits.use, open: created?.stats.connected ?? 0 };
     },
   };
 }

@@ -8,7 +8,6 @@ import { clientKeyDisplayPrefixV1, generateClientKeyV1 } from '../governance/v1/
 import { isGovernanceStoreErrorV1 } from '../governance/v1/governance-store-error-v1.js';
 import type { ClientKeyRecordV1, SpendQueryV1, TenantRecordV1 } from '../governance/v1/governance-store-v1.js';
 import { describeTargets } from '../operations/describe-targets.js';
-import { targetPoolUse } from '../operations/target-pool-use.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
 import { adminKeyCreateV1Schema, adminKeyUpdateV1Schema, adminTenantCreateV1Schema, adminTenantUpdateV1Schema } from './gateway-admin-api-v1.js';
 
@@ -161,18 +160,22 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
     c.json({ rows: await governance.store.admin.ledger(withoutUndefined({ tenantId: c.req.query('tenantId'), keyId: c.req.query('keyId'), limit: limitOf(c, 100) })) }),
   );
   admin.get('/requests', async (c) => c.json({ requests: await governance.store.admin.requests(withoutUndefined({ tenantId: c.req.query('tenantId'), limit: limitOf(c, 100) })) }));
+  admin.get('/requests/:id', async (c) => {
+    const record = await governance.store.admin.request(c.req.param('id'));
+    return record === undefined ? adminError(c, 'not-found', 'No such request record (or it is past its retention).') : c.json({ request: record });
+  });
   admin.get('/audit', async (c) => c.json({ entries: await governance.store.admin.audit(limitOf(c, 100)) }));
   admin.get('/jobs', async (c) => {
     const tenantId = c.req.query('tenantId');
     if (tenantId === undefined) return adminError(c, 'invalid-body', 'The tenantId query parameter is required.', ['tenantId']);
     return c.json({ jobs: await governance.store.listJobs(tenantId, withoutUndefined({ targetRef: c.req.query('target'), limit: limitOf(c, 100) })) });
   });
-  // This instance's view of its targets: catalogue facts, and where routing runs, health, cooldown and in-flight
-  // requests, labelled with the instance (each instance keeps its own cooldown state).
+  // This instance's view of its targets: catalogue facts, and where routing runs, health, cooldown, in-flight
+  // requests, the last 5 minutes' error rate and latency percentiles, and upstream pool use, labelled with the
+  // instance (each instance keeps its own cooldown state and pools).
   admin.get('/targets', (c) => {
     const report = runtime.router === undefined ? undefined : describeTargets(runtime.router);
     const health = new Map((report?.targets ?? []).map((entry) => [entry.ref, entry]));
-    const pools = new Map(targetPoolUse(runtime.catalogue).map(({ ref, inUse, max, queued, open }) => [ref, { inUse, max, queued, open }]));
     return c.json({
       instance: report?.instance ?? `${hostname()}:${process.pid}`,
       targets: [...runtime.catalogue.targets.values()].map((target) => {
@@ -188,7 +191,8 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
           cooldownRemainingMs: state?.cooldownRemainingMs,
           inFlight: state?.inFlight,
           latencyEwmaMs: state?.latencyEwmaMs,
-          pool: pools.get(target.ref),
+          recent: state?.recent,
+          pool: runtime.catalogue.transportOf?.(target)?.poolUse(),
         });
       }),
     });

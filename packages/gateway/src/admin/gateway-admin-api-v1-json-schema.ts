@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import {
   adminErrorV1Schema,
+  adminJobListV1Schema,
+  adminKeyListV1Schema,
+  adminLimitUseV1Schema,
+  adminRequestListV1Schema,
+  adminRequestV1Schema,
+  adminSpendV1Schema,
+  adminTargetsV1Schema,
+  adminTenantListV1Schema,
   adminKeyChangeV1Schema,
   adminKeyCreatedV1Schema,
   adminKeyCreateV1Schema,
@@ -37,6 +45,14 @@ export function gatewayAdminApiV1JsonSchema(): Record<string, unknown> {
       keyChange: part(adminKeyChangeV1Schema, 'output', 'PATCH /admin/v1/keys/{id}, POST /admin/v1/keys/{id}/revoke (200).'),
       keyCreated: part(adminKeyCreatedV1Schema, 'output', 'POST /admin/v1/keys (201): the key is shown this once.'),
       error: part(adminErrorV1Schema, 'output', 'Every refusal of the admin API (4xx and 5xx).'),
+      tenantList: part(adminTenantListV1Schema, 'output', 'GET /admin/v1/tenants (200).'),
+      keyList: part(adminKeyListV1Schema, 'output', 'GET /admin/v1/keys (200).'),
+      limitUse: part(adminLimitUseV1Schema, 'output', 'GET /admin/v1/tenants/{id}/limit-use (200).'),
+      spend: part(adminSpendV1Schema, 'output', 'GET /admin/v1/spend (200).'),
+      requestList: part(adminRequestListV1Schema, 'output', 'GET /admin/v1/requests (200), newest first.'),
+      request: part(adminRequestV1Schema, 'output', 'GET /admin/v1/requests/{requestId} (200).'),
+      jobList: part(adminJobListV1Schema, 'output', 'GET /admin/v1/jobs (200); each job may carry more fields than listed.'),
+      targets: part(adminTargetsV1Schema, 'output', 'GET /admin/v1/targets (200): this instance\'s view of its targets.'),
     },
   };
 }

@@ -172,9 +172,8 @@ export class GatewayMetrics {
       });
     };
     pool('tokenforge_gateway_upstream_connections_in_use', "Connections of the target's pool held by an exchange now (this process).", (use) => use.inUse);
-    pool('tokenforge_gateway_upstream_connections_max', "The size of the target's connection pool (maxConnections).", (use) => use.max);
-    pool('tokenforge_gateway_upstream_queued_requests', 'Requests waiting for a free connection to the target (each waits at most its connect timeout).', (use) => use.queued);
-    pool('tokenforge_gateway_upstream_connections_open', 'Sockets open to the target now, busy or idle.', (use) => use.open);
+    pool('tokenforge_gateway_upstream_connections_max', "The size of the target's connection pool (maxConnections).", (use) => use.connections);
+    pool('tokenforge_gateway_upstream_queued_requests', 'Requests waiting for a free connection to the target (each waits at most its connect timeout).', (use) => use.waiting);
   }
 
   /** Counts one request line of the operator log. */

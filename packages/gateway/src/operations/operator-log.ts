@@ -27,6 +27,12 @@ export interface OperatorLogAttempt {
    * `limit`, `remaining` and `resetMs` (milliseconds from that response head, not a clock time), and `retryAfterMs`.
    */
   readonly rateLimits?: ProviderRateLimitsV3;
+  /** When the attempt started (epoch milliseconds). */
+  readonly startedAtMs?: number;
+  /** From the attempt's start to the first byte sent to the client; absent when this attempt sent none. */
+  readonly timeToFirstByteMs?: number;
+  /** From the attempt's start to its end (a streamed answer ends with its stream). */
+  readonly durationMs?: number;
 }
 
 /**

@@ -1,8 +1,8 @@
-import type { HttpTransportPoolUse } from '@tokenforge/http-transport';
+import type { HttpProviderPoolUse } from '@tokenforge/http-transport';
 import type { ResolvedCatalogue } from '../runtime/resolve-catalogue.js';
 
 /** One HTTP target's upstream connection pool in this process (catalogue names only). */
-export interface TargetPoolUse extends HttpTransportPoolUse {
+export interface TargetPoolUse extends HttpProviderPoolUse {
   /** `<model>#<index>`, as the catalogue defines it. */
   readonly ref: string;
   /** The catalogue's provider of the target. */

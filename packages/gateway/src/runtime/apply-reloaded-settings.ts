@@ -28,7 +28,8 @@ export interface ReloadedSettingsTarget {
  * limits and the job handle lifetime hold for requests that start from now on (a request in flight keeps the
  * deadlines and body caps it started with; a smaller `maxConcurrentRequests` refuses new requests until the ones
  * in flight are below it); a moved metrics endpoint is bound before the old one closes, and a bind that fails keeps
- * the old endpoint (logged by the caller). `governance` is read at start only: a change is reported as kept.
+ * the old endpoint (logged by the caller). `governance` and `console` are read at start only: a change is reported
+ * as kept.
  */
 export async function applyReloadedSettings(target: ReloadedSettingsTarget, next: GatewayCatalogueV1): Promise<ReloadedSettings> {
   const applied: string[] = [];
@@ -58,6 +59,8 @@ export async function applyReloadedSettings(target: ReloadedSettingsTarget, next
       }
     }
   }
-  if (!isDeepStrictEqual(previous.governance ?? {}, next.governance ?? {})) kept.push('governance: read at start only; restart the gateway to apply it');
+  for (const section of ['governance', 'console'] as const) {
+    if (!isDeepStrictEqual(previous[section] ?? {}, next[section] ?? {})) kept.push(`${section}: read at start only; restart the gateway to apply it`);
+  }
   return { applied, kept };
 }

@@ -1,7 +1,7 @@
 import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import type { Logger } from 'pino';
-import type { GatewayLimitsV1 } from '../catalogue/gateway-catalogue-v1.js';
+import type { GatewayConsoleV1, GatewayLimitsV1 } from '../catalogue/gateway-catalogue-v1.js';
 import type { GatewayGovernance } from '../governance/wiring/gateway-governance.js';
 import type { JobWorkers } from '../jobs/poller/start-job-workers.js';
 import type { ConcurrencyLimiter } from '../operations/concurrency-limiter.js';
@@ -50,6 +50,8 @@ export interface GatewayRuntime {
   readonly telemetry?: GatewayTelemetry;
   /** Tenants, limits and spend; absent: governance off (the catalogue's static client keys only). */
   readonly governance?: GatewayGovernance;
+  /** The catalogue's console settings, as read at start. */
+  readonly console?: GatewayConsoleV1;
   /** Set once SIGTERM (or `close`) started: `/readyz` answers 503 and new model requests are refused. */
   draining: boolean;
   /**

@@ -26,6 +26,8 @@ export interface CommitStreamInput {
   readonly egress: EgressCodecV1;
   readonly context: EgressContextV1;
   readonly logAttempt: LogAttempt;
+  /** Completes the logged attempt's timings when the stream ends (absent: they stay as at the head). */
+  readonly finishAttempt?: () => void;
   readonly settle: SettleAttempt;
   /** The request's signal: its reason tells a client that left and the gateway's shutdown from a failure. */
   readonly signal: AbortSignal;
@@ -97,6 +99,7 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   const close = (terminal: AdapterTerminalOutcomeV3 | undefined, status: string): void => {
     if (closed) return;
     closed = true;
+    input.finishAttempt?.();
     input.release();
     input.settle(terminal, streamedUsage, status);
     input.end(200, status);

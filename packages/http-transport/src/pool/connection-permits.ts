@@ -12,17 +12,20 @@ export const CONNECTION_POOL_EXHAUSTED_CODE = 'TOKENFORGE_HTTP_TRANSPORT_POOL_EX
  */
 export class ConnectionPermits {
   #free: number;
-  readonly #size: number;
   readonly #waiting: { grant: () => void }[] = [];
 
-  constructor(size: number) {
+  constructor(readonly size: number) {
     this.#free = size;
-    this.#size = size;
   }
 
-  /** Permits held now (exchanges that have a connection), waiters in line, and the pool size. */
-  get use(): { readonly inUse: number; readonly queued: number; readonly max: number } {
-    return { inUse: this.#size - this.#free, queued: this.#waiting.length, max: this.#size };
+  /** Permits held now (exchanges using a connection). */
+  get inUse(): number {
+    return this.size - this.#free;
+  }
+
+  /** Requests waiting for a permit now. */
+  get waiting(): number {
+    return this.#waiting.length;
   }
 
   /** Resolves with a release function (idempotent) once a permit is free. */
