@@ -123,16 +123,20 @@ describe('a reload applies limits, jobs and metrics (SIGHUP, gateway process)', 
     }
   }, 30_000);
 
-  it('jobs and governance: the job handle lifetime applies, a governance change is logged as needing a restart', async () => {
+  it('a file naming an unset jobs key is refused whole; a governance or console change is logged as needing a restart', async () => {
     writeProcessCatalogue(folder, models(), { limits: { maxConcurrentRequests: 4, requestTimeoutMs: 500 }, jobs: { signingKeyEnv: 'PROCESS_CLIENT_KEY_LONG', handleTtlSeconds: 60 }, governance: { store: 'off' } });
     const from = hup(gateway);
     const refused = await gateway.logLine(reloaded, from);
     // PROCESS_CLIENT_KEY_LONG is not set: the whole file is refused first, nothing of it applies.
     expect(refused).toMatchObject({ result: 'refused', problems: [expect.stringContaining('jobs.signingKeyEnv')] });
-    writeProcessCatalogue(folder, models(), { limits: { maxConcurrentRequests: 4, requestTimeoutMs: 500 }, metrics: { port: 0 }, governance: { pollIntervalMs: 500 } });
+    writeProcessCatalogue(folder, models(), { limits: { maxConcurrentRequests: 4, requestTimeoutMs: 500 }, metrics: { port: 0 }, governance: { pollIntervalMs: 500 }, console: { trustForwardedProto: true } });
     const next = hup(gateway);
-    expect(await gateway.logLine(kept, next)).toMatchObject({ setting: 'governance', message: expect.stringContaining('restart') });
-    expect(await gateway.logLine(reloaded, next)).toMatchObject({ result: 'applied', settingsApplied: ['metrics'], settingsKept: [expect.stringContaining('governance')] });
+    expect(await gateway.logLine(kept, next)).toMatchObject({ level: 40, setting: 'governance', message: expect.stringContaining('restart') });
+    expect(await gateway.logLine((line) => kept(line) && line.setting === 'console', next)).toMatchObject({ level: 40 });
+    expect(await gateway.logLine(reloaded, next)).toMatchObject({ result: 'applied', settingsApplied: ['metrics'], settingsKept: [expect.stringContaining('governance'), expect.stringContaining('console')] });
+    // A jobs section whose key resolves (33 characters) applies.
+    writeProcessCatalogue(folder, models(), { limits: { maxConcurrentRequests: 4, requestTimeoutMs: 500 }, metrics: { port: 0 }, governance: { pollIntervalMs: 500 }, console: { trustForwardedProto: true }, jobs: { signingKeyEnv: 'PROCESS_CLIENT_KEY', handleTtlSeconds: 60 } });
+    expect(await gateway.logLine(reloaded, hup(gateway))).toMatchObject({ result: 'applied', settingsApplied: ['jobs'], settingsKept: [] });
   }, 30_000);
 
   it('serves every request of a load while limits and the metrics port change on each of several reloads', async () => {
