@@ -33,11 +33,17 @@ export interface GatewayRuntime {
   catalogue: ResolvedCatalogue;
   /** Per-process routing state: tiers, balancing, cooldown. Absent: catalogue order. */
   readonly router?: TargetRouter;
-  readonly limits: GatewayLimits;
+  /** The limits in force; a reload replaces them for requests that start afterwards. */
+  limits: GatewayLimits;
   readonly limiter: ConcurrencyLimiter;
   readonly logger: Logger;
-  /** Job handle lifetime in seconds. */
-  readonly jobHandleTtlSeconds: number;
+  /**
+   * The key of the opaque reasoning state seal, from a persisted secret (the embedded store's data directory, or the
+   * shared store's `TOKENFORGE_KEY_HASHING_SECRET`); absent without governance (see `opaqueStateSealFor`).
+   */
+  readonly opaqueStateKey?: Uint8Array;
+  /** Job handle lifetime in seconds (a reload may change it for handles issued afterwards). */
+  jobHandleTtlSeconds: number;
   /** Clock in epoch milliseconds. */
   readonly now: () => number;
   /** Spans and metrics (OpenTelemetry GenAI conventions). Default: one over the global providers. */

@@ -10,7 +10,12 @@ export interface GovernanceDataDirectorySecrets {
   readonly keyHashingSecret: string;
   /** The admin key of `/admin/v1` (`tf-admin-` and 43 base62 characters). */
   readonly adminKey: string;
-  /** True when this call created them (the first start): the only time the admin key may be shown. */
+  /**
+   * The secret the opaque reasoning state seal is keyed from (64 hex digits), so a value sealed before a restart still
+   * opens after it. Created on the first start that lacks it (a data directory from an older version gains it).
+   */
+  readonly opaqueStateSecret: string;
+  /** True when this call created the key-hashing secret or the admin key (the first start): the only time the admin key may be shown. */
   readonly created: boolean;
 }
 
@@ -19,6 +24,7 @@ export const GOVERNANCE_DATA_FILES = {
   database: 'governance.sqlite',
   keyHashingSecret: 'key-hashing-secret',
   adminKey: 'admin-key',
+  opaqueStateSecret: 'opaque-state-secret',
   lock: 'governance.lock',
 } as const;
 
@@ -39,8 +45,8 @@ function writeSecret(path: string, value: string): void {
 }
 
 /**
- * Creates the data directory (mode 0700) when missing, and its key-hashing secret and admin key on first start
- * (files of mode 0600); afterwards reads them back. Losing the key-hashing secret invalidates every client key.
+ * Creates the data directory (mode 0700) when missing, and its key-hashing secret, admin key and opaque state secret
+ * on first start (files of mode 0600); afterwards reads them back. Losing the key-hashing secret invalidates every client key.
  */
 export function prepareGovernanceDataDirectory(directory: string): GovernanceDataDirectorySecrets {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
@@ -59,7 +65,13 @@ export function prepareGovernanceDataDirectory(directory: string): GovernanceDat
     adminKey = readSecret(adminPath) ?? '';
     created = true;
   }
-  return { keyHashingSecret, adminKey, created };
+  const opaquePath = join(directory, GOVERNANCE_DATA_FILES.opaqueStateSecret);
+  let opaqueStateSecret = readSecret(opaquePath);
+  if (opaqueStateSecret === undefined) {
+    writeSecret(opaquePath, randomBytes(32).toString('hex'));
+    opaqueStateSecret = readSecret(opaquePath) ?? '';
+  }
+  return { keyHashingSecret, adminKey, opaqueStateSecret, created };
 }
 
 function isAlive(pid: number): boolean {

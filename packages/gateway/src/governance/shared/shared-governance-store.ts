@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import type {
   AdmissionRequestV1,
   AdmissionResultV1,
@@ -181,6 +181,8 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
       maxRetriesPerRequest: 0,
       retryStrategy: (times: number) => Math.min(times * 50, 1000),
     } as const;
+    // Loaded here, not at module load: a gateway on the embedded store never pays for either client at start-up.
+    const [{ Redis }, { default: pg }] = await Promise.all([import('ioredis'), import('pg')]);
     // Auto-pipelining: the admissions and settlements of concurrent requests issued in one event-loop turn leave in
     // one socket write (each is still one script, so still one round trip each).
     const redis = new Redis(options.redisUrl, { ...redisOptions, enableAutoPipelining: true, commandTimeout: options.redisCommandTimeoutMs ?? 1000 });
