@@ -5,7 +5,8 @@
  * same-dialect sync added p50 at concurrency 1). Not run in CI: shared machines are too noisy for the rule.
  *
  * Takes run-all's options too (`--processes=N`, `--quick`, `--only=...`); a fresh measurement is written to
- * the system's temporary folder (tokenforge-bench-report.check.json), never over the committed report.
+ * the system's temporary folder (tokenforge-bench-report.check.json) and the benchmarks' own results under the
+ * ignored tools/bench/.runs/results, never over the committed ones.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
   const reportPath = option('report');
   let candidate: BenchReport;
   if (reportPath === undefined) {
-    candidate = await runAllBenchmarks(runAllOptions());
+    candidate = await runAllBenchmarks(runAllOptions(process.argv, true));
     const out = join(tmpdir(), 'tokenforge-bench-report.check.json');
     writeFileSync(out, `${JSON.stringify(candidate, null, 2)}\n`);
     console.log(`\nnew measurement written to ${out}`);
