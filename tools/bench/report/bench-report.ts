@@ -208,7 +208,7 @@ export function poolMetrics(benchmark: string, processes: readonly (readonly Ben
       value: spread.median,
       spread,
       processMedians: list.map((metric) => round3(median(metric.samples))),
-      ...(first.target === undefined ? {} : { target: first.target, met: meetsTarget(spread.median, first.target) }),
+      ...(first.target === undefined ? {} : { target: first.target, met: meetsTarget(spread.median, first.target, spread.p75 - spread.p25) }),
     };
   });
 }

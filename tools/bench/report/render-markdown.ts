@@ -45,7 +45,8 @@ function formatTarget(metric: ReportMetric): string {
   if (metric.target === undefined) return '';
   const sign = metric.target.comparison === 'at-most' ? '≤' : '≥';
   const verdict = metric.met === true ? 'met' : 'not met';
-  return `${sign} ${formatNumber(metric.target.value, metric.unit)}${metric.target.gated ? '' : ' (reported, not gated)'}: **${verdict}**`;
+  const iqr = metric.target.maxInterquartileRange === undefined ? '' : `, IQR ≤ ${formatNumber(metric.target.maxInterquartileRange, metric.unit)}`;
+  return `${sign} ${formatNumber(metric.target.value, metric.unit)}${iqr}${metric.target.gated ? '' : ' (reported, not gated)'}: **${verdict}**`;
 }
 
 /** The gateway benchmark's table: one row per path, from its metrics (`<path>.<mode>-c<N>.<figure>`). */
