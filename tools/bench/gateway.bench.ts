@@ -4,7 +4,9 @@
  * and as 2,000-event streams; a load generator (its own process) drives each path at concurrency 1, 32 and 256:
  *
  * - floor: the client calls the upstream directly (one floor per upstream dialect);
- * - ours: OpenAI chat in, openai-chat out; Anthropic in, openai-chat out; OpenAI chat in, anthropic out;
+ * - ours: OpenAI chat in, openai-chat out; Anthropic in, openai-chat out; OpenAI chat in, anthropic out; each with
+ *   governance off (the gated figures) and, from a second gateway process, with governance on (the embedded store
+ *   in a temporary folder, a tenant whose limits never bind);
  * - Portkey's gateway (OpenAI chat in, custom host = the upstream) and claude-code-router (Anthropic in, OpenAI
  *   chat out), installed on demand from tools/bench/gateway-peers;
  * - a reference: a bare `node:http` + undici proxy (no checks, no translation), the least a Node gateway adds here.
@@ -13,7 +15,8 @@
  * its concurrency. Paths run in alternating order each round. Per path: added p50/p99 over the floor, requests per second, CPU time
  * per request and peak RSS of the gateway process (/proc), and for streams added time per chunk and to first byte.
  * Gateways are pinned to core 0, the upstream and the load generator to core 1 when `taskset` exists
- * (`--no-pin` turns that off). `--quick` for short rounds. Writes tools/bench/results/gateway.json.
+ * (`--no-pin` turns that off). `--quick` for short rounds, `--no-governance` leaves the governed paths out. Writes
+ * gateway.json (tools/bench/results/ in the full pooled `bench` run, else tools/bench/.runs/results/).
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,11 +29,12 @@ import { CCR_PACKAGE, ensureGatewayPeers, installedVersion, PORTKEY_PACKAGE, wri
 import type { LoadJob, LoadResult } from './gateway/load-generator.js';
 import { BENCH_CLIENT_KEY } from './gateway/our-gateway-process.js';
 import { cpuSeconds, peakRssBytes } from './gateway/proc-stats.js';
-import { summarizeGatewayRuns, type GatewayPathSpec, type PathRun } from './gateway/summarize-gateway.js';
+import { GOVERNED_SUFFIX, summarizeGatewayRuns, type GatewayPathSpec, type PathRun } from './gateway/summarize-gateway.js';
 import { machineFacts, writeResults } from './harness.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const QUICK = process.argv.includes('--quick');
+const GOVERNANCE = !process.argv.includes('--no-governance');
 const PIN = !process.argv.includes('--no-pin') && hasTaskset() && cpus().length >= 2;
 const CONCURRENCIES = [1, 32, 256] as const;
 const CCR_KEY = 'ccr-bench-key-0123456789';
@@ -144,10 +148,19 @@ async function main(): Promise<void> {
   const paths: RunnablePath[] = [
     { id: 'floor-openai', label: 'floor: client -> upstream (openai-chat)', role: 'floor', url: `${upstreamUrl}/v1/chat/completions`, headers: openAiHeaders('bench-upstream-key'), body: (s) => OPENAI_BODY('bench-model', s) },
     { id: 'floor-anthropic', label: 'floor: client -> upstream (anthropic-messages)', role: 'floor', url: `${upstreamUrl}/v1/messages`, headers: anthropicHeaders('bench-upstream-key'), body: (s) => ANTHROPIC_BODY('bench-model', s) },
-    { id: 'ours-same', label: 'TokenForge: OpenAI chat in, openai-chat out', role: 'ours', floor: 'floor-openai', process: 'tokenforge', url: `${oursUrl}/v1/chat/completions`, headers: openAiHeaders(BENCH_CLIENT_KEY), body: (s) => OPENAI_BODY('bench-openai', s), pid: ours.pid },
-    { id: 'ours-anthropic-to-openai', label: 'TokenForge: Anthropic in, openai-chat out', role: 'ours', floor: 'floor-openai', process: 'tokenforge', url: `${oursUrl}/v1/messages`, headers: anthropicHeaders(BENCH_CLIENT_KEY), body: (s) => ANTHROPIC_BODY('bench-openai', s), pid: ours.pid },
-    { id: 'ours-openai-to-anthropic', label: 'TokenForge: OpenAI chat in, anthropic out', role: 'ours', floor: 'floor-anthropic', process: 'tokenforge', url: `${oursUrl}/v1/chat/completions`, headers: openAiHeaders(BENCH_CLIENT_KEY), body: (s) => OPENAI_BODY('bench-anthropic', s), pid: ours.pid },
+    { id: 'ours-same', label: 'TokenForge: OpenAI chat in, openai-chat out, governance off', role: 'ours', floor: 'floor-openai', process: 'tokenforge', url: `${oursUrl}/v1/chat/completions`, headers: openAiHeaders(BENCH_CLIENT_KEY), body: (s) => OPENAI_BODY('bench-openai', s), pid: ours.pid },
+    { id: 'ours-anthropic-to-openai', label: 'TokenForge: Anthropic in, openai-chat out, governance off', role: 'ours', floor: 'floor-openai', process: 'tokenforge', url: `${oursUrl}/v1/messages`, headers: anthropicHeaders(BENCH_CLIENT_KEY), body: (s) => ANTHROPIC_BODY('bench-openai', s), pid: ours.pid },
+    { id: 'ours-openai-to-anthropic', label: 'TokenForge: OpenAI chat in, anthropic out, governance off', role: 'ours', floor: 'floor-anthropic', process: 'tokenforge', url: `${oursUrl}/v1/chat/completions`, headers: openAiHeaders(BENCH_CLIENT_KEY), body: (s) => OPENAI_BODY('bench-anthropic', s), pid: ours.pid },
   ];
+  const governanceFolder = mkdtempSync(join(tmpdir(), 'tokenforge-bench-governance-'));
+  if (GOVERNANCE) {
+    const governed = startChild(0, ['--import', 'tsx', join(HERE, 'gateway/our-gateway-process.ts'), String(upstreamPort), `--data-dir=${governanceFolder}`]);
+    const { url, apiKey } = await firstJsonLine<{ url: string; apiKey: string }>(governed, 'our gateway with governance on');
+    for (const path of paths.filter((candidate) => candidate.role === 'ours')) {
+      const headers = Object.fromEntries(Object.entries(path.headers).map(([name, value]) => [name, value.replace(BENCH_CLIENT_KEY, apiKey)]));
+      paths.push({ ...path, id: `${path.id}${GOVERNED_SUFFIX}`, label: path.label.replace('governance off', 'governance on (embedded store)'), process: 'tokenforge-governance', url: path.url.replace(oursUrl, url), headers, pid: governed.pid });
+    }
+  }
   const bare = startChild(0, ['--import', 'tsx', join(HERE, 'gateway/bare-proxy-process.ts'), String(upstreamPort)]);
   const { url: bareUrl } = await firstJsonLine<{ url: string }>(bare, 'the bare proxy');
   paths.push({
@@ -287,6 +300,7 @@ async function main(): Promise<void> {
   });
   console.log(`wrote ${path} in ${Math.round((Date.now() - started) / 1000)} s`);
   rmSync(ccrHome, { recursive: true, force: true });
+  rmSync(governanceFolder, { recursive: true, force: true });
 }
 
 function stopChildren(): void {

@@ -1,7 +1,9 @@
 /**
  * Our gateway for `npx --yes pnpm@12.4.2 bench:gateway`, run as its own process: `startGateway` with a catalogue of two models on
  * the bench upstream (`bench-openai`: openai-chat, `bench-anthropic`: anthropic-messages), one client key and
- * limits wide enough for 256 requests at once. Argument: the upstream port. Prints `{"url":...}` when listening.
+ * limits wide enough for 256 requests at once. Arguments: the upstream port, and `--data-dir=<folder>` for
+ * governance on (the embedded store there, one tenant whose limits never bind, its key used by the bench). Prints
+ * `{"url":...}` (and `"apiKey"` with governance on) when listening.
  * Operator log lines go to stderr, as they would in production (the parent discards them).
  */
 import { startGateway } from '@tokenforge/gateway';
@@ -30,14 +32,32 @@ export function benchCatalogue(port: number): Record<string, unknown> {
   };
 }
 
+/** Tenant limits the bench never reaches. */
+const WIDE_LIMITS = { requestsPerMinute: 100_000_000, tokensPerMinute: 100_000_000_000, concurrentRequests: 10_000, budget: { amountMicros: 1_000_000_000_000_000, currency: 'USD', period: 'month' } };
+
+async function admin(base: string, adminKey: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${base}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (response.status >= 300) throw new Error(`admin POST ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
 async function main(): Promise<void> {
   const port = Number(process.argv[2]);
-  if (!Number.isInteger(port) || port <= 0) throw new Error('usage: our-gateway-process.ts <upstream port>');
+  if (!Number.isInteger(port) || port <= 0) throw new Error('usage: our-gateway-process.ts <upstream port> [--data-dir=<folder>]');
+  const dataDir = process.argv.find((argument) => argument.startsWith('--data-dir='))?.slice('--data-dir='.length);
   const gateway = await startGateway({
     catalogue: benchCatalogue(port),
     env: { BENCH_CLIENT_KEY, BENCH_UPSTREAM_KEY: 'bench-upstream-key' },
+    ...(dataDir === undefined ? {} : { dataDir }),
   });
-  process.stdout.write(`${JSON.stringify({ url: gateway.url })}\n`);
+  const governance = gateway.governance;
+  if (governance === undefined) {
+    process.stdout.write(`${JSON.stringify({ url: gateway.url })}\n`);
+  } else {
+    await admin(gateway.url, governance.adminKey, '/tenants', { id: 'bench', name: 'bench', limits: WIDE_LIMITS });
+    const created = await admin(gateway.url, governance.adminKey, '/keys', { tenantId: 'bench' });
+    process.stdout.write(`${JSON.stringify({ url: gateway.url, apiKey: created.apiKey })}\n`);
+  }
   process.on('SIGTERM', () => void gateway.close().then(() => process.exit(0)));
 }
 
