@@ -33,7 +33,7 @@ export function benchCatalogue(port: number): Record<string, unknown> {
 }
 
 /** Tenant limits the bench never reaches. */
-const WIDE_LIMITS = { requestsPerMinute: 100_000_000, tokensPerMinute: 100_000_000_000, concurrentRequests: 10_000, budget: { amountMicros: 1_000_000_000_000_000, currency: 'USD', period: 'month' } };
+const WIDE_LIMITS = { requestsPerMinute: 1_000_000, tokensPerMinute: 1_000_000_000, concurrentRequests: 10_000, budget: { amountMicros: 1_000_000_000_000, currency: 'USD', period: 'month' } };
 
 async function admin(base: string, adminKey: string, path: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${base}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -54,8 +54,8 @@ async function main(): Promise<void> {
   if (governance === undefined) {
     process.stdout.write(`${JSON.stringify({ url: gateway.url })}\n`);
   } else {
-    await admin(gateway.url, governance.adminKey, '/tenants', { id: 'bench', name: 'bench', limits: WIDE_LIMITS });
-    const created = await admin(gateway.url, governance.adminKey, '/keys', { tenantId: 'bench' });
+    await admin(gateway.url, governance.adminKey, '/tenants', { id: 'bench-governed', name: 'bench governed', limits: WIDE_LIMITS });
+    const created = await admin(gateway.url, governance.adminKey, '/keys', { tenantId: 'bench-governed' });
     process.stdout.write(`${JSON.stringify({ url: gateway.url, apiKey: created.apiKey })}\n`);
   }
   process.on('SIGTERM', () => void gateway.close().then(() => process.exit(0)));
