@@ -13,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchReport } from './report/bench-report.js';
+import { spreadNote, type BenchReport } from './report/bench-report.js';
 import { compareReports, DEFAULT_TOLERANCE, missedGatedTargets, type ReportComparison } from './report/compare-reports.js';
 import { option, REPORT_PATH, runAllBenchmarks, runAllOptions } from './run-all.js';
 
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const comparison = compareReports(baseline, candidate, tolerance);
   for (const line of describeComparison(comparison)) console.log(line);
   const missed = missedGatedTargets(candidate);
-  for (const metric of missed) console.log(`MISSED gated target ${metric.id}: ${metric.value} (target ${metric.target?.comparison} ${metric.target?.value})`);
+  for (const metric of missed) console.log(`MISSED gated target ${metric.id}: ${metric.value} (target ${metric.target?.comparison} ${metric.target?.value})${spreadNote(metric)}`);
   if (comparison.regressions.length > 0 || missed.length > 0) process.exitCode = 1;
 }
 

@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { machineFacts } from './harness.js';
 import { benchOutput, RESULTS_DIR_ENV } from './report/bench-output.js';
 import type { BenchMetric } from './report/bench-metric.js';
-import { metricsOf, poolMetrics, poolWorkloads, type BenchReport, type ReportBenchmark, type ReportMetric } from './report/bench-report.js';
+import { metricsOf, poolMetrics, poolWorkloads, spreadNote, type BenchReport, type ReportBenchmark, type ReportMetric } from './report/bench-report.js';
 import { renderBenchmarksMarkdown } from './report/render-markdown.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
   }
   for (const benchmark of report.benchmarks) console.log(`${benchmark.name}: ${benchmark.status}${benchmark.reason === undefined ? '' : ` (${benchmark.reason})`}`);
   for (const metric of report.metrics.filter((candidate) => candidate.target !== undefined)) {
-    console.log(`${metric.met === true ? 'met    ' : 'NOT MET'} ${metric.id}: ${metric.value} (target ${metric.target?.comparison} ${metric.target?.value})`);
+    console.log(`${metric.met === true ? 'met    ' : 'NOT MET'} ${metric.id}: ${metric.value} (target ${metric.target?.comparison} ${metric.target?.value})${spreadNote(metric)}`);
   }
   console.log(`took ${report.durationSeconds} s`);
   if (report.benchmarks.some((benchmark) => benchmark.status === 'failed')) process.exitCode = 1;

@@ -237,3 +237,9 @@ export function poolWorkloads(processes: readonly unknown[]): ReportWorkload[] {
     };
   });
 }
+
+/** For a target that also limits the spread: `, IQR x (at most y)` for the console; else nothing. */
+export function spreadNote(metric: ReportMetric): string {
+  const limit = metric.target?.maxInterquartileRange;
+  return limit === undefined ? '' : `, IQR ${round3(metric.spread.p75 - metric.spread.p25)} (at most ${limit})`;
+}
