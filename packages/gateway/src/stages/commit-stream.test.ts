@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADAPTER_STREAM_TAKE_BUFFERED_V1, type AdapterTerminalOutcomeV3, type EgressCodecV1, type NormalizedStreamEventV3 } from '@tokenforge/model-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,8 +44,10 @@ function execution(reads: readonly (readonly string[])[], stallAfter = Number.PO
     responseMetadata: {},
     events: { [Symbol.asyncIterator]: () => iterator },
     terminal,
+    // As the engine's: an abort settles the terminal as cancelled at once.
     abort: (reason: unknown) => {
       aborts.push(reason);
+      settle({ status: 'cancelled' });
       wake?.();
     },
   } as unknown as StreamExecution;
@@ -130,6 +132,21 @@ describe('commitStream', () => {
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     controller.abort();
+    await expect.poll(() => committed?.ended).toEqual(['cancelled']);
+    expect(committed?.aborts).toEqual(['client closed the stream']);
+  });
+
+  it('cancels a stream whose client left before its body started', async () => {
+    let committed: Awaited<ReturnType<typeof commit>> | undefined;
+    const url = await serving(async (outgoing) => {
+      await new Promise((resolve) => outgoing.once('close', resolve));
+      committed = await commit(READS, 2);
+      sendDirectStream(committed.response, outgoing);
+    });
+    const client = request(url, { method: 'POST' });
+    client.on('error', () => undefined);
+    client.end();
+    setTimeout(() => client.destroy(), 50);
     await expect.poll(() => committed?.ended).toEqual(['cancelled']);
     expect(committed?.aborts).toEqual(['client closed the stream']);
   });

@@ -189,11 +189,13 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   const writeToSocket: DirectStreamWriter = async (outgoing) => {
     let gone = false;
     const onClose = (): void => {
-      if (outgoing.writableFinished) return;
+      if (gone || outgoing.writableFinished) return;
       gone = true;
       void cancelled();
     };
     outgoing.once('close', onClose);
+    // A client that left before the body started: its 'close' has already been emitted.
+    if (outgoing.destroyed) onClose();
     try {
       for (;;) {
         const bytes = await nextChunk();
@@ -231,6 +233,7 @@ function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
 
 /** Resolves when `outgoing` can take more bytes, or has closed. */
 function drained(outgoing: DirectStreamSocket): Promise<void> {
+  if (outgoing.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (): void => {
       outgoing.off('drain', done);
