@@ -6,14 +6,12 @@ import type { TaskKindV2 } from '@tokenforge/model-protocol';
 import { createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { createAgentCliSuiteEntryV1, createBuiltinTokenForgeProtocolSuiteV1, createTokenForgeProtocolSuiteV1, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import type { AgentCliRunLog } from './runtime/agent-cli-transport.js';
-import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
-import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
+import type { ProviderSimulator } from '@tokenforge/provider-simulator';
 import type { GatewayCatalogueV1, GatewayMetricsV1 } from './catalogue/gateway-catalogue-v1.js';
 import { parseGatewayCatalogue, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
 import { createGatewayApp, OPENAI_RESPONSES } from './create-gateway-app.js';
-import { openEmbeddedGovernanceStore } from './governance/embedded/embedded-governance-store.js';
 import { GOVERNANCE_DATA_FILES } from './governance/embedded/governance-data-directory.js';
-import { SharedGovernanceConfigError, SharedGovernanceStore } from './governance/shared/shared-governance-store.js';
+import type { SharedGovernanceStore } from './governance/shared/shared-governance-store.js';
 import type { GovernanceStoreV1 } from './governance/v1/governance-store-v1.js';
 import { GatewayGovernance } from './governance/wiring/gateway-governance.js';
 import { opaqueStateKeyFrom } from './governance/wiring/opaque-state-key.js';
@@ -148,6 +146,8 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   if (options.catalogue !== undefined) catalogue = parseGatewayCatalogue(options.catalogue);
   else if (options.configPath !== undefined) catalogue = await readGatewayCatalogueFile(options.configPath);
   else {
+    // Loaded only here, as the stores below: a gateway holds in memory only the code its configuration uses.
+    const [{ startProviderSimulator }, { createEmbeddedCatalogue }] = await Promise.all([import('@tokenforge/provider-simulator'), import('./catalogue/embedded-catalogue.js')]);
     simulator = await startProviderSimulator();
     const embedded = createEmbeddedCatalogue(simulator);
     catalogue = embedded.catalogue;
@@ -405,6 +405,7 @@ async function startGovernance(
   const configured = options.dataDir ?? setting?.dataDir ?? (setting === undefined ? undefined : defaultDataDir(env));
   if (configured === undefined) return undefined;
   const dataDir = resolvePath(configured);
+  const { openEmbeddedGovernanceStore } = await import('./governance/embedded/embedded-governance-store.js');
   const store = openEmbeddedGovernanceStore({ dataDirectory: dataDir });
   const fromEnv = env.TOKENFORGE_ADMIN_KEY ?? process.env.TOKENFORGE_ADMIN_KEY;
   const adminKey = fromEnv !== undefined && fromEnv.length >= 16 ? fromEnv : store.secrets.adminKey;
@@ -427,6 +428,8 @@ function sharedStoreConfigured(env: Readonly<Record<string, string | undefined>>
 }
 
 async function openSharedStore(env: Readonly<Record<string, string | undefined>>): Promise<SharedGovernanceStore> {
+  // Redis and PostgreSQL drivers are loaded only by a gateway configured for them.
+  const { SharedGovernanceConfigError, SharedGovernanceStore } = await import('./governance/shared/shared-governance-store.js');
   try {
     return await SharedGovernanceStore.fromEnvironment(env);
   } catch (error) {
