@@ -1,5 +1,5 @@
 export { createHttpProviderTransport } from './create-http-provider-transport.js';
-export type { HttpProviderTransport } from './create-http-provider-transport.js';
+export type { HttpProviderPoolUse, HttpProviderTransport } from './create-http-provider-transport.js';
 export type {
   CreateHttpProviderTransportOptions,
   HttpTransportCredentials,

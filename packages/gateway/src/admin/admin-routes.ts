@@ -168,6 +168,10 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
     c.json({ rows: await governance.store.admin.ledger(withoutUndefined({ tenantId: c.req.query('tenantId'), keyId: c.req.query('keyId'), limit: limitOf(c, 100) })) }),
   );
   admin.get('/requests', async (c) => c.json({ requests: await governance.store.admin.requests(withoutUndefined({ tenantId: c.req.query('tenantId'), limit: limitOf(c, 100) })) }));
+  admin.get('/requests/:id', async (c) => {
+    const record = await governance.store.admin.request(c.req.param('id'));
+    return record === undefined ? adminError(c, 'not-found', 'No such request record (or it is past its retention).') : c.json({ request: record });
+  });
   admin.get('/audit', async (c) => c.json({ entries: await governance.store.admin.audit(limitOf(c, 100)) }));
   admin.get('/jobs', async (c) => {
     const tenantId = c.req.query('tenantId');
@@ -195,8 +199,9 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
     if (replayed === 'unknown-event') return adminError(c, 'not-found', 'No such event in the job\'s delivery log.');
     return c.json(replayed, 202);
   });
-  // This instance's view of its targets: catalogue facts, and where routing runs, health, cooldown and in-flight
-  // requests, labelled with the instance (each instance keeps its own cooldown state).
+  // This instance's view of its targets: catalogue facts, and where routing runs, health, cooldown, in-flight
+  // requests, the last 5 minutes' error rate and latency percentiles, and upstream pool use, labelled with the
+  // instance (each instance keeps its own cooldown state and pools).
   admin.get('/targets', (c) => {
     const report = runtime.router === undefined ? undefined : describeTargets(runtime.router);
     const health = new Map((report?.targets ?? []).map((entry) => [entry.ref, entry]));
@@ -215,6 +220,8 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
           cooldownRemainingMs: state?.cooldownRemainingMs,
           inFlight: state?.inFlight,
           latencyEwmaMs: state?.latencyEwmaMs,
+          recent: state?.recent,
+          pool: runtime.catalogue.transportOf?.(target)?.poolUse(),
         });
       }),
     });

@@ -229,6 +229,14 @@ export const gatewayTargetV1Schema = z.strictObject({
       maxQueuedRuns: z.number().int().min(0).max(1024).optional(),
       /** Wall-clock bound of one run, in milliseconds (default 5 min); past it the run is killed and fails as `timeout`. */
       deadlineMs: milliseconds.optional(),
+      /**
+       * The CLI's own built-in tools this target allows (default `none`: every one off by the CLI's own flags).
+       * `read-only`: only the CLI's file-reading tools, confined to the run's fresh, empty working folder (Claude
+       * Code: `Read`, `Glob`, `Grep` with `--restricted`; Gemini CLI: its read tools under an admin policy). Codex
+       * cannot confine reading to its working folder, so a Codex target with `read-only` is a catalogue problem.
+       * Tool activity stays the CLI's own: a client never sees a tool call or a tool's output.
+       */
+      builtInTools: z.enum(['none', 'read-only']).optional(),
     })
     .optional(),
   /** Capability facts over the family's defaults. */
@@ -439,6 +447,16 @@ export const gatewayGovernanceV1Schema = z.strictObject({
   sweepIntervalMs: z.number().int().min(100).max(3_600_000).optional(),
 });
 
+/** The operator console under `/console` (see the gateway README, "The operator console"). */
+export const gatewayConsoleV1Schema = z.strictObject({
+  /**
+   * Trust `X-Forwarded-Proto` (default `false`): set it only when a TLS-terminating proxy in front of every instance
+   * sets that header and clients cannot reach the gateway past it. Then a sign-in whose `X-Forwarded-Proto` is
+   * `https` gets a `Secure` session cookie although the gateway itself speaks plain HTTP. Read at start.
+   */
+  trustForwardedProto: z.boolean().optional(),
+});
+
 /** The gateway catalogue: public models, client keys, limits. Secrets never live in it, only variable names. */
 export const gatewayCatalogueV1Schema = z
   .strictObject({
@@ -460,6 +478,8 @@ export const gatewayCatalogueV1Schema = z
     routing: gatewayRoutingV1Schema.optional(),
     /** Other public names of models. */
     aliases: gatewayAliasesV1Schema.optional(),
+    /** The operator console (default: cookies are `Secure` only when the gateway itself serves TLS). */
+    console: gatewayConsoleV1Schema.optional(),
   })
   .superRefine((catalogue, context) => {
     checkAliases(catalogue.aliases ?? {}, new Set(catalogue.models.map((model) => model.name)), (alias, message) =>
@@ -490,3 +510,4 @@ export type GatewayCooldownV1 = z.infer<typeof gatewayCooldownV1Schema>;
 export type GatewayBalanceV1 = z.infer<typeof gatewayBalanceV1Schema>;
 export type GatewayModelRoutingV1 = z.infer<typeof gatewayModelRoutingV1Schema>;
 export type GatewayRoutingV1 = z.infer<typeof gatewayRoutingV1Schema>;
+export type GatewayConsoleV1 = z.infer<typeof gatewayConsoleV1Schema>;

@@ -644,7 +644,20 @@ export function describeGovernanceStoreContract(
     });
 
     describe('request records and tracked jobs', () => {
-      it('request records round trip, newest first, by tenant', async () => {
+      it('request records round trip with their attempts (target, family, outcome, diagnostic, timings), newest first, by tenant', async () => {
+        const ATTEMPTS = [
+          {
+            attempt: 1,
+            targetRef: 'model-a#0',
+            provider: 'simulator',
+            family: 'openai-chat/v1',
+            outcome: 'overloaded',
+            diagnostic: 'retry after 1500 ms',
+            startedAtMs: clock.now() - 1100,
+            durationMs: 40,
+          },
+          { attempt: 2, targetRef: 'model-a#1', provider: 'other', family: 'anthropic-messages/v1', outcome: 'ok', startedAtMs: clock.now() - 1060, timeToFirstByteMs: 30, durationMs: 55 },
+        ];
         const base = { route: '/v1/chat/completions', status: 200, outcome: 'completed', totalMs: 12, attempts: [] } as const;
         store.recordRequest({ ...base, requestId: 'r1', tenantId: 'acme', keyId: 'k1', publicModel: 'model-a', atMs: clock.now() - 2000 });
         store.recordRequest({
@@ -653,7 +666,7 @@ export function describeGovernanceStoreContract(
           tenantId: 'acme',
           status: 429,
           outcome: 'refused:tenant-rate-limit',
-          attempts: [{ targetRef: 'model-a#0', provider: 'simulator', outcome: 'completed' }],
+          attempts: ATTEMPTS,
           timeToFirstByteMs: 5,
           atMs: clock.now() - 1000,
         });
@@ -667,11 +680,15 @@ export function describeGovernanceStoreContract(
           tenantId: 'acme',
           status: 429,
           outcome: 'refused:tenant-rate-limit',
-          attempts: [{ targetRef: 'model-a#0', provider: 'simulator', outcome: 'completed' }],
+          attempts: ATTEMPTS,
           timeToFirstByteMs: 5,
           atMs: clock.now() - 1000,
         });
         expect((await store.admin.requests({ limit: 10 })).map((record) => record.requestId).sort()).toEqual(['r1', 'r2', 'r3', 'r4']);
+        expect(await store.admin.request('r2')).toEqual(acme[0]);
+        expect(await store.admin.request('unknown')).toBeUndefined();
+        store.recordRequest({ ...base, requestId: 'r5', atMs: clock.now() });
+        expect((await store.admin.request('r5'))?.requestId).toBe('r5');
         expect(await store.admin.requests({ limit: 1 })).toHaveLength(1);
       });
 
@@ -719,6 +736,27 @@ export function describeGovernanceStoreContract(
         expect(await store.findSession('a'.repeat(64))).toEqual(session);
         clock.set(session.expiresAtMs);
         expect(await store.findSession('a'.repeat(64))).toBeUndefined();
+      });
+
+      it('failed sign-ins: counted per address on the store clock, the wait until the oldest counted one leaves the window, cleared by a success', async () => {
+        const policy = { failuresAllowed: 3, windowMs: 10 * MINUTE };
+        const start = clock.now();
+        expect(await store.signInRetryAfterMs('198.51.100.7', policy)).toBe(0);
+        expect(await store.recordSignInFailure('198.51.100.7', policy)).toBe(0);
+        clock.set(start + MINUTE);
+        expect(await store.recordSignInFailure('198.51.100.7', policy)).toBe(0);
+        clock.set(start + 2 * MINUTE);
+        expect(await store.recordSignInFailure('198.51.100.7', policy)).toBe(8 * MINUTE);
+        expect(await store.signInRetryAfterMs('198.51.100.7', policy)).toBe(8 * MINUTE);
+        expect(await store.signInRetryAfterMs('2001:db8::1', policy)).toBe(0);
+        clock.set(start + 10 * MINUTE - 1);
+        expect(await store.signInRetryAfterMs('198.51.100.7', policy)).toBe(1);
+        clock.set(start + 10 * MINUTE);
+        expect(await store.signInRetryAfterMs('198.51.100.7', policy)).toBe(0);
+        expect(await store.recordSignInFailure('198.51.100.7', policy)).toBe(MINUTE);
+        await store.clearSignInFailures('198.51.100.7');
+        expect(await store.signInRetryAfterMs('198.51.100.7', policy)).toBe(0);
+        await store.clearSignInFailures('never-failed');
       });
 
       it('lists a tenant\'s jobs filtered by state, model and creation time', async () => {
