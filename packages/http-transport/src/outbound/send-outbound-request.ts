@@ -1,4 +1,4 @@
-import { Client, errors as undiciErrors } from 'undici';
+import { loadUndici } from '../pool/load-undici.js';
 import type { AddressRules } from '../address-policy/address-policy.js';
 import { createPinnedConnector } from '../connect/create-pinned-connector.js';
 import { defaultHostnameResolver } from '../connect/default-hostname-resolver.js';
@@ -50,6 +50,8 @@ function causeChain(error: unknown): unknown[] {
  */
 export async function sendOutboundRequest(request: OutboundRequest): Promise<OutboundResult> {
   const signal = AbortSignal.timeout(request.timeoutMs);
+  // undici is loaded at the first outbound request, as the transport's pools load it at their first request.
+  const { Client, errors: undiciErrors } = loadUndici();
   const client = new Client(request.url.origin, {
     connect: createPinnedConnector({
       rules: request.rules,
