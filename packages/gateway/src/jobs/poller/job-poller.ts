@@ -37,6 +37,26 @@ export interface JobPoller {
   readonly held: number;
 }
 
+/** How long past its signal's deadline a poll may take before the poller stops waiting for it. */
+const POLL_DEADLINE_GRACE_MS = 1000;
+
+/**
+ * A poll that ignores its abort signal (a transport waiting where the signal does not reach) must not hold its job
+ * for ever: the poller stops waiting at the deadline and counts the poll `unavailable`.
+ */
+async function withinDeadline(poll: Promise<JobPollAnswer>, ms: number): Promise<JobPollAnswer> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<JobPollAnswer>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'unavailable' }), ms);
+    timer.unref?.();
+  });
+  try {
+    return await Promise.race([poll, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const keyString = (job: TrackedJobKeyV1): string => `${job.tenantId}\u0000${job.targetRef}\u0000${job.providerJobId}`;
 
 /**
@@ -94,7 +114,7 @@ export function createJobPoller(options: JobPollerOptions): JobPoller {
     try {
       let answer: JobPollAnswer;
       try {
-        answer = await options.poll(job, AbortSignal.timeout(options.pollTimeoutMs));
+        answer = await withinDeadline(options.poll(job, AbortSignal.timeout(options.pollTimeoutMs)), options.pollTimeoutMs + POLL_DEADLINE_GRACE_MS);
       } catch (error) {
         options.onError?.(error);
         answer = { kind: 'unavailable' };
