@@ -204,11 +204,15 @@ describe.skipIf(!available)('tracked jobs over three instances, one Redis, one P
       }
       victimRetired = true;
       while (victimCreatesInFlight > 0) await sleep(5);
-      const { rows: leased } = await pool.query<{ provider_job_id: string }>('SELECT provider_job_id FROM governance_tracked_jobs WHERE lease_owner LIKE $1 AND lease_until_ms > $2', [
-        `%:${victim.pid}:%`,
-        Date.now(),
-      ]);
-      for (const row of leased) victimLeased.add(row.provider_job_id);
+      // Killed at a moment it holds leases (it claims every 100 ms while jobs are due).
+      for (let tries = 0; tries < 200 && victimLeased.size === 0; tries += 1) {
+        const { rows: leased } = await pool.query<{ provider_job_id: string }>('SELECT provider_job_id FROM governance_tracked_jobs WHERE lease_owner LIKE $1 AND lease_until_ms > $2', [
+          `%:${victim.pid}:%`,
+          Date.now(),
+        ]);
+        for (const row of leased) victimLeased.add(row.provider_job_id);
+        if (victimLeased.size === 0) await sleep(10);
+      }
       await victim.kill();
       killedAt = Date.now();
     };
