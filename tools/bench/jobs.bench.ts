@@ -10,7 +10,8 @@
  *   is a stub answering `running`, so no simulator CPU is counted) divided by the window and by the open jobs.
  *   Target: 1,000 open jobs under 1% of one core.
  *
- * Writes .bench/jobs.json (an ignored folder); with `--write-results` (the pooled `bench` run) tools/bench/results/jobs.json.
+ * Writes its results where the bench harness says: tools/bench/results/jobs.json in the full pooled `bench` run,
+ * the ignored tools/bench/.runs otherwise.
  * `--quick` for short windows.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,7 +37,6 @@ import { writeResults } from './harness.js';
 import type { BenchMetric } from './report/bench-metric.js';
 
 const QUICK = process.argv.includes('--quick');
-const WRITE_RESULTS = process.argv.includes('--write-results');
 const OPEN_JOBS = 1_000;
 const THROUGHPUT_WINDOW_MS = QUICK ? 4_000 : 10_000;
 const OVERHEAD_WINDOW_MS = QUICK ? 15_000 : 60_000;
@@ -190,14 +190,7 @@ async function main(): Promise<void> {
     await servers?.dispose();
   }
   const results = { quick: QUICK, openJobs: OPEN_JOBS, sharedRun: servers !== undefined, pollsPerSecond, coreShare, steadyPollsPerSecond: steadyPolls, metrics };
-  let path: string;
-  if (WRITE_RESULTS) path = writeResults('jobs', results);
-  else {
-    const directory = join(dirname(fileURLToPath(import.meta.url)), '../../.bench');
-    mkdirSync(directory, { recursive: true });
-    path = join(directory, 'jobs.json');
-    writeFileSync(path, `${JSON.stringify({ benchmark: 'jobs', recordedAt: new Date().toISOString(), ...results }, null, 2)}\n`);
-  }
+  const path = writeResults('jobs', results);
   for (const metric of metrics) console.log(`${metric.label.padEnd(120)} ${(metric.samples[0] ?? 0).toFixed(metric.unit === 'ratio' ? 5 : 1)}`);
   for (const kind of kinds) {
     console.log(`${kind}: ${(pollsPerSecond[kind] ?? 0).toFixed(0)} polls/s sustained; ${OPEN_JOBS} open jobs at the default plan: ${((coreShare[kind] ?? 0) * 100).toFixed(3)}% of one core, ${(steadyPolls[kind] ?? 0).toFixed(1)} polls/s`);

@@ -49,7 +49,7 @@ const BENCHMARKS: readonly BenchmarkSpec[] = [
   { file: 'gateway-startup.bench.ts', results: ['gateway-startup'], quickFlag: true, pooledArgs: ['--quick'] },
   // Governance off, embedded and shared (real Redis and PostgreSQL on loopback) beside the gateway bench: quick rounds, pooled.
   { file: 'governance.bench.ts', results: ['governance'], quickFlag: true, pooledArgs: ['--quick'] },
-  { file: 'jobs.bench.ts', results: ['jobs'], quickFlag: true, pooledArgs: ['--quick', '--write-results'] },
+  { file: 'jobs.bench.ts', results: ['jobs'], quickFlag: true, pooledArgs: ['--quick'] },
 ];
 
 /** Options of {@link runAllBenchmarks}. */
