@@ -31,7 +31,7 @@ import {
   METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
   METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK,
   METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
-} from '@opentelemetry/semantic-conventions/incubating';
+} from './gen-ai-conventions.js';
 import type { FinishReasonV1, TaskKindV3, UsageV3 } from '@tokenforge/model-protocol';
 import { genAiOperationName } from './gen-ai-operation-name.js';
 
