@@ -1,9 +1,15 @@
 /**
- * The OpenTelemetry GenAI semantic-convention names the gateway emits, held here rather than imported from
- * `@opentelemetry/semantic-conventions/incubating`: that entry builds every incubating constant of every domain
- * (several MiB of heap in each gateway process) and its own README asks users of unstable names to copy them.
- * Values as of semantic conventions 1.45.0 (`gen-ai-conventions.test.ts` checks them against the package).
+ * The OpenTelemetry semantic-convention names the gateway emits (GenAI, plus `error.type` and
+ * `http.response.status_code`), held here rather than imported from `@opentelemetry/semantic-conventions`: its
+ * entries build every constant of every domain, deprecated maps included (about 4 MiB of heap and source in each
+ * gateway process), and its README asks users of unstable names to copy them. Values as of semantic conventions
+ * 1.45.0 (`gen-ai-conventions.test.ts` checks them against the package).
  */
+
+/** `error.type` attribute (stable). */
+export const ATTR_ERROR_TYPE = 'error.type';
+/** `http.response.status_code` attribute (stable). */
+export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
 
 /** `gen_ai.operation.name` attribute. */
 export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
