@@ -12,8 +12,9 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
-import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
 import {
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_PROVIDER_NAME,
   ATTR_GEN_AI_REQUEST_MODEL,
@@ -31,7 +32,7 @@ import {
   METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
   METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK,
   METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
-} from '@opentelemetry/semantic-conventions/incubating';
+} from './gen-ai-conventions.js';
 import type { FinishReasonV1, TaskKindV3, UsageV3 } from '@tokenforge/model-protocol';
 import { genAiOperationName } from './gen-ai-operation-name.js';
 

@@ -2,7 +2,7 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_CHAT,
   GEN_AI_OPERATION_NAME_VALUE_EMBEDDINGS,
   GEN_AI_OPERATION_NAME_VALUE_GENERATE_CONTENT,
-} from '@opentelemetry/semantic-conventions/incubating';
+} from './gen-ai-conventions.js';
 import type { TaskKindV3 } from '@tokenforge/model-protocol';
 
 /**
