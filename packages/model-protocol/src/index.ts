@@ -226,6 +226,24 @@ export type {
   TaskEnvelopeV3,
 } from './task/v3/task-envelope-v3.js';
 export {
+  compactionPartV4Schema,
+  reasoningPartV4Schema,
+  chatContentPartV4Schema,
+  chatMessageV4Schema,
+  chatTaskV4Schema,
+  tokenCountTaskV4Schema,
+  taskEnvelopeV4Schema,
+} from './task/v4/task-envelope-v4.js';
+export type {
+  CompactionPartV4,
+  ReasoningPartV4,
+  ChatContentPartV4,
+  ChatMessageV4,
+  ChatTaskV4,
+  TokenCountTaskV4,
+  TaskEnvelopeV4,
+} from './task/v4/task-envelope-v4.js';
+export {
   STRUCTURED_OUTPUT_SUPPORT_V3,
   structuredOutputSupportV3Schema,
   protocolCapabilityV3Schema,

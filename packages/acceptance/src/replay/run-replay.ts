@@ -11,7 +11,7 @@ import {
   type ProtocolCapabilityV3,
   type ProtocolFamily,
   type ProviderDiagnosticV3,
-  type TaskEnvelopeV3,
+  type TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import {
   createProtocolEngineTargetBindingV1,
@@ -106,7 +106,7 @@ async function loadResponses(args: ReplayArgumentsV1, read: (path: string) => Pr
 }
 
 interface ResolvedTask {
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   readonly modelLabel?: string;
 }
 
@@ -124,7 +124,7 @@ async function resolveTask(
       const issue = parsed.error.issues[0];
       throw new ReplayUsageError(`the task file is not a valid task (${issue === undefined ? 'invalid' : `${issue.path.join('.')}: ${issue.message}`})`);
     }
-    return { task: parsed.data as TaskEnvelopeV3 };
+    return { task: parsed.data as TaskEnvelopeV4 };
   }
   const ingress = codecsOf(suite, source.family, '--ingress').ingress;
   const body = await readInput(read, source.requestFile, 'client request file');
@@ -154,7 +154,7 @@ function codecsOf(suite: TokenForgeProtocolSuiteV1, family: ProtocolFamily, flag
 async function resolveCapability(
   args: ReplayArgumentsV1,
   suite: TokenForgeProtocolSuiteV1,
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   read: (path: string) => Promise<Uint8Array>,
 ): Promise<ProtocolCapabilityV2 | ProtocolCapabilityV3> {
   if (args.capabilityFile !== undefined) {
@@ -220,7 +220,7 @@ interface Session {
   readonly engine: ProtocolEngineV1;
   readonly binding: ProtocolEngineTargetBindingV1;
   readonly transport: FixtureTransportV1;
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   readonly args: ReplayArgumentsV1;
   readonly stdout: (chunk: string | Uint8Array) => void;
   readonly stderr: (text: string) => void;

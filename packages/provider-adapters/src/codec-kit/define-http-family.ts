@@ -12,7 +12,7 @@ import {
   type ProviderTransportMetadataV1,
   type ProviderTransportRequest,
   type ProviderTransportResponse,
-  type TokenCountTaskV3,
+  type TokenCountTaskV4,
 } from '@tokenforge/model-protocol';
 import type { ProtocolSuiteCodecsV1, SyncProtocolSuiteEntryV1 } from '../suite/protocol-suite-entry-v1.js';
 import { finishedExecution } from './finished-execution.js';
@@ -109,7 +109,7 @@ export interface HttpFamilyDefinitionV1<Options extends HttpFamilyOptionsV1> {
    * its `encodeRequest` gets the task and refuses it as every other kind it does not carry.
    */
   readonly encodeCountRequest?: (
-    task: TokenCountTaskV3,
+    task: TokenCountTaskV4,
     target: ProviderAdapterExecuteInputV1['target'],
     options: Options | undefined,
   ) => Omit<ProviderTransportRequest, 'signal'>;

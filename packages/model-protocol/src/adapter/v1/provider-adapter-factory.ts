@@ -1,6 +1,6 @@
 import type { ProtocolFamily } from '../../protocol-family/protocol-family.js';
 import type { ProtocolCapabilityV3 } from '../../capability/v3/protocol-capability-v3.js';
-import type { TaskEnvelopeV3 } from '../../task/v3/task-envelope-v3.js';
+import type { TaskEnvelopeV4 } from '../../task/v4/task-envelope-v4.js';
 import type { ProviderTransport } from '../../transport/v1/provider-transport.js';
 import type { PreparedMediaExecutionInputV2 } from '../../media/v2/prepared-media-v2.js';
 import type { NormalizedStreamEventV3 } from '../../stream/v3/normalized-stream-event-v3.js';
@@ -32,8 +32,8 @@ export interface ProviderAdapterTargetV1 {
 
 /** Everything one sync or stream execution needs. */
 export interface ProviderAdapterExecuteInputV1 {
-  /** The validated task (V3 revision: every V2 task is one). */
-  readonly task: TaskEnvelopeV3;
+  /** The validated task (V4 revision: every V2 and V3 task is one). */
+  readonly task: TaskEnvelopeV4;
   /** Dispatch facts. */
   readonly target: ProviderAdapterTargetV1;
   /** The host's credential-bound transport for this request. */

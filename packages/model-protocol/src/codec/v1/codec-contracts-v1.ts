@@ -1,5 +1,5 @@
 import type { ProtocolFamily } from '../../protocol-family/protocol-family.js';
-import type { TaskEnvelopeV3 } from '../../task/v3/task-envelope-v3.js';
+import type { TaskEnvelopeV4 } from '../../task/v4/task-envelope-v4.js';
 import type { NormalizedStreamEventV3 } from '../../stream/v3/normalized-stream-event-v3.js';
 import type { AdapterTerminalOutcomeV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
 import type { NormalizedProviderFailureV1 } from '../../outcome/v1/provider-failure-v1.js';
@@ -24,8 +24,8 @@ export interface ClientWireRequestV1 {
 
 /** What an ingress codec makes of a client request. */
 export interface IngressDecodedRequestV1 {
-  /** The normalized task (V3 revision: every V2 task is one). */
-  readonly task: TaskEnvelopeV3;
+  /** The normalized task (V4 revision: every V2 and V3 task is one). */
+  readonly task: TaskEnvelopeV4;
   /** The model name the client asked for; the host resolves it to a target. */
   readonly modelLabel: string;
 }

@@ -13,7 +13,7 @@ import type {
   ProviderDispatchTargetV3,
   ProviderResponseMetadataV3,
   ProviderTransport,
-  TaskEnvelopeV3,
+  TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineApiVersion } from './api-version.js';
 import type { ProtocolEngineObserverV3 } from '../v3/protocol-engine-observer-v3.js';
@@ -70,8 +70,8 @@ export interface ProtocolEngineAdapterRegistryPortV1 {
 export interface ProtocolEngineExecuteInputV1 {
   /** The resolved target and the request's transport binder. */
   readonly binding: ProtocolEngineTargetBindingV1;
-  /** The normalized task (validated again by the engine against `TaskEnvelopeV3`; every V2 task is one). */
-  readonly task: TaskEnvelopeV3;
+  /** The normalized task (validated again by the engine against `TaskEnvelopeV4`; every V2 task is one). */
+  readonly task: TaskEnvelopeV4;
   /** The request's abort signal, passed to the transport binder and the adapter. */
   readonly signal: AbortSignal;
   /** Media the host prepared (image edits only). */

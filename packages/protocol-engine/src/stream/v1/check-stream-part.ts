@@ -3,7 +3,7 @@ import type {
   NormalizedStreamEventV3,
   ProtocolCapabilityV3,
   ProviderAcceptanceFacts,
-  TaskEnvelopeV3,
+  TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import { checkTerminal, outputInvalid } from '../../validation/v1/check-adapter-output.js';
 import { checkStreamEvent } from '../../validation/v1/check-stream-event.js';
@@ -22,7 +22,7 @@ export class StreamPartCheck {
   outcome: AdapterTerminalOutcomeV3 | undefined;
 
   constructor(
-    private readonly task: TaskEnvelopeV3,
+    private readonly task: TaskEnvelopeV4,
     private readonly capability: ProtocolCapabilityV3,
     private readonly acceptance: ProviderAcceptanceFacts,
     private readonly outputSchemaCheck?: OutputSchemaCheck,

@@ -6,7 +6,7 @@ import {
   type ProtocolCapabilityV3,
   type ProviderAcceptanceFacts,
   type ProviderResponseMetadataV3,
-  type TaskEnvelopeV3,
+  type TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_API_VERSION } from '../../contracts/v1/api-version.js';
 import type { ProtocolEngineStreamV1 } from '../../contracts/v1/protocol-engine-contracts-v1.js';
@@ -25,7 +25,7 @@ import { releaseIterator } from './release-iterator.js';
 export interface EngineStreamInput {
   /** The adapter's parts iterator (already obtained, so it can be released before the first pull). */
   readonly iterator: AsyncIterator<unknown>;
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   readonly capability: ProtocolCapabilityV3;
   readonly acceptance: ProviderAcceptanceFacts;
   readonly responseMetadata: ProviderResponseMetadataV3;

@@ -14,7 +14,7 @@ import {
   type ProviderAsyncJobListPageV2,
   type ProviderAsyncJobSnapshotV2,
   type ProviderResponseMetadataV3,
-  type TaskEnvelopeV3,
+  type TaskEnvelopeV4,
   type TaskResultV3,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError, type ProtocolEngineErrorV1 } from '../../error/v1/protocol-engine-error-v1.js';
@@ -58,7 +58,7 @@ export function checkFailure(value: unknown): NormalizedProviderFailureV3 {
  * for a completed one a result of the task's kind whose facts agree with the task and the capability. The
  * returned copy is frozen.
  */
-export function checkTerminal(value: unknown, task: TaskEnvelopeV3, capability: ProtocolCapabilityV3): AdapterTerminalOutcomeV3 {
+export function checkTerminal(value: unknown, task: TaskEnvelopeV4, capability: ProtocolCapabilityV3): AdapterTerminalOutcomeV3 {
   const outcome: AdapterTerminalOutcomeV3 = fastParseTerminal(value) ?? parseOutput(adapterTerminalOutcomeV3Schema, value, 'the terminal outcome');
   if (outcome.status === 'completed') {
     if (outcome.result.kind !== task.kind) throw outputInvalid('the result kind differs from the task kind');
@@ -67,7 +67,7 @@ export function checkTerminal(value: unknown, task: TaskEnvelopeV3, capability: 
   return deepFreeze(outcome);
 }
 
-function checkResult(result: TaskResultV3, task: TaskEnvelopeV3, capability: ProtocolCapabilityV3): void {
+function checkResult(result: TaskResultV3, task: TaskEnvelopeV4, capability: ProtocolCapabilityV3): void {
   switch (result.kind) {
     case 'chat':
     case 'token-count':

@@ -1,4 +1,4 @@
-import type { ProviderTransportRequest, ReasoningEffortV3, TokenCountTaskV3 } from '@tokenforge/model-protocol';
+import type { ProviderTransportRequest, ReasoningEffortV3, TokenCountTaskV4 } from '@tokenforge/model-protocol';
 import { tokenCountChatTask } from '../../codec-kit/index.js';
 import { encodeAnthropicMessagesRequest } from './encode-request.js';
 import type { AnthropicMessagesRequestBody } from './wire-request.js';
@@ -19,7 +19,7 @@ export type AnthropicCountTokensRequestBody = Pick<AnthropicMessagesRequestBody,
  * @throws {CodecErrorV1} as `encodeAnthropicMessagesRequest` does for the same input.
  */
 export function encodeAnthropicCountRequest(
-  task: TokenCountTaskV3,
+  task: TokenCountTaskV4,
   model: string,
   reasoningEfforts?: readonly ReasoningEffortV3[],
 ): Omit<ProviderTransportRequest, 'signal'> {

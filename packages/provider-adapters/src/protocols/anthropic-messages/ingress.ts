@@ -1,7 +1,7 @@
 import {
   chatTaskV3Schema,
   CodecErrorV1,
-  type ChatTaskV3,
+  type ChatTaskV4,
   type ClientWireRequestV1,
   type ContextManagementV3,
   type HostedToolV3,
@@ -327,7 +327,7 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
     throw unsupported('tool_choice.name', 'forcing a server tool the target cannot run');
   }
   const metadata = isRecord(body.metadata) ? body.metadata : undefined;
-  const candidate = compact<ChatTaskV3>({
+  const candidate = compact<ChatTaskV4>({
     kind: 'chat',
     system: joinSystem(readSystem(body.system), lateSystem),
     messages,
