@@ -1,6 +1,6 @@
 import {
   CodecErrorV1,
-  tokenCountTaskV3Schema,
+  tokenCountTaskV4Schema,
   type ChatTaskV4,
   type TaskEnvelopeV4,
   type TokenCountResultV3,
@@ -40,7 +40,7 @@ export function tokenCountChatTask(task: TokenCountTaskV4): ChatTaskV4 {
  */
 export function tokenCountOfChatTask(task: TaskEnvelopeV4): TokenCountTaskV4 {
   if (task.kind !== 'chat') throw new CodecErrorV1('invalid-request', 'a count request must describe a chat request', { path: 'body' });
-  const checked = tokenCountTaskV3Schema.safeParse({ kind: 'token-count', ...countedInput(task) });
+  const checked = tokenCountTaskV4Schema.safeParse({ kind: 'token-count', ...countedInput(task) });
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';

@@ -1,5 +1,5 @@
 import {
-  chatTaskV3Schema,
+  chatTaskV4Schema,
   CodecErrorV1,
   type ChatTaskV4,
   type ClientWireRequestV1,
@@ -344,7 +344,7 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
     reasoning: readReasoning(body),
     stream,
   });
-  const checked = chatTaskV3Schema.safeParse(candidate);
+  const checked = chatTaskV4Schema.safeParse(candidate);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
