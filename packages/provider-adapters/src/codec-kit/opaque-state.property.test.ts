@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AdapterTerminalOutcomeV3, EgressCodecV1, EgressContextV1, IngressCodecV1, ProtocolFamily, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV3, EgressCodecV1, EgressContextV1, IngressCodecV1, ProtocolFamily, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { createAnthropicMessagesEgressCodec } from '../protocols/anthropic-messages/egress.js';
 import { createAnthropicMessagesIngressCodec } from '../protocols/anthropic-messages/ingress.js';
 import { createGeminiGenerateContentEgressCodec } from '../protocols/gemini-generate-content/egress.js';
@@ -92,7 +92,7 @@ const firstTurn = (dialect: ClientDialect): unknown[] =>
   dialect.family === 'gemini-generate-content/v1' ? [{ role: 'user', parts: [{ text: 'hi' }] }] : [{ role: 'user', content: 'hi' }];
 
 /** Every opaque value a task would send to its target. */
-function opaqueValues(task: TaskEnvelopeV3): { reasoning: string[]; toolCall: string[] } {
+function opaqueValues(task: TaskEnvelopeV4): { reasoning: string[]; toolCall: string[] } {
   const found = { reasoning: [] as string[], toolCall: [] as string[] };
   if (task.kind !== 'chat') return found;
   for (const message of task.messages) {
