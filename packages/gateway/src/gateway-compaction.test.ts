@@ -112,4 +112,23 @@ describe('a Responses client sending back a compaction item and a stored reasoni
     expect(records[0]?.opaqueHistory).toBeUndefined();
     expect(dropped).toBe('compaction, reasoning');
   });
+
+  it('a reasoning item named by an id the gateway wrote is left out even for a Responses target (nothing stored it)', async () => {
+    const first = await openAi().responses.create({ model: 'sim-openai-responses', input: 'Say hello.' });
+    expect(first.id.startsWith('gw-')).toBe(true);
+    const input = [
+      { role: 'user', content: 'Plan the work.' },
+      { type: 'reasoning', id: `rs_${first.id}_0`, summary: [{ type: 'summary_text', text: 'Planning.' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Step one is done.' }] },
+      { role: 'user', content: 'Say hello.' },
+    ] as unknown as OpenAI.Responses.ResponseInput;
+    let dropped: string | null = null;
+    const records = await simulatorRequestsDuring(async () => {
+      const { response } = await openAi().responses.create({ model: 'sim-openai-responses', input }).withResponse();
+      dropped = response.headers.get('x-tokenforge-dropped-content');
+    }, 1);
+    expect(records.map((record) => record.status)).toEqual([200]);
+    expect(records[0]?.opaqueHistory).toBeUndefined();
+    expect(dropped).toBe('reasoning');
+  });
 });

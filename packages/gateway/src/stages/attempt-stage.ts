@@ -1,7 +1,7 @@
 import type { EgressCodecV1, EgressContextV1, PreparedMediaExecutionInputV2, ProtocolFamily, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { fitOpaqueStateToTarget, sealEgressOpaqueState, type OpaqueStateSeal, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
-import { DROPPED_CONTENT_HEADER } from '../dialects/dropped-content.js';
+import { DROPPED_CONTENT_HEADER, isGatewayItemId } from '../dialects/dropped-content.js';
 import { DROPPED_TOOLS_HEADER, mergeNames } from '../dialects/dropped-hosted-tools.js';
 import { fitTaskToTarget } from '../dialects/fit-task-to-target.js';
 import { STRUCTURED_OUTPUT_HEADER, structuredOutputStrategyOf } from '../dialects/structured-output-header.js';
@@ -117,7 +117,7 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
         try {
           // Opaque reasoning state reaches only the family that produced it; another family's answer is sealed for the client.
           const seal = input.opaqueStateSeal;
-          const opaque = fitOpaqueStateToTarget(fitted.task, { clientFamily: input.clientFamily, targetFamily: target.family, seal });
+          const opaque = fitOpaqueStateToTarget(fitted.task, { clientFamily: input.clientFamily, targetFamily: target.family, seal, isHostItemId: isGatewayItemId });
           facts.droppedContent = opaque.droppedParts.length === 0 ? undefined : opaque.droppedParts;
           const egress = sealEgressOpaqueState(input.egress, { sourceFamily: target.family, seal });
           last = await attemptTarget(

@@ -9,6 +9,11 @@ export interface OpaqueStateRoute {
   readonly targetFamily: ProtocolFamily;
   /** The host's seal; without one, no wrapper can be verified and every wrapper is dropped. */
   readonly seal: OpaqueStateSeal | undefined;
+  /**
+   * Whether an item id is one the host wrote itself (a host's egress names the items of its answers): such an id
+   * names nothing a provider stored, so a stored reasoning part carrying it is left out for every target.
+   */
+  readonly isHostItemId?: (id: string) => boolean;
 }
 
 /** A task with every opaque value resolved for one target, and how many values were left out. */
@@ -56,7 +61,7 @@ export function fitOpaqueStateToTarget(task: TaskEnvelopeV4, route: OpaqueStateR
     for (const part of message.content) {
       if (part.type === 'reasoning' && part.storedItemId !== undefined && part.signature === undefined) {
         // A stored reasoning item is only an id at the family that stored it: the client's own, never wrapped.
-        if (route.clientFamily === route.targetFamily) content.push(part);
+        if (route.clientFamily === route.targetFamily && route.isHostItemId?.(part.storedItemId) !== true) content.push(part);
         else {
           messageChanged = true;
           dropped += 1;
