@@ -8,7 +8,7 @@ import type { AnthropicMessagesRequestBody } from './wire-request.js';
 export const ANTHROPIC_COMPACTION_BETA = 'compact-2026-01-12';
 
 /** The `anthropic-beta` value an encoded request needs (comma-separated flags), or `undefined` when it needs none. */
-export function anthropicBetaFlags(body: Pick<AnthropicMessagesRequestBody, 'context_management' | 'messages'>): string | undefined {
+export function anthropicBetaFlags(body: Pick<AnthropicMessagesRequestBody, 'messages'> & Partial<Pick<AnthropicMessagesRequestBody, 'context_management'>>): string | undefined {
   const flags: string[] = [];
   if (body.context_management !== undefined) flags.push(ANTHROPIC_CONTEXT_MANAGEMENT_BETA);
   if (body.messages.some((message) => message.content.some((block) => block.type === 'compaction'))) flags.push(ANTHROPIC_COMPACTION_BETA);
