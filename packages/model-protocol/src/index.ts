@@ -289,6 +289,12 @@ export type {
 } from './outcome/v3/provider-response-metadata-v3.js';
 export { normalizedStreamEventV3Schema } from './stream/v3/normalized-stream-event-v3.js';
 export type { NormalizedStreamEventV3 } from './stream/v3/normalized-stream-event-v3.js';
+export { normalizedStreamEventV4Schema } from './stream/v4/normalized-stream-event-v4.js';
+export type { NormalizedStreamEventV4 } from './stream/v4/normalized-stream-event-v4.js';
+export { outputCompactionPartV4Schema, chatOutputPartV4Schema, chatResultV4Schema, taskResultV4Schema } from './result/v4/task-result-v4.js';
+export type { OutputCompactionPartV4, ChatOutputPartV4, ChatResultV4, TaskResultV4 } from './result/v4/task-result-v4.js';
+export { adapterTerminalOutcomeV4Schema } from './outcome/v4/adapter-terminal-outcome-v4.js';
+export type { AdapterTerminalOutcomeV4 } from './outcome/v4/adapter-terminal-outcome-v4.js';
 export type { EgressFailureV3 } from './codec/v3/egress-failure-v3.js';
 export { JSON_OUTPUT_SCHEMA_KEYWORDS_V3, validateJsonOutputTextV3, validateJsonOutputV3 } from './output-schema/v3/validate-json-output-v3.js';
 export type { JsonOutputVerdictV3 } from './output-schema/v3/validate-json-output-v3.js';

@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcomeV3, EgressCodecV1, EgressContextV1, NormalizedStreamEventV3, UsageV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, EgressCodecV1, EgressContextV1, NormalizedStreamEventV4, UsageV3 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
 import { isGatewayShutdown } from '../http/request-deadline.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
@@ -8,7 +8,7 @@ import type { SettleAttempt } from './settle-stage.js';
 const IN_STREAM_ERROR_PAUSE_MS = 20;
 
 /** How a stream cut at the drain deadline ends for the client: the dialect's in-stream overloaded error. */
-const SHUTDOWN_TERMINAL: AdapterTerminalOutcomeV3 = { status: 'failed', failure: { code: 'overloaded', retryable: true } };
+const SHUTDOWN_TERMINAL: AdapterTerminalOutcomeV4 = { status: 'failed', failure: { code: 'overloaded', retryable: true } };
 
 /** Why a stream ended early, from the request's signal: the gateway's shutdown, the client going away, or neither. */
 function earlyEnd(signal: AbortSignal): 'shutdown' | 'cancelled' | undefined {
@@ -56,7 +56,7 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   const pending: Uint8Array[] = [];
   // This attempt's latest usage event: what a stream cut before its terminal is settled with.
   let streamedUsage: UsageV3 | undefined;
-  const take = (event: NormalizedStreamEventV3): void => {
+  const take = (event: NormalizedStreamEventV4): void => {
     if (event.type === 'usage') {
       facts.usage = event.usage;
       streamedUsage = event.usage;
@@ -94,14 +94,14 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   logAttempt('ok');
   facts.streamed = true;
   let closed = false;
-  const close = (terminal: AdapterTerminalOutcomeV3 | undefined, status: string): void => {
+  const close = (terminal: AdapterTerminalOutcomeV4 | undefined, status: string): void => {
     if (closed) return;
     closed = true;
     input.release();
     input.settle(terminal, streamedUsage, status);
     input.end(200, status);
   };
-  const endWith = async (controller: ReadableStreamDefaultController<Uint8Array>, terminal: AdapterTerminalOutcomeV3): Promise<void> => {
+  const endWith = async (controller: ReadableStreamDefaultController<Uint8Array>, terminal: AdapterTerminalOutcomeV4): Promise<void> => {
     const tail = encoder.encodeTerminal(terminal);
     // An in-stream error goes out as its own read: the Gemini SDK recognises its bare error object only when
     // it does not share a socket read with the frames before it.

@@ -2,7 +2,7 @@ import {
   CONTRACT_BOUNDS_V1,
   isCodecErrorV1,
   type AdapterStreamPartV1,
-  type AdapterTerminalOutcomeV3,
+  type AdapterTerminalOutcomeV4,
   type NormalizedProviderFailureV3,
   type ProtocolFamily,
   type ProviderAdapterExecuteInputV1,
@@ -59,7 +59,7 @@ export interface HttpFamilyErrorAnswerV1 {
 /** What a family's sync decoder returns. */
 export interface HttpFamilyDecodedV1 {
   /** The terminal outcome. */
-  readonly terminal: AdapterTerminalOutcomeV3;
+  readonly terminal: AdapterTerminalOutcomeV4;
   /** The model the provider reported serving, when the body names one. */
   readonly providerModel?: string | undefined;
 }

@@ -4,8 +4,8 @@ import {
   planStructuredOutputV3,
   STRUCTURED_OUTPUT_TOOL_NAME_V3,
   type AdapterStreamPartV1,
-  type AdapterTerminalOutcomeV3,
-  type ChatOutputPartV1,
+  type AdapterTerminalOutcomeV4,
+  type ChatOutputPartV4,
   type ChatTaskV4,
   type ProtocolCapabilityV3,
   type StructuredOutputStrategyV3,
@@ -79,11 +79,11 @@ export function applyStructuredOutputStrategy(task: TaskEnvelopeV4, capability: 
  * text part with its argument text, and a `tool-calls` finish becomes `stop` (the raw value stays as the provider
  * sent it). Any other terminal is returned unchanged.
  */
-export function structuredOutputTerminal(outcome: AdapterTerminalOutcomeV3): AdapterTerminalOutcomeV3 {
+export function structuredOutputTerminal(outcome: AdapterTerminalOutcomeV4): AdapterTerminalOutcomeV4 {
   if (outcome.status !== 'completed' || outcome.result.kind !== 'chat') return outcome;
   const content = outcome.result.content;
   if (!content.some(isReservedCall)) return outcome;
-  const mapped = content.map((part): ChatOutputPartV1 => (isReservedCall(part) ? { type: 'text', text: part.argumentsText } : part));
+  const mapped = content.map((part): ChatOutputPartV4 => (isReservedCall(part) ? { type: 'text', text: part.argumentsText } : part));
   const finishReason = outcome.finishReason;
   return {
     ...outcome,
@@ -92,7 +92,7 @@ export function structuredOutputTerminal(outcome: AdapterTerminalOutcomeV3): Ada
   };
 }
 
-function isReservedCall(part: ChatOutputPartV1): part is Extract<ChatOutputPartV1, { type: 'tool-call' }> {
+function isReservedCall(part: ChatOutputPartV4): part is Extract<ChatOutputPartV4, { type: 'tool-call' }> {
   return part.type === 'tool-call' && part.toolName === STRUCTURED_OUTPUT_TOOL_NAME_V3;
 }
 

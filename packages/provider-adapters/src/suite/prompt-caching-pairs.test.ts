@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AdapterTerminalOutcomeV3, EgressCodecV1, IngressCodecV1, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, EgressCodecV1, IngressCodecV1, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { decodeAnthropicMessagesResponse } from '../protocols/anthropic-messages/decode-response.js';
 import { createAnthropicMessagesEgressCodec } from '../protocols/anthropic-messages/egress.js';
 import { encodeAnthropicMessagesRequest } from '../protocols/anthropic-messages/encode-request.js';
@@ -83,7 +83,7 @@ describe('cache_control breakpoints reach an Anthropic target', () => {
 });
 
 /** One documented answer per provider family with cache reads (and, for Anthropic, cache writes). */
-const PROVIDER_ANSWERS: Record<string, { terminal: () => AdapterTerminalOutcomeV3; read: number; write: number | undefined }> = {
+const PROVIDER_ANSWERS: Record<string, { terminal: () => AdapterTerminalOutcomeV4; read: number; write: number | undefined }> = {
   anthropic: {
     terminal: () =>
       decodeAnthropicMessagesResponse({

@@ -3,8 +3,9 @@ import type { ProtocolCapabilityV3 } from '../../capability/v3/protocol-capabili
 import type { TaskEnvelopeV4 } from '../../task/v4/task-envelope-v4.js';
 import type { ProviderTransport } from '../../transport/v1/provider-transport.js';
 import type { PreparedMediaExecutionInputV2 } from '../../media/v2/prepared-media-v2.js';
-import type { NormalizedStreamEventV3 } from '../../stream/v3/normalized-stream-event-v3.js';
-import type { AdapterTerminalOutcomeV3, NormalizedProviderFailureV3, ProviderDiagnosticV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
+import type { NormalizedStreamEventV4 } from '../../stream/v4/normalized-stream-event-v4.js';
+import type { AdapterTerminalOutcomeV4 } from '../../outcome/v4/adapter-terminal-outcome-v4.js';
+import type { NormalizedProviderFailureV3, ProviderDiagnosticV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
 import type { ProviderAcceptanceFacts } from '../../outcome/v1/provider-acceptance-facts.js';
 import type { ProviderResponseMetadataV3 } from '../../outcome/v3/provider-response-metadata-v3.js';
 import type {
@@ -53,8 +54,8 @@ export interface ProviderAdapterExecuteInputV1 {
 
 /** One item an adapter stream yields: a normalized event, or the terminal outcome (exactly once, last). */
 export type AdapterStreamPartV1 =
-  | NormalizedStreamEventV3
-  | { readonly type: 'terminal'; readonly outcome: AdapterTerminalOutcomeV3 };
+  | NormalizedStreamEventV4
+  | { readonly type: 'terminal'; readonly outcome: AdapterTerminalOutcomeV4 };
 
 /**
  * Optional fast path of a stream's parts iterator, under this registered symbol (the same in every realm and
@@ -85,7 +86,7 @@ export type ProviderAdapterExecutionV1 =
       readonly kind: 'response';
       readonly acceptance: ProviderAcceptanceFacts;
       readonly responseMetadata: ProviderResponseMetadataV3;
-      readonly terminal: AdapterTerminalOutcomeV3;
+      readonly terminal: AdapterTerminalOutcomeV4;
     }
   | {
       readonly kind: 'stream';

@@ -1,6 +1,6 @@
 import type {
-  AdapterTerminalOutcomeV3,
-  NormalizedStreamEventV3,
+  AdapterTerminalOutcomeV4,
+  NormalizedStreamEventV4,
   PreparedMediaExecutionInputV2,
   ProtocolFamily,
   ProviderAcceptanceFacts,
@@ -94,7 +94,7 @@ export interface ProtocolEngineResponseV1 extends ProtocolEngineExecutionBaseV1 
   /** Discriminant: a sync execution. */
   readonly kind: 'response';
   /** The validated, frozen terminal outcome. */
-  readonly terminal: AdapterTerminalOutcomeV3;
+  readonly terminal: AdapterTerminalOutcomeV4;
 }
 
 /**
@@ -105,12 +105,12 @@ export interface ProtocolEngineStreamV1 extends ProtocolEngineExecutionBaseV1 {
   /** Discriminant: a stream execution. */
   readonly kind: 'stream';
   /** Validated events, pulled one adapter part per consumer pull. Iterable once; a second iteration throws `STREAM_MISUSE`. */
-  readonly events: AsyncIterable<NormalizedStreamEventV3>;
+  readonly events: AsyncIterable<NormalizedStreamEventV4>;
   /**
    * Settles when the events are drained (the adapter's terminal), on abort or early exit (`cancelled`), or
    * rejects with the same `ProtocolEngineErrorV1` the event iterator threw. Never an unhandled rejection.
    */
-  readonly terminal: Promise<AdapterTerminalOutcomeV3>;
+  readonly terminal: Promise<AdapterTerminalOutcomeV4>;
   /** Stops the stream: releases the transport and settles `terminal` as `cancelled`. No-op once settled. */
   abort(reason: unknown): void;
 }

@@ -1,8 +1,8 @@
 import {
   ADAPTER_STREAM_TAKE_BUFFERED_V1,
   isProviderTransportFailureV1,
-  type AdapterTerminalOutcomeV3,
-  type NormalizedStreamEventV3,
+  type AdapterTerminalOutcomeV4,
+  type NormalizedStreamEventV4,
   type ProtocolCapabilityV3,
   type ProviderAcceptanceFacts,
   type ProviderResponseMetadataV3,
@@ -44,11 +44,11 @@ export interface EngineStreamInput {
   readonly onFirstEvent?: () => void;
 }
 
-type Result = IteratorResult<NormalizedStreamEventV3>;
+type Result = IteratorResult<NormalizedStreamEventV4>;
 
 const DONE: Result = Object.freeze({ done: true, value: undefined });
 const DONE_PROMISE = Promise.resolve(DONE);
-const CANCELLED: AdapterTerminalOutcomeV3 = Object.freeze({ status: 'cancelled' });
+const CANCELLED: AdapterTerminalOutcomeV4 = Object.freeze({ status: 'cancelled' });
 const noop = (): void => undefined;
 
 /**
@@ -59,7 +59,7 @@ const noop = (): void => undefined;
 export function createEngineStream(input: EngineStreamInput): ProtocolEngineStreamV1 {
   const run = new EngineStreamRun(input);
   let iterated = false;
-  const events: AsyncIterable<NormalizedStreamEventV3> = {
+  const events: AsyncIterable<NormalizedStreamEventV4> = {
     [Symbol.asyncIterator]: () => {
       if (iterated) throw engineError(CODES.STREAM_MISUSE, 'the stream events can be iterated only once');
       iterated = true;
@@ -90,8 +90,8 @@ function pullFailure(error: unknown): ProtocolEngineErrorV1 {
  * `releaseIterator` (how the adapter is told to stop). Settlement (`complete`, `cancel`, `fail`) happens once.
  */
 class EngineStreamRun {
-  readonly terminal: Promise<AdapterTerminalOutcomeV3>;
-  readonly events: AsyncIterator<NormalizedStreamEventV3>;
+  readonly terminal: Promise<AdapterTerminalOutcomeV4>;
+  readonly events: AsyncIterator<NormalizedStreamEventV4>;
   private readonly iterator: AsyncIterator<unknown>;
   private readonly input: EngineStreamInput;
   private readonly controller: AbortController;
@@ -101,7 +101,7 @@ class EngineStreamRun {
   private readonly takeBuffered: (() => unknown) | undefined;
   private settled = false;
   private pulling = false;
-  private resolveTerminal!: (outcome: AdapterTerminalOutcomeV3) => void;
+  private resolveTerminal!: (outcome: AdapterTerminalOutcomeV4) => void;
   private rejectTerminal!: (error: unknown) => void;
 
   constructor(input: EngineStreamInput) {
@@ -112,7 +112,7 @@ class EngineStreamRun {
     this.parts = new StreamPartCheck(input.task, input.capability, input.acceptance, input.outputSchemaCheck);
     const take = (input.iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
     this.takeBuffered = typeof take === 'function' ? (take as () => unknown) : undefined;
-    this.terminal = new Promise<AdapterTerminalOutcomeV3>((resolve, reject) => {
+    this.terminal = new Promise<AdapterTerminalOutcomeV4>((resolve, reject) => {
       this.resolveTerminal = resolve;
       this.rejectTerminal = reject;
     });
@@ -221,7 +221,7 @@ class EngineStreamRun {
   };
 
   /** The consumer's result of a checked part: the event, or the end after a terminal, which settles the stream. */
-  private resultOf(event: NormalizedStreamEventV3 | undefined): Result {
+  private resultOf(event: NormalizedStreamEventV4 | undefined): Result {
     if (event !== undefined) {
       if (this.onFirstEvent !== undefined) {
         const first = this.onFirstEvent;
@@ -232,7 +232,7 @@ class EngineStreamRun {
     }
     this.settle();
     releaseIterator(this.iterator);
-    this.resolveTerminal(this.parts.outcome as AdapterTerminalOutcomeV3);
+    this.resolveTerminal(this.parts.outcome as AdapterTerminalOutcomeV4);
     return DONE;
   }
 

@@ -1,8 +1,8 @@
-import { validateJsonOutputTextV3, type AdapterTerminalOutcomeV3, type ProviderDiagnosticV3, type TaskEnvelopeV4 } from '@tokenforge/model-protocol';
+import { validateJsonOutputTextV3, type AdapterTerminalOutcomeV4, type ProviderDiagnosticV3, type TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { deepFreeze } from '../v1/deep-freeze.js';
 
 /** Turns a validated terminal into the one the host receives: the same, or a failed `output-schema-mismatch`. */
-export type OutputSchemaCheck = (outcome: AdapterTerminalOutcomeV3) => AdapterTerminalOutcomeV3;
+export type OutputSchemaCheck = (outcome: AdapterTerminalOutcomeV4) => AdapterTerminalOutcomeV4;
 
 /** Longest diagnostic text (the contract bound). */
 const TEXT_MAX = 512;
