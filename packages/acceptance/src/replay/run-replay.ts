@@ -4,7 +4,7 @@ import {
   protocolCapabilityV2Schema,
   protocolCapabilityV3Schema,
   taskEnvelopeV2Schema,
-  type AdapterTerminalOutcomeV3,
+  type AdapterTerminalOutcomeV4,
   type EgressCodecV1,
   type EgressContextV1,
   type ProtocolCapabilityV2,
@@ -176,7 +176,7 @@ async function resolveCapability(
   return capability;
 }
 
-function terminalExit(terminal: AdapterTerminalOutcomeV3): number {
+function terminalExit(terminal: AdapterTerminalOutcomeV4): number {
   return terminal.status === 'completed' ? REPLAY_EXIT.completed : REPLAY_EXIT.failed;
 }
 
