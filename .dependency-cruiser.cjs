@@ -68,6 +68,15 @@ module.exports = {
       to: { path: '^packages/(model-protocol|protocol-engine|provider-adapters|http-transport|process-transport|gateway)/' },
     },
     {
+      name: 'console-imports-gateway-types-only',
+      comment:
+        'The console bundle speaks the admin API only: it imports the gateway\'s admin types, never its runtime code ' +
+        '(`import type`, which esbuild drops), so the bundle stays small and free of server code.',
+      severity: 'error',
+      from: { path: '^packages/console/src/', pathNot: TEST_CODE },
+      to: { path: '^packages/(gateway|model-protocol|protocol-engine|provider-adapters|http-transport|process-transport)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-cycles',
       severity: 'error',
       from: {},

@@ -5,14 +5,15 @@
  * same-dialect sync added p50 at concurrency 1). Not run in CI: shared machines are too noisy for the rule.
  *
  * Takes run-all's options too (`--processes=N`, `--quick`, `--only=...`); a fresh measurement is written to
- * the system's temporary folder (tokenforge-bench-report.check.json), never over the committed report.
+ * the system's temporary folder (tokenforge-bench-report.check.json) and the benchmarks' own results under the
+ * ignored tools/bench/.runs/results, never over the committed ones.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchReport } from './report/bench-report.js';
+import { spreadNote, type BenchReport } from './report/bench-report.js';
 import { compareReports, DEFAULT_TOLERANCE, missedGatedTargets, type ReportComparison } from './report/compare-reports.js';
 import { option, REPORT_PATH, runAllBenchmarks, runAllOptions } from './run-all.js';
 
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
   const reportPath = option('report');
   let candidate: BenchReport;
   if (reportPath === undefined) {
-    candidate = await runAllBenchmarks(runAllOptions());
+    candidate = await runAllBenchmarks(runAllOptions(process.argv, true));
     const out = join(tmpdir(), 'tokenforge-bench-report.check.json');
     writeFileSync(out, `${JSON.stringify(candidate, null, 2)}\n`);
     console.log(`\nnew measurement written to ${out}`);
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
   const comparison = compareReports(baseline, candidate, tolerance);
   for (const line of describeComparison(comparison)) console.log(line);
   const missed = missedGatedTargets(candidate);
-  for (const metric of missed) console.log(`MISSED gated target ${metric.id}: ${metric.value} (target ${metric.target?.comparison} ${metric.target?.value})`);
+  for (const metric of missed) console.log(`MISSED gated target ${metric.id}: ${metric.value} (target ${metric.target?.comparison} ${metric.target?.value})${spreadNote(metric)}`);
   if (comparison.regressions.length > 0 || missed.length > 0) process.exitCode = 1;
 }
 

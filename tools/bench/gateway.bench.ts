@@ -4,19 +4,23 @@
  * and as 2,000-event streams; a load generator (its own process) drives each path at concurrency 1, 32 and 256:
  *
  * - floor: the client calls the upstream directly (one floor per upstream dialect);
- * - ours: OpenAI chat in, openai-chat out; Anthropic in, openai-chat out; OpenAI chat in, anthropic out;
+ * - ours (the built CLI, as an operator runs it; the first start builds it when the build is stale): OpenAI chat in, openai-chat out; Anthropic in, openai-chat out; OpenAI chat in, anthropic out; each with
+ *   governance off (the gated figures) and, from a second gateway process, with governance on (the embedded store
+ *   in a temporary folder, a tenant whose limits never bind);
  * - Portkey's gateway (OpenAI chat in, custom host = the upstream) and claude-code-router (Anthropic in, OpenAI
  *   chat out), installed on demand from tools/bench/gateway-peers;
- * - a reference: a bare `node:http` + undici proxy (no checks, no translation), the least a Node gateway adds here.
+ * - a reference: a bare `node:http` + undici proxy (no checks, no translation), the least a Node gateway adds here,
+ *   plain JavaScript run by node (neither it nor our gateway carries a TypeScript loader).
  *
  * Every path first gets the same fixed-count warm-up (sync and stream), and each cell a short fixed-count one at
  * its concurrency. Paths run in alternating order each round. Per path: added p50/p99 over the floor, requests per second, CPU time
  * per request and peak RSS of the gateway process (/proc), and for streams added time per chunk and to first byte.
  * Gateways are pinned to core 0, the upstream and the load generator to core 1 when `taskset` exists
- * (`--no-pin` turns that off). `--quick` for short rounds. Writes tools/bench/results/gateway.json.
+ * (`--no-pin` turns that off). `--quick` for short rounds, `--no-governance` leaves the governed paths out. Writes
+ * gateway.json (tools/bench/results/ in the full pooled `bench` run, else tools/bench/.runs/results/).
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,13 +28,14 @@ import { fileURLToPath } from 'node:url';
 import { STREAM_EVENTS } from './gateway/canned-upstream.js';
 import { CCR_PACKAGE, ensureGatewayPeers, installedVersion, PORTKEY_PACKAGE, writeCcrConfig } from './gateway/gateway-peers.js';
 import type { LoadJob, LoadResult } from './gateway/load-generator.js';
-import { BENCH_CLIENT_KEY } from './gateway/our-gateway-process.js';
+import { BENCH_ADMIN_KEY, BENCH_CLIENT_KEY, benchCatalogue, createGovernedKey } from './gateway/our-gateway-process.js';
 import { cpuSeconds, peakRssBytes } from './gateway/proc-stats.js';
-import { summarizeGatewayRuns, type GatewayPathSpec, type PathRun } from './gateway/summarize-gateway.js';
+import { GOVERNED_SUFFIX, summarizeGatewayRuns, type GatewayPathSpec, type PathRun } from './gateway/summarize-gateway.js';
 import { machineFacts, writeResults } from './harness.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const QUICK = process.argv.includes('--quick');
+const GOVERNANCE = !process.argv.includes('--no-governance');
 const PIN = !process.argv.includes('--no-pin') && hasTaskset() && cpus().length >= 2;
 const CONCURRENCIES = [1, 32, 256] as const;
 const CCR_KEY = 'ccr-bench-key-0123456789';
@@ -80,6 +85,41 @@ function firstJsonLine<T>(child: ChildProcess, what: string): Promise<T> {
     });
     child.once('exit', (code) => reject(new Error(`${what} exited with ${code} before it was ready`)));
   });
+}
+
+/** The URL the gateway CLI prints once listening; a first start may build the gateway first (minutes). */
+function listeningUrl(child: ChildProcess, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start within 15 minutes`)), 900_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+      if (url !== undefined) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited with ${code} before it was ready`)));
+  });
+}
+
+/**
+ * Our gateway as an operator runs it: the built CLI (`npx --yes pnpm@12.4.2 gateway`'s script, which builds first
+ * when the build is stale) over the bench catalogue, governance off (`--no-governance`) or on (the embedded store
+ * in `folder`, with a tenant whose limits never bind). Answers its URL and the client key to send.
+ */
+async function startOurGateway(upstreamPort: number, folder: string, governance: boolean): Promise<{ url: string; apiKey: string; child: ChildProcess }> {
+  const configPath = join(folder, 'catalogue.json');
+  writeFileSync(configPath, JSON.stringify(benchCatalogue(upstreamPort)));
+  const cli = join(HERE, '../../packages/gateway/scripts/run-built-cli.mjs');
+  const child = startChild(0, [cli, '--config', configPath, '--port', '0', ...(governance ? ['--data-dir', join(folder, 'data')] : ['--no-governance'])], {
+    env: { ...process.env, BENCH_CLIENT_KEY, BENCH_UPSTREAM_KEY: 'bench-upstream-key', TOKENFORGE_ADMIN_KEY: BENCH_ADMIN_KEY },
+  });
+  const what = `our gateway (governance ${governance ? 'on' : 'off'})`;
+  const url = await listeningUrl(child, what);
+  child.stdout?.resume();
+  return { url, apiKey: governance ? await createGovernedKey(url, BENCH_ADMIN_KEY) : BENCH_CLIENT_KEY, child };
 }
 
 function freePort(): Promise<number> {
@@ -136,19 +176,27 @@ async function main(): Promise<void> {
   const { port: upstreamPort } = await firstJsonLine<{ port: number }>(upstream, 'the upstream');
   const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
 
-  const ours = startChild(0, ['--import', 'tsx', join(HERE, 'gateway/our-gateway-process.ts'), String(upstreamPort)]);
-  const { url: oursUrl } = await firstJsonLine<{ url: string }>(ours, 'our gateway');
+  const governanceFolder = mkdtempSync(join(tmpdir(), 'tokenforge-bench-gateway-'));
+  const { url: oursUrl, child: ours } = await startOurGateway(upstreamPort, governanceFolder, false);
 
   const openAiHeaders = (key: string): Record<string, string> => ({ 'content-type': 'application/json', authorization: `Bearer ${key}` });
   const anthropicHeaders = (key: string): Record<string, string> => ({ 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' });
   const paths: RunnablePath[] = [
     { id: 'floor-openai', label: 'floor: client -> upstream (openai-chat)', role: 'floor', url: `${upstreamUrl}/v1/chat/completions`, headers: openAiHeaders('bench-upstream-key'), body: (s) => OPENAI_BODY('bench-model', s) },
     { id: 'floor-anthropic', label: 'floor: client -> upstream (anthropic-messages)', role: 'floor', url: `${upstreamUrl}/v1/messages`, headers: anthropicHeaders('bench-upstream-key'), body: (s) => ANTHROPIC_BODY('bench-model', s) },
-    { id: 'ours-same', label: 'TokenForge: OpenAI chat in, openai-chat out', role: 'ours', floor: 'floor-openai', process: 'tokenforge', url: `${oursUrl}/v1/chat/completions`, headers: openAiHeaders(BENCH_CLIENT_KEY), body: (s) => OPENAI_BODY('bench-openai', s), pid: ours.pid },
-    { id: 'ours-anthropic-to-openai', label: 'TokenForge: Anthropic in, openai-chat out', role: 'ours', floor: 'floor-openai', process: 'tokenforge', url: `${oursUrl}/v1/messages`, headers: anthropicHeaders(BENCH_CLIENT_KEY), body: (s) => ANTHROPIC_BODY('bench-openai', s), pid: ours.pid },
-    { id: 'ours-openai-to-anthropic', label: 'TokenForge: OpenAI chat in, anthropic out', role: 'ours', floor: 'floor-anthropic', process: 'tokenforge', url: `${oursUrl}/v1/chat/completions`, headers: openAiHeaders(BENCH_CLIENT_KEY), body: (s) => OPENAI_BODY('bench-anthropic', s), pid: ours.pid },
+    { id: 'ours-same', label: 'TokenForge: OpenAI chat in, openai-chat out, governance off', role: 'ours', floor: 'floor-openai', process: 'tokenforge', url: `${oursUrl}/v1/chat/completions`, headers: openAiHeaders(BENCH_CLIENT_KEY), body: (s) => OPENAI_BODY('bench-openai', s), pid: ours.pid },
+    { id: 'ours-anthropic-to-openai', label: 'TokenForge: Anthropic in, openai-chat out, governance off', role: 'ours', floor: 'floor-openai', process: 'tokenforge', url: `${oursUrl}/v1/messages`, headers: anthropicHeaders(BENCH_CLIENT_KEY), body: (s) => ANTHROPIC_BODY('bench-openai', s), pid: ours.pid },
+    { id: 'ours-openai-to-anthropic', label: 'TokenForge: OpenAI chat in, anthropic out, governance off', role: 'ours', floor: 'floor-anthropic', process: 'tokenforge', url: `${oursUrl}/v1/chat/completions`, headers: openAiHeaders(BENCH_CLIENT_KEY), body: (s) => OPENAI_BODY('bench-anthropic', s), pid: ours.pid },
   ];
-  const bare = startChild(0, ['--import', 'tsx', join(HERE, 'gateway/bare-proxy-process.ts'), String(upstreamPort)]);
+  if (GOVERNANCE) {
+    const governedFolder = mkdtempSync(join(governanceFolder, 'governed-'));
+    const { url, apiKey, child: governed } = await startOurGateway(upstreamPort, governedFolder, true);
+    for (const path of paths.filter((candidate) => candidate.role === 'ours')) {
+      const headers = Object.fromEntries(Object.entries(path.headers).map(([name, value]) => [name, value.replace(BENCH_CLIENT_KEY, apiKey)]));
+      paths.push({ ...path, id: `${path.id}${GOVERNED_SUFFIX}`, label: path.label.replace('governance off', 'governance on (embedded store)'), process: 'tokenforge-governance', url: path.url.replace(oursUrl, url), headers, pid: governed.pid });
+    }
+  }
+  const bare = startChild(0, [join(HERE, 'gateway/bare-proxy-process.mjs'), String(upstreamPort)]);
   const { url: bareUrl } = await firstJsonLine<{ url: string }>(bare, 'the bare proxy');
   paths.push({
     id: 'bare-node-proxy',
@@ -287,6 +335,7 @@ async function main(): Promise<void> {
   });
   console.log(`wrote ${path} in ${Math.round((Date.now() - started) / 1000)} s`);
   rmSync(ccrHome, { recursive: true, force: true });
+  rmSync(governanceFolder, { recursive: true, force: true });
 }
 
 function stopChildren(): void {

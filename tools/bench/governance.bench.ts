@@ -12,16 +12,22 @@
  * bare `EVALSHA` calls of a one-line script on the same Redis give the cost of a Redis round trip: the target for the
  * shared store is at most off plus two of them (one script admits, one settles). Then an admin change made on one
  * instance is timed until every instance reports its governance version in `/readyz` (default poll interval).
+ * Last, the embedded store's own cost at start and in memory: the built CLI (`packages/gateway/scripts/run-built-cli.mjs`,
+ * what `npx --yes pnpm@12.4.2 gateway` runs) started with `--no-governance`, with a new data directory (first start:
+ * secrets generated, database created) and with that directory again (warm start), each timed to a ready `/healthz`,
+ * then sent sequential requests: peak RSS of the process beside governance off.
  * `--quick` for short rounds. Writes tools/bench/results/governance.json.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { startGatewayProcess, type GatewayProcess } from '../../packages/gateway/src/governance/shared/test-support/gateway-process.js';
 import { realServersAvailable, startRealServers, type RealServers } from '../../packages/gateway/src/governance/shared/test-support/real-servers.js';
-import { cpuSeconds } from './gateway/proc-stats.js';
+import { cpuSeconds, peakRssBytes } from './gateway/proc-stats.js';
 import { writeResults } from './harness.js';
 import type { BenchMetric } from './report/bench-metric.js';
 
@@ -30,6 +36,7 @@ const ROUNDS = QUICK ? 3 : 6;
 const REQUESTS_PER_ROUND = QUICK ? 150 : 600;
 const WARMUP = QUICK ? 150 : 600;
 const EVALSHA_CALLS = QUICK ? 300 : 1_000;
+const PACED_EVALSHA_CALLS = QUICK ? 100 : 300;
 const ADMIN_CHANGES_PER_ROUND = QUICK ? 2 : 4;
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const CLIENT_KEY = 'bench-static-client-key-0123456789';
@@ -141,6 +148,55 @@ async function waitForVersion(instances: readonly GatewayProcess[], version: num
   }
 }
 
+const LAUNCHER = fileURLToPath(new URL('../../packages/gateway/scripts/run-built-cli.mjs', import.meta.url));
+const STARTS = QUICK ? 2 : 5;
+const MEMORY_REQUESTS = QUICK ? 200 : 1_000;
+
+interface StartFigures {
+  readonly readyMs: number;
+  readonly peakRssBytes: number;
+}
+
+/** Starts the built CLI with `args`, times it to a ready `/healthz`, sends requests, reads its peak RSS, stops it. */
+async function startFigures(configPath: string, env: NodeJS.ProcessEnv, args: readonly string[], readyWithinMs = 120_000): Promise<StartFigures> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [LAUNCHER, '--config', configPath, '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  try {
+    let url: string | undefined;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the gateway exited before it was ready: ${output}`);
+      if (performance.now() - started > readyWithinMs) throw new Error(`the gateway was not ready within ${readyWithinMs} ms`);
+      url ??= /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url !== undefined && (await fetch(`${url}/healthz`).then((response) => response.ok, () => false))) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const readyMs = performance.now() - started;
+    await sequential({ mode: 'off', instances: [{ url, pid: child.pid } as GatewayProcess], apiKey: CLIENT_KEY }, MEMORY_REQUESTS);
+    return { readyMs, peakRssBytes: peakRssBytes(child.pid as number) ?? Number.NaN };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+  }
+}
+
+/** Governance off, a first start in a new data directory, and a warm start in it, `STARTS` times each, interleaved. */
+async function embeddedStartAndMemory(simulator: ProviderSimulator, folder: string): Promise<Record<'off' | 'first' | 'warm', StartFigures[]>> {
+  const configPath = join(folder, 'start.json');
+  writeFileSync(configPath, JSON.stringify(catalogue(simulator, {})));
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, BENCH_CLIENT_KEY: CLIENT_KEY, BENCH_SIM_KEY: simulator.credentials.openAiApiKey, TOKENFORGE_ADMIN_KEY: ADMIN_KEY };
+  await startFigures(configPath, env, ['--no-governance'], 900_000); // builds when the build is stale; not measured
+  const figures: Record<'off' | 'first' | 'warm', StartFigures[]> = { off: [], first: [], warm: [] };
+  for (let round = 0; round < STARTS; round += 1) {
+    const dataDir = join(folder, `start-data-${round}`);
+    figures.off.push(await startFigures(configPath, env, ['--no-governance']));
+    figures.first.push(await startFigures(configPath, env, ['--data-dir', dataDir]));
+    figures.warm.push(await startFigures(configPath, env, ['--data-dir', dataDir]));
+  }
+  return figures;
+}
+
 async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'tf-bench-governance-'));
   const simulator = await startProviderSimulator();
@@ -153,7 +209,7 @@ async function main(): Promise<void> {
     for (const mode of ['off', 'embedded', ...(servers === undefined ? [] : ['shared'])] as Mode[]) modes.push(await startMode(mode, simulator, servers, folder));
     for (const running of modes) await sequential(running, WARMUP);
     const scriptSha = redis === undefined ? undefined : ((await redis.script('LOAD', 'return 1')) as string);
-    const p50: Record<string, number[]> = { off: [], embedded: [], shared: [], evalsha: [] };
+    const p50: Record<string, number[]> = { off: [], embedded: [], shared: [], evalsha: [], pacedEvalsha: [] };
     const cpu: Record<string, number[]> = { off: [], embedded: [], shared: [] };
     const applyMs: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -174,6 +230,16 @@ async function main(): Promise<void> {
           times.push((performance.now() - started) * 1000);
         }
         p50.evalsha?.push(median(times));
+        // The same call paced like the requests (a pause between calls lets Redis and this process go idle, so each
+        // call pays the wake-ups a request's script call pays): what a round trip costs at this pace on this machine.
+        const paced: number[] = [];
+        for (let index = 0; index < PACED_EVALSHA_CALLS; index += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          const started = performance.now();
+          await redis.evalsha(scriptSha, 0);
+          paced.push((performance.now() - started) * 1000);
+        }
+        p50.pacedEvalsha?.push(median(paced));
       }
       const shared = modes.find((running) => running.mode === 'shared');
       if (shared !== undefined) {
@@ -196,11 +262,14 @@ async function main(): Promise<void> {
     push('embedded.p50', 'p50 latency, embedded store (µs)', 'microseconds', p50.embedded ?? []);
     push('shared.p50', 'p50 latency, shared store on loopback Redis and PostgreSQL (µs)', 'microseconds', p50.shared ?? []);
     push('redis.evalsha-p50', 'p50 of one bare Redis EVALSHA round trip (µs)', 'microseconds', p50.evalsha ?? []);
+    push('redis.paced-evalsha-p50', 'p50 of one bare Redis EVALSHA round trip, one call every 2 ms (µs)', 'microseconds', p50.pacedEvalsha ?? []);
     push('embedded.p50-ratio', 'p50 embedded / off', 'ratio', perRound(p50.embedded ?? [], p50.off ?? []), { comparison: 'at-most', value: 1.1, gated: false });
     if ((p50.shared ?? []).length > 0) {
       // (shared - off) / (2 EVALSHA): at most 1 means the shared store adds no more than its two scripts' round trips.
       const added = (p50.shared ?? []).map((value, index) => (value - (p50.off?.[index] as number)) / (2 * (p50.evalsha?.[index] as number)));
       push('shared.added-over-two-evalsha', 'p50 added by the shared store / two bare EVALSHA round trips', 'ratio', added, { comparison: 'at-most', value: 1, gated: false });
+      const addedPaced = (p50.shared ?? []).map((value, index) => (value - (p50.off?.[index] as number)) / (2 * (p50.pacedEvalsha?.[index] as number)));
+      push('shared.added-over-two-paced-evalsha', 'p50 added by the shared store / two bare EVALSHA round trips paced like requests', 'ratio', addedPaced);
     }
     push('off.cpu-per-request', 'gateway CPU per request, governance off (µs)', 'microseconds', cpu.off ?? []);
     push('embedded.cpu-per-request', 'gateway CPU per request, embedded store (µs)', 'microseconds', cpu.embedded ?? []);
@@ -208,6 +277,15 @@ async function main(): Promise<void> {
     push('embedded.cpu-ratio', 'CPU per request embedded / off', 'ratio', perRound(cpu.embedded ?? [], cpu.off ?? []));
     push('shared.cpu-ratio', 'CPU per request shared / off', 'ratio', perRound(cpu.shared ?? [], cpu.off ?? []));
     push('admin-change.apply-all', 'an admin change until all three instances report its version (µs)', 'microseconds', applyMs.map((ms) => ms * 1000));
+    for (const running of modes.splice(0)) await Promise.all(running.instances.map((instance) => instance.stop(5_000)));
+    const starts = await embeddedStartAndMemory(simulator, folder);
+    const added = (from: readonly StartFigures[], over: readonly StartFigures[], pick: (figures: StartFigures) => number): number[] =>
+      from.map((figures, index) => pick(figures) - pick(over[index] as StartFigures));
+    push('embedded.first-start-added', 'start-up to ready added by the embedded store, first start in a new data directory (µs)', 'microseconds', added(starts.first, starts.off, (figures) => figures.readyMs * 1000), { comparison: 'at-most', value: 3_000_000, gated: false });
+    push('embedded.warm-start-added', 'start-up to ready added by the embedded store, warm start (µs)', 'microseconds', added(starts.warm, starts.off, (figures) => figures.readyMs * 1000), { comparison: 'at-most', value: 1_000_000, gated: false });
+    push('off.start-ready', 'start-up to ready of the built CLI, governance off (µs)', 'microseconds', starts.off.map((figures) => figures.readyMs * 1000));
+    push('embedded.peak-rss-added', `peak RSS added by the embedded store after ${MEMORY_REQUESTS} requests (bytes)`, 'bytes', added(starts.warm, starts.off, (figures) => figures.peakRssBytes), { comparison: 'at-most', value: 100 * 1024 * 1024, gated: false });
+    push('off.peak-rss', `peak RSS of the gateway after ${MEMORY_REQUESTS} requests, governance off (bytes)`, 'bytes', starts.off.map((figures) => figures.peakRssBytes));
     const path = writeResults('governance', { quick: QUICK, rounds: ROUNDS, requestsPerRound: REQUESTS_PER_ROUND, sharedRun: servers !== undefined, metrics });
     for (const metric of metrics) console.log(`${metric.label.padEnd(82)} ${median(metric.samples).toFixed(metric.unit === 'ratio' ? 3 : 0)}`);
     console.log(`wrote ${path}`);

@@ -7,8 +7,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { resultsDirectory } from './report/bench-output.js';
 
 /** Options of one measurement. */
 export interface MeasureOptions {
@@ -168,10 +168,14 @@ export function formatMeasurement(measurement: Measurement): string {
   return `${measurement.name.padEnd(58)} ${value} ns/op  ${spread}`;
 }
 
-/** Writes `tools/bench/results/<name>.json` (pretty, newline-terminated) and returns its path. */
+/**
+ * Writes `<name>.json` (pretty, newline-terminated) and returns its path: into the folder `npx --yes pnpm@12.4.2
+ * bench` names (tools/bench/results only for its full pooled run), else, for a benchmark run alone, into the
+ * ignored tools/bench/.runs/results.
+ */
 export function writeResults(name: string, results: Record<string, unknown>): string {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new Error('a result name is lower-case kebab');
-  const directory = join(dirname(fileURLToPath(import.meta.url)), 'results');
+  const directory = resultsDirectory();
   mkdirSync(directory, { recursive: true });
   const path = join(directory, `${name}.json`);
   writeFileSync(path, `${JSON.stringify({ benchmark: name, recordedAt: new Date().toISOString(), machine: machineFacts(), ...results }, null, 2)}\n`);

@@ -1,6 +1,8 @@
 /**
  * `npx --yes pnpm@12.4.2 bench`: runs every benchmark (engine, codecs with embeddings, http, peers, gateway, governance) several times, each in a fresh
- * process, pools their figures and writes tools/bench/results/bench-report.json and docs/benchmarks.md.
+ * process, pools their figures and writes tools/bench/results/bench-report.json and docs/benchmarks.md: only the full
+ * pooled run does (no `--quick`, `--out` or `--only`, two processes or more); every other run writes its results,
+ * report and page under the ignored tools/bench/.runs/ (see report/bench-output.ts).
  *
  * A benchmark whose file is absent is reported as not run; one that exits non-zero is reported as failed (and
  * the command then exits 1 after writing the report). Options: `--processes=N` (default 3), `--quick` (passed to
@@ -8,21 +10,21 @@
  * JSON only), `--out=<path>`; `--from=<report.json>` only renders docs/benchmarks.md from a report.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { machineFacts } from './harness.js';
+import { benchOutput, RESULTS_DIR_ENV } from './report/bench-output.js';
 import type { BenchMetric } from './report/bench-metric.js';
-import { metricsOf, poolMetrics, poolWorkloads, type BenchReport, type ReportBenchmark, type ReportMetric } from './report/bench-report.js';
+import { metricsOf, poolMetrics, poolWorkloads, spreadNote, type BenchReport, type ReportBenchmark, type ReportMetric } from './report/bench-report.js';
 import { renderBenchmarksMarkdown } from './report/render-markdown.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
-const RESULTS = join(HERE, 'results');
-/** Where `npx --yes pnpm@12.4.2 bench` writes the aggregated report. */
-export const REPORT_PATH = join(RESULTS, 'bench-report.json');
-const DOCS_PATH = join(ROOT, 'docs/benchmarks.md');
+/** Where the full pooled `npx --yes pnpm@12.4.2 bench` writes the aggregated report (the committed one). */
+export const REPORT_PATH = benchOutput({ processes: 3, quick: false }).reportPath;
+const DOCS_PATH = benchOutput({ processes: 3, quick: false }).docsPath;
 
 /** A benchmark `npx --yes pnpm@12.4.2 bench` knows: its file, the result files it writes, and how it is run here. */
 interface BenchmarkSpec {
@@ -47,6 +49,7 @@ const BENCHMARKS: readonly BenchmarkSpec[] = [
   { file: 'gateway-startup.bench.ts', results: ['gateway-startup'], quickFlag: true, pooledArgs: ['--quick'] },
   // Governance off, embedded and shared (real Redis and PostgreSQL on loopback) beside the gateway bench: quick rounds, pooled.
   { file: 'governance.bench.ts', results: ['governance'], quickFlag: true, pooledArgs: ['--quick'] },
+  { file: 'jobs.bench.ts', results: ['jobs'], quickFlag: true, pooledArgs: ['--quick'] },
 ];
 
 /** Options of {@link runAllBenchmarks}. */
@@ -57,13 +60,16 @@ export interface RunAllOptions {
   readonly full: boolean;
   /** Result names or benchmark file stems to run (all when absent). */
   readonly only?: readonly string[];
+  /** The folder the benchmarks write their result files to (the children are told through the environment). */
+  readonly resultsDirectory: string;
 }
 
-function runChild(file: string, args: readonly string[]): Promise<number> {
+function runChild(file: string, args: readonly string[], resultsDirectory: string): Promise<number> {
   return new Promise((resolve, reject) => {
     // --expose-gc for the peers' heap figure; tsx through --import so the flags reach node itself.
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(HERE, file), ...args], {
       cwd: ROOT,
+      env: { ...process.env, [RESULTS_DIR_ENV]: resultsDirectory },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     child.on('error', reject);
@@ -72,8 +78,8 @@ function runChild(file: string, args: readonly string[]): Promise<number> {
 }
 
 /** The result file `name`, when it was written at or after `since` (ms). */
-function freshResults(name: string, since: number): Record<string, unknown> | undefined {
-  const path = join(RESULTS, `${name}.json`);
+function freshResults(directory: string, name: string, since: number): Record<string, unknown> | undefined {
+  const path = join(directory, `${name}.json`);
   if (!existsSync(path)) return undefined;
   const parsed = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   const recordedAt = typeof parsed.recordedAt === 'string' ? Date.parse(parsed.recordedAt) : Number.NaN;
@@ -102,13 +108,13 @@ export async function runAllBenchmarks(options: RunAllOptions): Promise<BenchRep
       console.log(`\n=== ${spec.file}: process ${run + 1} of ${options.processes} ===`);
       const runStarted = Date.now();
       const args = options.quick && spec.quickFlag ? ['--quick'] : options.full || options.processes === 1 ? [] : spec.pooledArgs;
-      const code = await runChild(spec.file, args);
+      const code = await runChild(spec.file, args, options.resultsDirectory);
       if (code !== 0) {
         failure = `exited with code ${code}`;
         break;
       }
       for (const name of spec.results) {
-        const results = freshResults(name, runStarted);
+        const results = freshResults(options.resultsDirectory, name, runStarted);
         if (results !== undefined) collected.get(name)?.push(results);
       }
     }
@@ -148,12 +154,17 @@ export function option(name: string, argv: readonly string[] = process.argv): st
   return argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
 }
 
-/** Parses the shared options of `run-all.ts` and `check.ts`. */
-export function runAllOptions(argv: readonly string[] = process.argv): RunAllOptions {
+/**
+ * Parses the shared options of `run-all.ts` and `check.ts`. `scratch`: write the results under the ignored folder
+ * whatever the options (`bench:check`).
+ */
+export function runAllOptions(argv: readonly string[] = process.argv, scratch = false): RunAllOptions {
   const processes = Number(option('processes', argv) ?? '3');
   if (!Number.isInteger(processes) || processes < 1 || processes > 20) throw new Error('--processes takes a whole number from 1 to 20');
   const only = option('only', argv)?.split(',').filter((name) => name.length > 0);
-  return { processes, quick: argv.includes('--quick'), full: argv.includes('--full'), ...(only === undefined ? {} : { only }) };
+  const quick = argv.includes('--quick');
+  const output = benchOutput({ processes, quick, only, out: scratch ? 'bench:check' : option('out', argv) });
+  return { processes, quick, full: argv.includes('--full'), ...(only === undefined ? {} : { only }), resultsDirectory: output.resultsDirectory };
 }
 
 async function main(): Promise<void> {
@@ -164,17 +175,20 @@ async function main(): Promise<void> {
     console.log(`docs written to ${relative(ROOT, DOCS_PATH)} from ${from}`);
     return;
   }
-  const report = await runAllBenchmarks(runAllOptions());
-  const out = option('out') ?? REPORT_PATH;
-  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nreport written to ${relative(ROOT, out)}`);
+  const options = runAllOptions();
+  const output = benchOutput({ processes: options.processes, quick: options.quick, only: options.only, out: option('out') });
+  mkdirSync(options.resultsDirectory, { recursive: true });
+  const report = await runAllBenchmarks(options);
+  mkdirSync(dirname(output.reportPath), { recursive: true });
+  writeFileSync(output.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nreport written to ${relative(ROOT, output.reportPath)}${output.committed ? '' : ' (not the committed report: only the full pooled run writes that)'}`);
   if (!process.argv.includes('--no-docs')) {
-    writeFileSync(DOCS_PATH, renderBenchmarksMarkdown(report));
-    console.log(`docs written to ${relative(ROOT, DOCS_PATH)}`);
+    writeFileSync(output.docsPath, renderBenchmarksMarkdown(report));
+    console.log(`docs written to ${relative(ROOT, output.docsPath)}`);
   }
   for (const benchmark of report.benchmarks) console.log(`${benchmark.name}: ${benchmark.status}${benchmark.reason === undefined ? '' : ` (${benchmark.reason})`}`);
   for (const metric of report.metrics.filter((candidate) => candidate.target !== undefined)) {
-    console.log(`${metric.met === true ? 'met    ' : 'NOT MET'} ${metric.id}: ${metric.value} (target ${metric.target?.comparison} ${metric.target?.value})`);
+    console.log(`${metric.met === true ? 'met    ' : 'NOT MET'} ${metric.id}: ${metric.value} (target ${metric.target?.comparison} ${metric.target?.value})${spreadNote(metric)}`);
   }
   console.log(`took ${report.durationSeconds} s`);
   if (report.benchmarks.some((benchmark) => benchmark.status === 'failed')) process.exitCode = 1;

@@ -1,84 +1,18 @@
-/** The admin API's shapes the console reads (see the gateway's `gateway-admin-api-v1.schema.json`). */
-export interface Budget {
-  readonly amountMicros: number;
-  readonly currency: string;
-  readonly period: 'day' | 'month' | 'total';
-}
-
-export interface Limits {
-  readonly requestsPerMinute?: number;
-  readonly tokensPerMinute?: number;
-  readonly concurrentRequests?: number;
-  readonly budget?: Budget;
-}
-
-export interface Tenant {
-  readonly id: string;
-  readonly name: string;
-  readonly modelAccess: readonly string[];
-  readonly limits: Limits;
-  readonly createdAtMs: number;
-  readonly disabled: boolean;
-}
-
-export interface Key {
-  readonly id: string;
-  readonly tenantId: string;
-  readonly displayPrefix: string;
-  readonly createdAtMs: number;
-  readonly expiresAtMs?: number;
-  readonly revokedAtMs?: number;
-  readonly modelAccess?: readonly string[];
-  readonly limits?: Limits;
-}
-
-export interface LimitUse {
-  readonly tenantId: string;
-  readonly requestsLastMinute: number;
-  readonly tokensLastMinute: number;
-  readonly inFlight: number;
-  readonly budgetSpentMicros: number;
-  readonly budgetReservedMicros: number;
-}
-
-export interface SpendGroup {
-  readonly tenantId?: string;
-  readonly keyId?: string;
-  readonly publicModel?: string;
-  readonly day?: string;
-  readonly currency: string;
-  readonly costMicros: number;
-  readonly attempts: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-}
-
-export interface RequestRecord {
-  readonly requestId: string;
-  readonly tenantId?: string;
-  readonly keyId?: string;
-  readonly route: string;
-  readonly publicModel?: string;
-  readonly status: number;
-  readonly outcome: string;
-  readonly attempts: readonly { readonly targetRef: string; readonly provider: string; readonly outcome: string }[];
-  readonly totalMs: number;
-  readonly timeToFirstByteMs?: number;
-  readonly atMs: number;
-}
-
-export interface TrackedJob {
-  readonly tenantId: string;
-  readonly keyId: string;
-  readonly publicModel: string;
-  readonly targetRef: string;
-  readonly providerJobId: string;
-  readonly reservedMicros: number;
-  readonly currency: string;
-  readonly createdAtMs: number;
-  readonly state: string;
-  readonly settledAtMs?: number;
-}
-
-/** One target as `/admin/v1/targets` lists it; health fields appear when the gateway reports them. */
-export type TargetView = { readonly ref: string } & Readonly<Record<string, unknown>>;
+/**
+ * The admin API's shapes the console reads: the gateway's own types (inferred from its admin API schemas), imported
+ * as types only, so nothing of the gateway's runtime enters the console bundle.
+ */
+export type {
+  AdminBudgetV1 as Budget,
+  AdminKeyV1 as Key,
+  AdminKeyCreatedV1 as KeyCreated,
+  AdminLimitsV1 as Limits,
+  AdminLimitUseV1 as LimitUse,
+  AdminRequestAttemptV1 as RequestAttempt,
+  AdminRequestRecordV1 as RequestRecord,
+  AdminSpendGroupV1 as SpendGroup,
+  AdminTargetsV1 as Targets,
+  AdminTargetV1 as Target,
+  AdminTenantV1 as Tenant,
+  AdminTrackedJobV1 as TrackedJob,
+} from '@tokenforge/gateway';

@@ -59,8 +59,33 @@ async function startConsoleGateway(): Promise<RunningGateway> {
             },
           ],
         },
+        {
+          // The first target answers 503 (retried once on it), then the request falls back to the second.
+          name: 'fallback',
+          taskKind: 'chat',
+          targets: ['error.503', 'text'].map((model) => ({
+            provider: 'simulator',
+            family,
+            model,
+            baseUrl: simulator.baseUrlFor(family) ?? simulator.url,
+            credentials: { apiKeyEnv: 'SIM_OPENAI_KEY' },
+            network: { allowLoopback: true },
+            price: PRICE,
+          })),
+        },
       ],
     },
+  });
+}
+
+/** axe-core's WCAG 2 A and AA violations on the page as it is now (`id (nodes)` each). */
+async function axeViolations(): Promise<string[]> {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`);
   });
 }
 
@@ -182,6 +207,55 @@ describe('operator console', () => {
     expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
   });
 
+  it('shows one request\'s attempts (target, family, outcome, timings) and, live, each target\'s error rate, latency percentiles and pool use', async () => {
+    const admin = async (path: string, body: unknown) =>
+      (await fetch(`${gateway.url}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${gateway.governance!.adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    await admin('/tenants', { id: 'globex', name: 'Globex' });
+    const { apiKey } = (await admin('/keys', { tenantId: 'globex' })) as { apiKey: string };
+    const openai = new OpenAI({ apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const { response } = await openai.chat.completions.create({ model: 'fallback', messages: [{ role: 'user', content: 'hello attempts' }] }).withResponse();
+    const requestId = response.headers.get('x-request-id')!;
+    await expect
+      .poll(async () => {
+        await openPage('requests', '?model=fallback');
+        return mainText();
+      }, { timeout: 15_000 })
+      .toContain(requestId);
+    await page.getByRole('link', { name: `3 attempts of request ${requestId}` }).click();
+    await page.getByRole('heading', { name: `Request ${requestId}` }).waitFor();
+    expect(page.url()).toContain(`request=${requestId}`);
+    expect(await axeViolations()).toEqual([]);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'request-attempts.png'), fullPage: true });
+    const attempts = page.getByRole('table', { name: `Attempts of request ${requestId}` }).locator('tbody tr');
+    expect(await attempts.count()).toBe(3);
+    const cells = async (index: number) => attempts.nth(index).locator('td').allInnerTexts();
+    expect((await cells(0)).slice(0, 5)).toEqual(['1', 'fallback#0', 'simulator', 'openai-chat/v1', 'provider-error']);
+    expect((await cells(1)).slice(0, 5)).toEqual(['2', 'fallback#0', 'simulator', 'openai-chat/v1', 'provider-error']);
+    const served = await cells(2);
+    expect(served.slice(0, 6)).toEqual(['3', 'fallback#1', 'simulator', 'openai-chat/v1', 'ok', '']);
+    expect(served[6]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(served.slice(7)).toEqual([expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^\d+ ms$/)]);
+    // A request outside the listed ones (here: another tenant's) opens by its id.
+    await openPage('requests', `?tenantId=acme&request=${requestId}`);
+    await page.getByRole('heading', { name: `Request ${requestId}` }).waitFor();
+    expect(await page.getByRole('table', { name: `Attempts of request ${requestId}` }).locator('tbody tr').count()).toBe(3);
+
+    await openPage('targets');
+    const row = (ref: string) => page.locator('main table tbody tr', { has: page.getByRole('cell', { name: ref, exact: true }) });
+    await row('fallback#0').waitFor();
+    const failing = await row('fallback#0').locator('td').allInnerTexts();
+    expect(failing.slice(6, 8)).toEqual(['2', '100.0%']);
+    const healthy = await row('fallback#1').locator('td').allInnerTexts();
+    expect(healthy.slice(3, 8)).toEqual(['healthy', '', '0', '1', '0.0%']);
+    expect(healthy.slice(8, 11)).toEqual([expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^\d+ ms$/)]);
+    expect(healthy[11]).toMatch(/^0 of \d+$/);
+    expect(await page.getByRole('status').innerText()).toMatch(/from instance \S+:\d+/);
+    // Live: another request shows on the open page at its next refresh.
+    await openai.chat.completions.create({ model: 'fallback', messages: [{ role: 'user', content: 'hello again' }] });
+    await expect.poll(async () => (await row('fallback#1').locator('td').allInnerTexts())[6], { timeout: 12_000 }).toBe('2');
+  });
+
   it('refuses a change made with the session but without its CSRF token (or with a wrong one)', async () => {
     await openPage('tenants');
     const answers = await page.evaluate(async () => {
@@ -199,19 +273,11 @@ describe('operator console', () => {
   });
 
   it('passes axe-core (WCAG 2 A and AA: labels, contrast, landmarks) on every page, and is usable from the keyboard', async () => {
-    const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
     mkdirSync(SCREENSHOTS, { recursive: true });
     for (const name of PAGES) {
       await openPage(name);
       if (name === 'targets') await page.getByRole('status').filter({ hasText: 'Updated' }).waitFor();
-      await page.addScriptTag({ path: axeSource });
-      const violations = await page.evaluate(async () => {
-        const result = await (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe.run(document, {
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-        });
-        return result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`);
-      });
-      expect([name, violations]).toEqual([name, []]);
+      expect([name, await axeViolations()]).toEqual([name, []]);
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
     }
     await page.goto(`${gateway.url}/console/`);

@@ -2,6 +2,22 @@ export { startGateway } from './start-gateway.js';
 export type { GatewayModelSummary, RunningGateway, RunningGovernance, StartGatewayOptions } from './start-gateway.js';
 export type { GovernanceStoreV1 } from './governance/v1/governance-store-v1.js';
 export { gatewayAdminApiV1JsonSchema } from './admin/gateway-admin-api-v1-json-schema.js';
+export type {
+  AdminBudgetV1,
+  AdminErrorV1,
+  AdminKeyCreatedV1,
+  AdminKeyV1,
+  AdminLimitsV1,
+  AdminLimitUseV1,
+  AdminRequestAttemptV1,
+  AdminRequestRecordV1,
+  AdminSpendGroupV1,
+  AdminTargetsV1,
+  AdminTargetV1,
+  AdminTenantCreateV1,
+  AdminTenantV1,
+  AdminTrackedJobV1,
+} from './admin/gateway-admin-api-v1.js';
 export { createGatewayApp } from './create-gateway-app.js';
 export type { GatewayRuntime, GatewayLimits } from './runtime/gateway-runtime.js';
 export { DEFAULT_GATEWAY_LIMITS } from './runtime/gateway-runtime.js';
@@ -29,6 +45,7 @@ export type { GatewayMetricsSources } from './operations/gateway-metrics.js';
 export { describeTargets } from './operations/describe-targets.js';
 export type { GatewayTargetsReport } from './operations/describe-targets.js';
 export type { TargetHealthSnapshot, TargetHealthState } from './routing/target-health-snapshot.js';
+export type { TargetWindowSummary } from './routing/target-latency-window.js';
 export type { CatalogueReloadResult } from './runtime/reload-catalogue.js';
 export { gatewayCatalogueV1JsonSchema } from './catalogue/catalogue-json-schema.js';
 export { GatewayCatalogueError, parseGatewayCatalogue, parseGatewayCatalogueText, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';

@@ -6,19 +6,19 @@ import type { TaskKindV2 } from '@tokenforge/model-protocol';
 import { createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { createAgentCliSuiteEntryV1, createBuiltinTokenForgeProtocolSuiteV1, createTokenForgeProtocolSuiteV1, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import type { AgentCliRunLog } from './runtime/agent-cli-transport.js';
-import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
-import { createEmbeddedCatalogue } from './catalogue/embedded-catalogue.js';
+import type { ProviderSimulator } from '@tokenforge/provider-simulator';
 import type { GatewayCatalogueV1, GatewayMetricsV1 } from './catalogue/gateway-catalogue-v1.js';
 import { parseGatewayCatalogue, readGatewayCatalogueFile } from './catalogue/load-catalogue.js';
 import { createGatewayApp, OPENAI_RESPONSES } from './create-gateway-app.js';
-import { openEmbeddedGovernanceStore } from './governance/embedded/embedded-governance-store.js';
 import { GOVERNANCE_DATA_FILES } from './governance/embedded/governance-data-directory.js';
-import { SharedGovernanceConfigError, SharedGovernanceStore } from './governance/shared/shared-governance-store.js';
+import type { SharedGovernanceStore } from './governance/shared/shared-governance-store.js';
 import type { GovernanceStoreV1 } from './governance/v1/governance-store-v1.js';
 import { GatewayGovernance } from './governance/wiring/gateway-governance.js';
+import { opaqueStateKeyFrom } from './governance/wiring/opaque-state-key.js';
 import { seedStaticClientKeys } from './governance/wiring/seed-static-client-keys.js';
 import { trackedJobSettlement } from './governance/wiring/settle-tracked-job.js';
 import { startJobWorkers } from './jobs/poller/start-job-workers.js';
+import { jobWorkerSettings, webhookEventData } from './jobs/job-worker-settings.js';
 import { GATEWAY_SHUTDOWN_REASON } from './http/request-deadline.js';
 import { ConcurrencyLimiter } from './operations/concurrency-limiter.js';
 import { createOperatorLogger, observeRequestLines, type OperatorLogSink } from './operations/operator-log.js';
@@ -26,9 +26,11 @@ import { resolveLimits, type GatewayRuntime } from './runtime/gateway-runtime.js
 import { GatewayConfigurationError } from './runtime/gateway-configuration-error.js';
 import { resolveCatalogue } from './runtime/resolve-catalogue.js';
 import { createCatalogueReloader, type CatalogueReloadResult } from './runtime/reload-catalogue.js';
+import { applyReloadedSettings } from './runtime/apply-reloaded-settings.js';
 import { GatewayMetrics } from './operations/gateway-metrics.js';
-import { startMetricsServer, type MetricsServer } from './operations/metrics-server.js';
+import { MetricsEndpoint } from './operations/metrics-endpoint.js';
 import { describeTargets, type GatewayTargetsReport } from './operations/describe-targets.js';
+import { targetPoolUse } from './operations/target-pool-use.js';
 import { TargetRouter } from './routing/target-router.js';
 import { GatewayTelemetry, type GatewayTelemetryOptions } from './telemetry/gateway-telemetry.js';
 import { attachResponsesWebSocket } from './websocket/responses-websocket-endpoint.js';
@@ -115,8 +117,8 @@ export interface RunningGateway {
   readonly governance?: RunningGovernance;
   /** The metrics (Prometheus registry), fed from the operator log lines. */
   readonly metrics: GatewayMetrics;
-  /** `http://<host>:<port>` of the metrics endpoint (`GET /metrics`), when one runs. */
-  readonly metricsUrl?: string;
+  /** `http://<host>:<port>` of the metrics endpoint (`GET /metrics`), when one runs (a reload may move it). */
+  readonly metricsUrl: string | undefined;
   /**
    * Reads the catalogue file again and applies it to new requests when it is valid (see `createCatalogueReloader`).
    * Refused with a problem when the gateway was started without `configPath`.
@@ -145,6 +147,8 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   if (options.catalogue !== undefined) catalogue = parseGatewayCatalogue(options.catalogue);
   else if (options.configPath !== undefined) catalogue = await readGatewayCatalogueFile(options.configPath);
   else {
+    // Loaded only here, as the stores below: a gateway holds in memory only the code its configuration uses.
+    const [{ startProviderSimulator }, { createEmbeddedCatalogue }] = await Promise.all([import('@tokenforge/provider-simulator'), import('./catalogue/embedded-catalogue.js')]);
     simulator = await startProviderSimulator();
     const embedded = createEmbeddedCatalogue(simulator);
     catalogue = embedded.catalogue;
@@ -165,11 +169,13 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   const logger = createOperatorLogger(options.logger);
   let governance: GatewayGovernance | undefined;
   let governanceFacts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'> | undefined;
+  let opaqueStateKey: Uint8Array | undefined;
   try {
     const started = await startGovernance(catalogue, options, env, logger);
     if (started !== undefined) {
       governance = started.governance;
       governanceFacts = started.facts;
+      opaqueStateKey = started.opaqueStateKey;
       const decoder = new TextDecoder();
       await seedStaticClientKeys(governance.store, resolved.clientKeys.map((key) => ({ id: key.id, key: decoder.decode(key.key) })), (key) => started.governance.digestOf(key));
       await governance.refresh();
@@ -184,17 +190,33 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   const router = new TargetRouter(resolved.targets.values());
   const engine = createProtocolEngineV1({ registry: suite.registry });
   const activeGovernance = governance;
+  let jobSettings;
+  try {
+    const generated = activeGovernance !== undefined && 'secrets' in activeGovernance.store ? (activeGovernance.store as { secrets?: { webhookMasterKey?: string } }).secrets?.webhookMasterKey : undefined;
+    jobSettings = jobWorkerSettings(catalogue.jobs, env, generated, governanceFacts?.dataDir ?? defaultDataDir(env));
+  } catch (error) {
+    await governance?.close();
+    await resolved.close();
+    await simulator?.close();
+    throw error;
+  }
   // Tracked jobs finish and settle with nobody polling: each process runs a bounded poller over the store.
   const jobWorkers =
     activeGovernance === undefined
       ? undefined
       : startJobWorkers({
+          ...jobSettings,
           store: activeGovernance.store,
           engine,
           // The catalogue in force (a reload may have replaced it since the job was created).
           targetOf: (ref) => runtime.catalogue.targets.get(ref),
-          settle: async (job, target, snapshot) => activeGovernance.settle(trackedJobSettlement(job, target, snapshot, Date.now())),
-          viewOf: (job) => ({ object: 'job', model: job.publicModel, status: job.state }),
+          // Awaited (not queued): the row says settled only once the store took the settlement, so a process killed
+          // right after cannot leave a job marked settled without its ledger row (the next poll retries it).
+          settle: async (job, target, snapshot) => {
+            const result = await activeGovernance.store.settle(trackedJobSettlement(job, target, snapshot, Date.now()));
+            if (result.kind === 'unavailable') throw new Error('the governance store could not take the settlement');
+          },
+          viewOf: (job) => webhookEventData(job, runtime.catalogue.signingKey, runtime.jobHandleTtlSeconds, Date.now()),
           onError: (error) => logger.warn({ event: 'job-poller-error', error: error instanceof Error ? error.name : 'unknown' }, 'A tracked job poll failed; it is retried by its plan.'),
         });
   const runtime: GatewayRuntime = {
@@ -207,8 +229,10 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     limiter: new ConcurrencyLimiter(limits.maxConcurrentRequests),
     logger,
     ...(governance === undefined ? {} : { governance }),
+    ...(catalogue.console === undefined ? {} : { console: catalogue.console }),
     telemetry: new GatewayTelemetry(options.telemetry),
     jobHandleTtlSeconds: catalogue.jobs?.handleTtlSeconds ?? 7 * 86_400,
+    ...(opaqueStateKey === undefined ? {} : { opaqueStateKey }),
     now: Date.now,
     draining: false,
     shutdown: shutdown.signal,
@@ -220,6 +244,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     targets: () => runtime.catalogue.targets,
     inFlight: () => runtime.limiter.inFlight,
     targetHealth: () => router.snapshot(),
+    targetPools: () => targetPoolUse(runtime.catalogue),
   });
   observeRequestLines(runtime.logger, (line) => metrics.observe(line));
   const reloader =
@@ -232,13 +257,19 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
           path: options.configPath,
           env: () => options.env ?? process.env,
           logger: runtime.logger,
+          applySettings: async (next) => {
+            const settings = await applyReloadedSettings({ runtime, server, metrics: metricsEndpoint, metricsOverride: options.metrics, previous: catalogueInForce }, next);
+            catalogueInForce = next;
+            return settings;
+          },
           onResult: (result) => metrics.countReload(result.kind),
         });
+  let catalogueInForce = catalogue;
+  const metricsEndpoint = new MetricsEndpoint(metrics);
   const metricsOptions = options.metrics ?? catalogue.metrics;
-  let metricsServer: MetricsServer | undefined;
   if (metricsOptions !== undefined) {
     try {
-      metricsServer = await startMetricsServer(metrics, { port: metricsOptions.port, ...(metricsOptions.host === undefined ? {} : { host: metricsOptions.host }) });
+      await metricsEndpoint.apply(metricsOptions);
     } catch (error) {
       await resolved.close();
       await simulator?.close();
@@ -282,7 +313,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   } catch (error) {
     await jobWorkers?.close();
     await governance?.close();
-    await metricsServer?.close();
+    await metricsEndpoint.close();
     await resolved.close();
     await simulator?.close();
     throw error;
@@ -296,7 +327,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       // overloaded error, so load balancers and clients see the drain instead of refused connections.
       runtime.draining = true;
       server.closeIdleConnections();
-      await allWrittenWithin(limits.drainTimeoutMs, websockets.idle());
+      await allWrittenWithin(runtime.limits.drainTimeoutMs, websockets.idle());
       // At the deadline open streams end with their dialect's in-stream error and waiting requests with the
       // overloaded error; their last bytes get a moment to leave before every connection is closed.
       shutdown.abort(GATEWAY_SHUTDOWN_REASON);
@@ -309,7 +340,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise<void>((resolve) => runtime.logger.flush(() => resolve()));
       await jobWorkers?.close();
-      await metricsServer?.close();
+      await metricsEndpoint.close();
       await reloader?.close();
       await runtime.catalogue.close();
       await governance?.close();
@@ -339,7 +370,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
           },
         }),
     metrics,
-    ...(metricsServer === undefined ? {} : { metricsUrl: metricsServer.url }),
+    get metricsUrl() {
+      return metricsEndpoint.url;
+    },
     reload: () => reloader?.reload() ?? Promise.resolve({ kind: 'refused', problems: ['the gateway was started without a catalogue file'] }),
     targets: () => describeTargets(router),
     close,
@@ -357,7 +390,7 @@ async function startGovernance(
   options: StartGatewayOptions,
   env: Readonly<Record<string, string | undefined>>,
   logger: ReturnType<typeof createOperatorLogger>,
-): Promise<{ governance: GatewayGovernance; facts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'> } | undefined> {
+): Promise<{ governance: GatewayGovernance; facts: Omit<RunningGovernance, 'appliedVersion' | 'settled' | 'store'>; opaqueStateKey: Uint8Array } | undefined> {
   const setting = catalogue.governance;
   const failOpen = setting?.failOpen ?? {};
   const common = {
@@ -383,18 +416,23 @@ async function startGovernance(
       throw new GatewayConfigurationError(['governance: TOKENFORGE_KEY_HASHING_SECRET (32+ characters) and TOKENFORGE_ADMIN_KEY (16+ characters) must be set']);
     }
     const governance = await GatewayGovernance.start({ store: options.governanceStore, keyHashingSecret, adminKey, ...common });
-    return { governance, facts: { adminKey } };
+    return { governance, facts: { adminKey }, opaqueStateKey: opaqueStateKeyFrom(keyHashingSecret) };
   }
   if (setting?.store === 'off') return undefined;
   const configured = options.dataDir ?? setting?.dataDir ?? (setting === undefined ? undefined : defaultDataDir(env));
   if (configured === undefined) return undefined;
   const dataDir = resolvePath(configured);
+  const { openEmbeddedGovernanceStore } = await import('./governance/embedded/embedded-governance-store.js');
   const store = openEmbeddedGovernanceStore({ dataDirectory: dataDir });
   const fromEnv = env.TOKENFORGE_ADMIN_KEY ?? process.env.TOKENFORGE_ADMIN_KEY;
   const adminKey = fromEnv !== undefined && fromEnv.length >= 16 ? fromEnv : store.secrets.adminKey;
   try {
     const governance = await GatewayGovernance.start({ store, keyHashingSecret: store.secrets.keyHashingSecret, adminKey, ...common });
-    return { governance, facts: { dataDir, adminKey, ...(adminKey === fromEnv ? {} : { adminKeyFile: join(dataDir, GOVERNANCE_DATA_FILES.adminKey) }) } };
+    return {
+      governance,
+      facts: { dataDir, adminKey, ...(adminKey === fromEnv ? {} : { adminKeyFile: join(dataDir, GOVERNANCE_DATA_FILES.adminKey) }) },
+      opaqueStateKey: opaqueStateKeyFrom(store.secrets.opaqueStateSecret),
+    };
   } catch (error) {
     await store.close();
     throw error;
@@ -407,6 +445,8 @@ function sharedStoreConfigured(env: Readonly<Record<string, string | undefined>>
 }
 
 async function openSharedStore(env: Readonly<Record<string, string | undefined>>): Promise<SharedGovernanceStore> {
+  // Redis and PostgreSQL drivers are loaded only by a gateway configured for them.
+  const { SharedGovernanceConfigError, SharedGovernanceStore } = await import('./governance/shared/shared-governance-store.js');
   try {
     return await SharedGovernanceStore.fromEnvironment(env);
   } catch (error) {

@@ -55,4 +55,23 @@ describe('a full connection pool (maxConnections)', () => {
     await next.body[Symbol.asyncIterator]().return?.();
     await transport.destroy();
   });
+
+  it('poolUse answers the pool size, the connections in use and the requests waiting for one', async () => {
+    const server = await startHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: 1\n\n');
+    });
+    const transport = loopbackTransport(server, { policy: { allowedAddressCategories: ['loopback'], allowInsecureHttpToLoopback: true, maxConnections: 2, connectTimeoutMs: 5_000 } });
+    expect(transport.poolUse()).toEqual({ connections: 2, inUse: 0, waiting: 0 });
+    const held = [await transport.send(getRequest()), await transport.send(getRequest())];
+    const waiting = transport.send(getRequest());
+    await settle(50);
+    expect(transport.poolUse()).toEqual({ connections: 2, inUse: 2, waiting: 1 });
+    await held[0]?.body[Symbol.asyncIterator]().return?.();
+    const third = await waiting;
+    expect(transport.poolUse()).toEqual({ connections: 2, inUse: 2, waiting: 0 });
+    for (const response of [held[1], third]) await response?.body[Symbol.asyncIterator]().return?.();
+    expect(transport.poolUse()).toEqual({ connections: 2, inUse: 0, waiting: 0 });
+    await transport.destroy();
+  });
 });

@@ -1,11 +1,12 @@
 import type { ProviderTransport, ProviderTransportRequest, ProviderTransportResponse } from '@tokenforge/model-protocol';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { createPinnedConnector } from './connect/create-pinned-connector.js';
 import { refuseBeforeSend } from './failure/refuse-before-send.js';
 import { createSecretRedactor } from './failure/secret-redactor.js';
 import { toTransportFailure } from './failure/to-transport-failure.js';
 import type { CreateHttpProviderTransportOptions } from './http-transport-options.js';
 import { ConnectionPermits } from './pool/connection-permits.js';
+import { loadUndici } from './pool/load-undici.js';
 import { resolveTransportConfiguration } from './resolve-transport-configuration.js';
 import { createResponseRedactor } from './response/response-redactor.js';
 import { sendProviderRequest } from './send-provider-request.js';
@@ -22,6 +23,15 @@ export interface HttpProviderTransport extends ProviderTransport {
    * For shutdown, or when a consumer may have abandoned a body (which would keep `close` waiting). Idempotent.
    */
   destroy(): Promise<void>;
+  /** The connection pool now: its size (`maxConnections`), the connections in use, and the requests waiting for one. */
+  poolUse(): HttpProviderPoolUse;
+}
+
+/** What {@link HttpProviderTransport.poolUse} answers. */
+export interface HttpProviderPoolUse {
+  readonly connections: number;
+  readonly inUse: number;
+  readonly waiting: number;
 }
 
 /**
@@ -47,39 +57,43 @@ export function createHttpProviderTransport(options: CreateHttpProviderTransport
       waitingForSocket -= 1;
     },
   };
-  const pool = new Pool(configuration.origin, {
-    connect: createPinnedConnector({
-      rules: configuration.rules,
-      resolveHostname: configuration.resolveHostname,
-      connectTimeoutMs: configuration.connectTimeoutMs,
-      trustedCertificates: configuration.trustedCertificates,
-      hasWaitingRequest: () => waitingForSocket > 0,
-    }),
-    connections: configuration.maxConnections,
-    pipelining: 1,
-    keepAliveTimeout: configuration.keepAliveTimeoutMs,
-    keepAliveMaxTimeout: configuration.keepAliveTimeoutMs,
-    headersTimeout: configuration.headersTimeoutMs,
-    bodyTimeout: configuration.bodyIdleTimeoutMs,
-    strictContentLength: true,
-  });
+  // The pool (and undici with it) is created at the first request: creating a transport costs nothing at start-up.
+  let created: Pool | undefined;
+  const pool = (): Pool =>
+    (created ??= new (loadUndici().Pool)(configuration.origin, {
+      connect: createPinnedConnector({
+        rules: configuration.rules,
+        resolveHostname: configuration.resolveHostname,
+        connectTimeoutMs: configuration.connectTimeoutMs,
+        trustedCertificates: configuration.trustedCertificates,
+        hasWaitingRequest: () => waitingForSocket > 0,
+      }),
+      connections: configuration.maxConnections,
+      pipelining: 1,
+      keepAliveTimeout: configuration.keepAliveTimeoutMs,
+      keepAliveMaxTimeout: configuration.keepAliveTimeoutMs,
+      headersTimeout: configuration.headersTimeoutMs,
+      bodyTimeout: configuration.bodyIdleTimeoutMs,
+      strictContentLength: true,
+    }));
   let closing: Promise<void> | undefined;
   let destroying: Promise<void> | undefined;
   return {
     async send(request: ProviderTransportRequest): Promise<ProviderTransportResponse> {
       if (closing !== undefined || destroying !== undefined) throw refuseBeforeSend('other', 'the transport is closed');
       try {
-        return await sendProviderRequest(request, configuration, pool, redact, responseRedactor, socketDemand, permits);
+        return await sendProviderRequest(request, configuration, pool(), redact, responseRedactor, socketDemand, permits);
       } catch (error) {
         throw toTransportFailure(error, 'before-send', redact);
       }
     },
+    poolUse: () => ({ connections: permits.size, inUse: permits.inUse, waiting: permits.waiting }),
     close(): Promise<void> {
-      closing ??= destroying ?? pool.close();
+      closing ??= destroying ?? created?.close() ?? Promise.resolve();
       return closing;
     },
     destroy(): Promise<void> {
-      destroying ??= pool.destroy();
+      destroying ??= created?.destroy() ?? Promise.resolve();
       return destroying;
     },
   };

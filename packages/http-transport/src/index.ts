@@ -1,5 +1,5 @@
 export { createHttpProviderTransport } from './create-http-provider-transport.js';
-export type { HttpProviderTransport } from './create-http-provider-transport.js';
+export type { HttpProviderPoolUse, HttpProviderTransport } from './create-http-provider-transport.js';
 export type {
   CreateHttpProviderTransportOptions,
   HttpTransportCredentials,
@@ -19,3 +19,5 @@ export type { AddressRules } from './address-policy/address-policy.js';
 export { HttpTransportDiagnostic } from './failure/transport-diagnostic.js';
 export { MIN_REDACTED_SECRET_LENGTH } from './response/response-redactor.js';
 export { CONNECTION_POOL_EXHAUSTED_CODE, isConnectionPoolExhausted } from './pool/connection-permits.js';
+export { sendOutboundRequest } from './outbound/send-outbound-request.js';
+export type { OutboundRequest, OutboundResult } from './outbound/send-outbound-request.js';

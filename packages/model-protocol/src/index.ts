@@ -147,6 +147,7 @@ export {
   ProviderProcessFailureV4,
 } from './transport/v4/provider-process-transport-v4.js';
 export type {
+  ProviderProcessBuiltInToolsV4,
   ProviderProcessEndReasonV4,
   ProviderProcessExitV4,
   ProviderProcessFailureCodeV4,

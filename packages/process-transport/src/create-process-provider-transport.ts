@@ -17,6 +17,7 @@ export function createProcessProviderTransport(options: ProcessTransportOptions)
   return {
     transportKind: 'process/v4',
     program: options.program,
+    builtInTools: options.builtInTools ?? 'none',
     send: () => Promise.reject(new ProviderProcessFailureV4('http-refused')),
     async run(request: ProviderProcessRunRequestV4) {
       const release = await slots.take(request.signal);

@@ -1,9 +1,17 @@
+import type { ProviderProcessBuiltInToolsV4 } from '@tokenforge/model-protocol';
+
 /** How one target's process transport runs its CLI. Host configuration: never from a client. */
 export interface ProcessTransportOptions {
   /** The program the executable is, as the target names it (`claude-code`, `codex`, `gemini-cli`): the family's mapping key. */
   readonly program: string;
   /** The executable: an absolute path, or a name looked up on the child's `PATH`. Never run through a shell. */
   readonly executable: string;
+  /**
+   * The CLI's built-in tools this target allows (default `none`: all off). `read-only`: tools that only read,
+   * confined to the run's fresh working folder; the family builds each CLI's flags for it and refuses a CLI it cannot
+   * confine. Handed to the family as the transport's `builtInTools`.
+   */
+  readonly builtInTools?: ProviderProcessBuiltInToolsV4;
   /**
    * The CLI's own configuration folder for this target (its sign-in, settings). The child's `HOME` and every
    * variable the family names in `configFolderVariables` point here; never the gateway's own home. Created (mode

@@ -52,6 +52,9 @@ describe('process transport', () => {
     const failure = await bound.send({ method: 'POST', path: '/', headers: {}, body: { type: 'none' }, signal: new AbortController().signal }).catch((error: unknown) => error);
     expect(isProviderTransportFailureV1(failure)).toBe(true);
     expect(failure).toMatchObject({ stage: 'before-send', code: 'http-refused' });
+    // The CLI's built-in tools: none unless the host opts the target in.
+    expect(bound.builtInTools).toBe('none');
+    expect(transport({ builtInTools: 'read-only' }).builtInTools).toBe('read-only');
   });
 
   it('passes the argument list without a shell, writes stdin, runs in a fresh empty folder it removes, with a minimal environment', async () => {

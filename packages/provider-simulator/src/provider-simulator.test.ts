@@ -173,6 +173,20 @@ describe('kling jobs', () => {
     expect((await send(simulator, 'POST', '/v1/videos/text2video', auth, { prompt: 'fox', external_task_id: 'kling-progress-1' })).json).toMatchObject({ code: 1201 });
   });
 
+  it('counts the status reads of each job and the most in flight at once (reads held pollDelayMs)', async () => {
+    const held = await startProviderSimulator({ jobTimings: { queuedMs: 0, runningMs: 0, pollDelayMs: 150 } });
+    try {
+      const auth = { authorization: klingAuthorization(held) };
+      const created = await send(held, 'POST', '/v1/videos/text2video', auth, { model_name: 'kling-v2-master', prompt: 'fox' });
+      const taskId = created.json.data.task_id as string;
+      await Promise.all([0, 1, 2].map(() => send(held, 'GET', `/v1/videos/text2video/${taskId}`, auth)));
+      await send(held, 'GET', `/v1/videos/text2video/${taskId}`, auth);
+      expect(held.jobPolls().get(taskId)).toEqual({ polls: 4, maxConcurrent: 3 });
+    } finally {
+      await held.close();
+    }
+  });
+
   it('job-fail ends failed with a reason; list pages by pageNum and pageSize', async () => {
     const auth = { authorization: klingAuthorization(simulator) };
     const failed = await send(simulator, 'POST', '/v1/videos/image2video', auth, { model_name: 'job-fail.0.0', image: 'https://img.example/a.png' });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { checkAuth, type SimulatorSurface } from './auth.js';
 import { simulatorRateLimitHeaders } from './rate-limit-headers.js';
 import { DashScopeSurface } from './jobs/dashscope-jobs.js';
-import type { SimCallbackDelivery } from './jobs/job-store.js';
+import { simulatedMediaBytes, type SimCallbackDelivery } from './jobs/job-store.js';
 import { KlingSurface, type SimJobTimings } from './jobs/kling-jobs.js';
 import { parseSimulatorScenario, SIMULATOR_SCENARIO_HEADER, type SimulatorScenario } from './scenario.js';
 import { headerValue, parseJsonObject, readRequestBody, SimExchange, type SimRequest, type SimulatorServedUsage } from './sim-exchange.js';
@@ -40,6 +40,12 @@ export interface StartProviderSimulatorOptions {
   readonly credentials?: Partial<SimulatorCredentials>;
   /** How long an async job stays queued, then running, unless its scenario says otherwise. Default 100 ms / 200 ms. */
   readonly jobTimings?: Partial<SimJobTimings>;
+  /**
+   * Result URLs of Kling and DashScope jobs point at an https media server the simulator runs beside its API
+   * (`https://127.0.0.1:<port>/media/...`, trust `mediaCertificate`), serving deterministic bytes (no auth, as a
+   * CDN's signed URL) until `expireMedia()`. Default: an unreachable host.
+   */
+  readonly serveMedia?: boolean;
   /** Clock in epoch milliseconds (job progression, JWT checks). Default `Date.now`. */
   readonly now?: () => number;
   /**
@@ -91,6 +97,12 @@ export interface ProviderSimulator {
   servedAttempts(): ReadonlyMap<string, readonly SimulatorRequestRecord[]>;
   /** Callback deliveries attempted so far, in order. */
   readonly callbacks: readonly SimCallbackDelivery[];
+  /** With `serveMedia`: the certificate (PEM) of the https media server, for a client's trust list. */
+  readonly mediaCertificate: string | undefined;
+  /** From now on the result URLs of `serveMedia` answer 404, as a provider's expired URLs do. */
+  expireMedia(): void;
+  /** Status reads of each async job (Kling and DashScope) by provider job id: the count and the most at once. */
+  jobPolls(): ReadonlyMap<string, { readonly polls: number; readonly maxConcurrent: number }>;
   /** Stops listening, ends stalled answers and callback timers, closes every connection. */
   close(): Promise<void>;
 }
@@ -145,10 +157,11 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
   const now = options.now ?? Date.now;
   const servedBySurface = new Map<SimulatorSurface, number>();
   const credentials = createSimulatorCredentials(options.credentials);
-  const timings: SimJobTimings = { queuedMs: options.jobTimings?.queuedMs ?? 100, runningMs: options.jobTimings?.runningMs ?? 200 };
+  const timings: SimJobTimings = { queuedMs: options.jobTimings?.queuedMs ?? 100, runningMs: options.jobTimings?.runningMs ?? 200, pollDelayMs: options.jobTimings?.pollDelayMs ?? 0 };
   const kling = new KlingSurface(now, timings);
   const dashScope = new DashScopeSurface(now, timings);
   const requests: SimulatorRequestRecord[] = [];
+  let mediaExpired = false;
   let shut: () => void = () => {};
   const shutdown = new Promise<void>((resolve) => (shut = resolve));
 
@@ -280,6 +293,13 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
   });
   const port = (server.address() as AddressInfo).port;
   const url = `${certificate === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
+  // Result URLs are https (as every provider's are, and as the adapters require): a media server of its own, with
+  // its own certificate, so the API can stay plain HTTP.
+  const media = options.serveMedia === true ? await startMediaServer(() => mediaExpired) : undefined;
+  if (media !== undefined) {
+    kling.mediaOrigin = media.url;
+    dashScope.mediaOrigin = media.url;
+  }
   let closing: Promise<void> | undefined;
 
   return {
@@ -291,6 +311,13 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
     baseUrlFor: (family) => simulatorBaseUrlFor(url, family),
     requests,
     servedAttempts,
+    mediaCertificate: media?.certificate,
+    expireMedia() {
+      mediaExpired = true;
+    },
+    jobPolls() {
+      return new Map([...kling.store.polls, ...dashScope.store.polls].map(([id, entry]) => [id, { polls: entry.polls, maxConcurrent: entry.maxConcurrent }]));
+    },
     get callbacks() {
       return [...kling.store.deliveries, ...dashScope.store.deliveries];
     },
@@ -301,8 +328,26 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
+        await media?.close();
       })();
       return closing;
     },
+  };
+}
+
+/** The https server of `serveMedia`: deterministic bytes at `/media/...` until expired. */
+async function startMediaServer(expired: () => boolean): Promise<{ url: string; certificate: string; close: () => Promise<void> }> {
+  const certificate = await createSimulatorCertificate();
+  const server = createHttpsServer({ cert: certificate.cert, key: certificate.key }, (request, response) => {
+    const path = new URL(request.url ?? '/', 'https://media.invalid').pathname;
+    if (request.method !== 'GET' || !path.startsWith('/media/') || expired()) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    const bytes = simulatedMediaBytes(path);
+    response.writeHead(200, { 'content-type': path.endsWith('.png') ? 'image/png' : 'video/mp4', 'content-length': String(bytes.byteLength) }).end(bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    certificate: certificate.cert,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }

@@ -14,6 +14,11 @@ export interface BenchMetricTarget {
   readonly value: number;
   /** Whether missing the target is a failure of the benchmark (false: reported only). */
   readonly gated: boolean;
+  /**
+   * The widest interquartile range (p75 - p25) of the pooled samples the target allows, for a figure that must be
+   * stable as well as low; absent when only the median counts.
+   */
+  readonly maxInterquartileRange?: number;
 }
 
 /** One metric of one benchmark process. */
@@ -30,7 +35,12 @@ export interface BenchMetric {
   readonly target?: BenchMetricTarget;
 }
 
-/** Whether `value` meets `target`. */
-export function meetsTarget(value: number, target: BenchMetricTarget): boolean {
-  return target.comparison === 'at-most' ? value <= target.value : value >= target.value;
+/**
+ * Whether `value` meets `target`; with `interquartileRange` (of the pooled samples), also the target's limit on
+ * it when it has one.
+ */
+export function meetsTarget(value: number, target: BenchMetricTarget, interquartileRange?: number): boolean {
+  const level = target.comparison === 'at-most' ? value <= target.value : value >= target.value;
+  if (target.maxInterquartileRange === undefined || interquartileRange === undefined) return level;
+  return level && interquartileRange <= target.maxInterquartileRange + 1e-9;
 }

@@ -208,7 +208,7 @@ export function poolMetrics(benchmark: string, processes: readonly (readonly Ben
       value: spread.median,
       spread,
       processMedians: list.map((metric) => round3(median(metric.samples))),
-      ...(first.target === undefined ? {} : { target: first.target, met: meetsTarget(spread.median, first.target) }),
+      ...(first.target === undefined ? {} : { target: first.target, met: meetsTarget(spread.median, first.target, spread.p75 - spread.p25) }),
     };
   });
 }
@@ -236,4 +236,10 @@ export function poolWorkloads(processes: readonly unknown[]): ReportWorkload[] {
       }),
     };
   });
+}
+
+/** For a target that also limits the spread: `, IQR x (at most y)` for the console; else nothing. */
+export function spreadNote(metric: ReportMetric): string {
+  const limit = metric.target?.maxInterquartileRange;
+  return limit === undefined ? '' : `, IQR ${round3(metric.spread.p75 - metric.spread.p25)} (at most ${limit})`;
 }

@@ -45,7 +45,8 @@ function formatTarget(metric: ReportMetric): string {
   if (metric.target === undefined) return '';
   const sign = metric.target.comparison === 'at-most' ? '≤' : '≥';
   const verdict = metric.met === true ? 'met' : 'not met';
-  return `${sign} ${formatNumber(metric.target.value, metric.unit)}${metric.target.gated ? '' : ' (reported, not gated)'}: **${verdict}**`;
+  const iqr = metric.target.maxInterquartileRange === undefined ? '' : `, IQR ≤ ${formatNumber(metric.target.maxInterquartileRange, metric.unit)}`;
+  return `${sign} ${formatNumber(metric.target.value, metric.unit)}${iqr}${metric.target.gated ? '' : ' (reported, not gated)'}: **${verdict}**`;
 }
 
 /** The gateway benchmark's table: one row per path, from its metrics (`<path>.<mode>-c<N>.<figure>`). */
@@ -297,9 +298,12 @@ export function renderBenchmarksMarkdown(report: BenchReport): string {
     '',
     '- `npx --yes pnpm@12.4.2 bench` runs every benchmark (engine, codecs, http, peers, gateway) in fresh processes, then writes',
     '  `tools/bench/results/bench-report.json` and this page. A component benchmark whose file is not there is listed',
-    '  as not run. `npx --yes pnpm@12.4.2 bench -- --processes=1 --quick` gives a fast smoke run.',
+    '  as not run. `npx --yes pnpm@12.4.2 bench -- --processes=1 --quick` gives a fast smoke run. Only the full pooled run',
+    '  (no `--quick`, `--out` or `--only`, two processes or more) writes the committed files; every other run writes its',
+    '  results, report and page under the ignored `tools/bench/.runs/`.',
     '- `npx --yes pnpm@12.4.2 bench:engine`, `npx --yes pnpm@12.4.2 bench:codecs`, `npx --yes pnpm@12.4.2 bench:http`, `npx --yes pnpm@12.4.2 bench:peers` and `npx --yes pnpm@12.4.2 bench:gateway` run one',
-    '  benchmark once (`bench:gateway` installs its peers on first use from `tools/bench/gateway-peers`).',
+    '  benchmark once, writing under `tools/bench/.runs/results/` (`bench:gateway` installs its peers on first use from',
+    '  `tools/bench/gateway-peers` and runs the built gateway CLI, building it when the build is stale).',
     `- \`npx --yes pnpm@12.4.2 bench:check\` measures again (or reads a report given with \`--report=<file>\`) and compares every ratio and`,
     `  scaling exponent with the committed \`tools/bench/results/bench-report.json\`; it fails when one is more than`,
     `  ${Math.round(DEFAULT_TOLERANCE * 100)}% worse (a cost ratio ${Math.round(DEFAULT_TOLERANCE * 100)}% higher, or a speedup that much lower). Absolute times are not`,

@@ -42,17 +42,14 @@ describe('no raw forwarding: static rule', () => {
     // A TypeScript program over two packages: tens of seconds on a loaded two-core machine.
   }, 180_000);
 
-  it('finds no client request or body forwarded by the gateway, and no request the gateway sends itself but its webhooks', () => {
+  it('finds no client request or body forwarded by the gateway, and no request the gateway sends itself', () => {
     const gateway = scanRawForwarding(join(repositoryRoot, 'packages', 'gateway'), { engine: false, gateway: true });
     expect(gateway.files).toContain('src/dialects/serve-direct-request.ts');
     // The rule saw the gateway's reads of the client request (every route reads one), so a clean result means something.
     expect(gateway.rawReferences).toBeGreaterThan(5);
-    // The one request the gateway sends itself: a signed job event POSTed to the tenant's own receiver, under the
-    // upstream address policy, with a body the gateway wrote (never a client's or a provider's bytes). It is named
-    // here to the import, so a second sender, or anything else in that file, still fails the rule.
-    const webhookSender = 'src/jobs/webhooks/deliver-webhook.ts';
-    expect(gateway.findings.filter((finding) => finding.file === webhookSender).map((finding) => finding.match)).toEqual(['request from node:http', 'request from node:https']);
-    expect(gateway.findings.filter((finding) => finding.file !== webhookSender)).toEqual([]);
+    // Webhooks (and result downloads) go through @tokenforge/http-transport's sendOutboundRequest: no exemption.
+    expect(gateway.files).toContain('src/jobs/webhooks/deliver-webhook.ts');
+    expect(gateway.findings).toEqual([]);
   }, 180_000);
 
   it.each([

@@ -14,9 +14,12 @@ export const SIMULATOR_KEY = 'tf-fake-key-0000';
 /** The installer manifest's CLI names, by the family's program names. */
 const MANIFEST_NAMES: Record<AgentCliName, string> = { 'claude-code': 'claude', codex: 'codex', 'gemini-cli': 'gemini' };
 
-/** The pinned CLIs' executables from the agent-clients cache, or why they are not there. */
-export function findAgentCliExecutables(): { readonly executables: Record<AgentCliName, string> } | { readonly missing: string } {
-  const root = process.env.TOKENFORGE_AGENT_CLIENTS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'tokenforge', 'agent-clients');
+/**
+ * The pinned CLIs' executables from the agent-clients cache, or why they are not there. `cache` defaults to
+ * `TOKENFORGE_AGENT_CLIENTS_CACHE`, else the installer's folder under the user's cache.
+ */
+export function findAgentCliExecutables(cache?: string): { readonly executables: Record<AgentCliName, string> } | { readonly missing: string } {
+  const root = cache ?? process.env.TOKENFORGE_AGENT_CLIENTS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'tokenforge', 'agent-clients');
   if (!existsSync(root)) return { missing: `no agent-clients cache at ${root} (run: npx --yes pnpm@12.4.2 install:agent-clients)` };
   for (const folder of readdirSync(root)) {
     const manifestFile = join(root, folder, 'agent-clients.json');

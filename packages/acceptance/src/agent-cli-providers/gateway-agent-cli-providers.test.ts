@@ -1,7 +1,8 @@
 /**
  * The official OpenAI, Anthropic and Gemini SDKs through the gateway to each pinned CLI (an `agent-cli/v1`
  * catalogue target; the simulator is the CLI's model endpoint), sync and stream; a stream the client cancels
- * leaves no process of the run's group; a full target answers overloaded in the client's dialect. Runs where the
+ * leaves no process of the run's group; a run over its deadline is a timeout with its group gone; a CLI that is
+ * not signed in is a typed failure without its own words; a full target answers overloaded in the client's dialect. Runs where the
  * agent-clients cache is (and in the agent-clients phase of `.ci/run`, where a missing cache fails; see
  * real-agent-cli-providers.test.ts).
  */
@@ -24,6 +25,8 @@ if ('missing' in found) {
 }
 
 const CLIENT_KEY = 'agent-cli-client-key-0001';
+/** The variables that carry each CLI's key to the simulator. */
+const KEY_VARIABLES = ['ANTHROPIC_API_KEY', 'SIMULATOR_API_KEY', 'GEMINI_API_KEY'];
 let simulator: ProviderSimulator;
 let gateway: Awaited<ReturnType<typeof startGateway>>;
 let root: string;
@@ -36,10 +39,12 @@ beforeAll(async () => {
   const env: Record<string, string> = { AGENT_CLI_CLIENT_KEY: CLIENT_KEY };
   const models: GatewayCatalogueV1['models'] = [];
   for (const program of AGENT_CLI_NAMES) {
-    for (const scenario of ['text', 'stall']) {
+    for (const scenario of ['text', 'stall', 'deadline', 'signed-out']) {
       const configFolder = join(root, `${program}-${scenario}`);
       const variables = simulatorTargetFor(program, simulator.url, configFolder);
       Object.assign(env, variables);
+      // Signed out: the CLI does not receive its key variable (and its configuration folder holds no sign-in).
+      if (scenario === 'signed-out') for (const name of KEY_VARIABLES) delete variables[name];
       models.push({
         name: `${program}-${scenario}`,
         taskKind: 'chat',
@@ -47,8 +52,16 @@ beforeAll(async () => {
           {
             provider: 'local-cli',
             family: 'agent-cli/v1',
-            model: scenario,
-            agentCli: { program, executable: found.executables[program], configFolder, environment: Object.keys(variables), maxConcurrentRuns: 1, maxQueuedRuns: scenario === 'stall' ? 0 : 4, deadlineMs: 120_000 },
+            model: scenario === 'deadline' ? 'stall' : scenario === 'signed-out' ? 'text' : scenario,
+            agentCli: {
+              program,
+              executable: found.executables[program],
+              configFolder,
+              environment: Object.keys(variables),
+              maxConcurrentRuns: 1,
+              maxQueuedRuns: scenario === 'stall' ? 0 : 4,
+              deadlineMs: scenario === 'deadline' ? 3000 : 120_000,
+            },
           },
         ],
       });
@@ -134,6 +147,35 @@ describe.skipIf('missing' in found)('agent CLIs served through the gateway to th
         const run = logLines.slice(before).find((line) => line.agentCliRun !== undefined) as { pid: number; reason: string };
         expect(run.reason).toBe('aborted');
         expect(groupMembers(run.pid)).toEqual([]);
+      }, 120_000);
+
+      it('not signed in: a typed failure in the client\'s dialect that carries none of the CLI\'s own words', async () => {
+        const before = logLines.length;
+        const error = await openai().chat.completions.create({ model: `${program}-signed-out`, messages: [{ role: 'user', content: 'Say hello' }] }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(OpenAI.APIError);
+        const apiError = error as InstanceType<typeof OpenAI.APIError>;
+        // Claude Code and Gemini CLI say "not signed in" in their own way (authentication); Codex reports a failed turn.
+        expect([apiError.status, apiError.code]).toEqual(program === 'codex' ? [502, 'upstream_error'] : [502, 'upstream_authentication_failed']);
+        const body = JSON.stringify(apiError.error);
+        for (const word of ['API key', 'login', 'auth method', 'SIMULATOR_API_KEY', 'GEMINI_API_KEY']) expect(body.toLowerCase()).not.toContain(word.toLowerCase());
+        await expect.poll(() => logLines.slice(before).find((line) => line.model === `${program}-signed-out`), { timeout: 20_000 }).toBeDefined();
+        expect(logLines.slice(before).find((line) => line.model === `${program}-signed-out`)).toMatchObject({ outcome: program === 'codex' ? 'failed:provider-error' : 'failed:authentication' });
+      }, 120_000);
+
+      it('a run over its deadline: the Anthropic SDK gets a timeout, the run\'s process group is gone', async () => {
+        const before = logLines.length;
+        const error = await anthropic()
+          .messages.create({ model: `${program}-deadline`, max_tokens: 64, messages: [{ role: 'user', content: 'Say hello' }] })
+          .catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(Anthropic.APIError);
+        expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(504);
+        // This target's run line (an earlier test's run may log its end late).
+        const path = `models.${AGENT_CLI_NAMES.indexOf(program) * 4 + 2}.targets.0`;
+        await expect.poll(() => logLines.slice(before).find((line) => line.agentCliRun === path), { timeout: 20_000 }).toBeDefined();
+        const run = logLines.slice(before).find((line) => line.agentCliRun === path) as { pid: number; reason: string };
+        expect(run.reason).toBe('deadline');
+        expect(groupMembers(run.pid)).toEqual([]);
+        expect(logLines.slice(before).find((line) => line.model === `${program}-deadline`)).toMatchObject({ outcome: 'failed:timeout' });
       }, 120_000);
     });
   }

@@ -6,8 +6,11 @@ export type DemoCellKey = (typeof DEMO_CELL_KEYS)[number];
 
 /** The observed outcome of one cell. */
 export interface DemoCell {
-  /** `n/a` when the row does not declare the operation. */
-  readonly status: 'pass' | 'fail' | 'n/a';
+  /**
+   * `n/a` when the row does not declare the operation; `skipped` when the row needs something this machine does not
+   * have (the agent-clients install), `detail` saying what.
+   */
+  readonly status: 'pass' | 'fail' | 'n/a' | 'skipped';
   /** Wall time of the call in milliseconds, as the client saw it (pass or fail). */
   readonly latencyMs?: number;
   /** A short description of what the client observed. */

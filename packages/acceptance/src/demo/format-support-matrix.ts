@@ -1,7 +1,7 @@
 import { DEMO_CELL_KEYS, type DemoCell, type DemoReport } from './run-gateway-demo.js';
 
 function formatCell(cell: DemoCell): string {
-  if (cell.status === 'n/a') return 'n/a';
+  if (cell.status === 'n/a' || cell.status === 'skipped') return cell.status;
   const latency = cell.latencyMs === undefined ? '' : ` ${cell.latencyMs < 10 ? cell.latencyMs.toFixed(1) : Math.round(cell.latencyMs)}ms`;
   return `${cell.status === 'pass' ? 'pass' : 'FAIL'}${latency}`;
 }

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEMO_AGENT_CLI_PLANS } from './demo-agent-cli-rows.js';
 import { openAiChatSync } from './demo-clients.js';
 import { DEMO_CROSS_DIALECT_PLANS, DEMO_FAMILY_PLANS } from './demo-plans.js';
 import { formatSupportMatrix } from './format-support-matrix.js';
@@ -11,11 +15,19 @@ function declaredCells(report: DemoReport): number {
 describe('runGatewayDemo: every cell over real HTTP through the embedded gateway', () => {
   it('passes every declared cell of every family the gateway serves, each called by its own dialect, plus the cross-dialect rows', async () => {
     const lines: string[] = [];
-    const report = await runGatewayDemo({ log: (line) => lines.push(line) });
-    const familyRows = report.rows.filter((row) => !row.crossDialect);
+    // As on a fresh machine: no agent-clients install, so the agent-cli rows are skipped with the reason.
+    const noAgentClients = mkdtempSync(join(tmpdir(), 'demo-no-agent-clients-'));
+    const report = await runGatewayDemo({ log: (line) => lines.push(line), agentClientsCache: noAgentClients }).finally(() => rmSync(noAgentClients, { recursive: true, force: true }));
+    const familyRows = report.rows.filter((row) => !row.crossDialect && row.needs === undefined);
     expect(familyRows.map((row) => row.label)).toEqual(report.families);
     expect(report.families).toEqual(expect.arrayContaining(Object.keys(DEMO_FAMILY_PLANS)));
-    for (const row of report.rows) {
+    const agentCliRows = report.rows.filter((row) => row.needs === 'agent-clients');
+    expect(agentCliRows.map((row) => row.label)).toEqual(DEMO_AGENT_CLI_PLANS.map((plan) => plan.label));
+    for (const row of agentCliRows) {
+      expect([row.cells.sync, row.cells.stream]).toEqual([0, 1].map(() => expect.objectContaining({ status: 'skipped', detail: expect.stringContaining('needs the agent-clients install') })));
+    }
+    expect(lines.filter((line) => line.startsWith('skip '))).toHaveLength(2 * DEMO_AGENT_CLI_PLANS.length);
+    for (const row of report.rows.filter((candidate) => candidate.needs === undefined)) {
       expect(DEMO_CELL_KEYS.some((key) => row.cells[key].status === 'pass'), row.label).toBe(true);
       expect(DEMO_CELL_KEYS.filter((key) => row.cells[key].status === 'fail').map((key) => `${row.label} ${key}: ${row.cells[key].detail}`)).toEqual([]);
     }
@@ -26,7 +38,7 @@ describe('runGatewayDemo: every cell over real HTTP through the embedded gateway
   }, 120_000);
 
   it('reached the gateway on each row\'s own route and the provider behind it: the gateway\'s operator log names the family that served each row', async () => {
-    const report = await runGatewayDemo();
+    const report = await runGatewayDemo({ agentCliRows: false });
     for (const row of report.rows) {
       expect(row.gatewayRequests, row.label).toBeGreaterThanOrEqual(DEMO_CELL_KEYS.filter((key) => row.cells[key].status === 'pass').length);
       expect(row.servedBy, row.label).toEqual([row.targetFamily]);
@@ -57,7 +69,7 @@ describe('runGatewayDemo: every cell over real HTTP through the embedded gateway
     const plans = { ...DEMO_FAMILY_PLANS };
     plans[family] = { ...DEMO_FAMILY_PLANS[family]!, sync: (clients) => openAiChatSync(clients, 'no-such-model') };
     delete plans['cohere-rerank/v1'];
-    const report = await runGatewayDemo({ plans, crossDialectPlans: DEMO_CROSS_DIALECT_PLANS.slice(0, 1) });
+    const report = await runGatewayDemo({ plans, crossDialectPlans: DEMO_CROSS_DIALECT_PLANS.slice(0, 1), agentCliRows: false });
     const row = report.rows.find((candidate) => candidate.label === family);
     expect(row?.cells.sync).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^HTTP 404 /) });
     expect(row?.cells.stream.status).toBe('pass');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '@tokenforge/gateway';
 import { DEMO_CELL_KEYS, timedCell, type DemoCell, type DemoCellKey } from './demo-cell.js';
 import { createDemoClients, type DemoClients } from './demo-clients.js';
+import { runDemoAgentCliRows } from './demo-agent-cli-rows.js';
 import { runDemoJobs } from './demo-jobs.js';
 import { DEMO_CROSS_DIALECT_PLANS, DEMO_FAMILY_PLANS, type DemoCall, type DemoRowPlan } from './demo-plans.js';
 
@@ -24,6 +25,8 @@ export interface DemoRow {
    */
   readonly gatewayRequests: number;
   readonly servedBy: readonly string[];
+  /** What the row needs beyond the workspace install: the agent-cli rows need the agent-clients install. */
+  readonly needs?: 'agent-clients';
 }
 
 /** What {@link runGatewayDemo} observed. */
@@ -47,6 +50,13 @@ export interface RunGatewayDemoOptions {
   readonly plans?: Readonly<Record<string, DemoRowPlan>>;
   /** Cross-dialect rows. Default: {@link DEMO_CROSS_DIALECT_PLANS}. */
   readonly crossDialectPlans?: readonly DemoRowPlan[];
+  /**
+   * Whether to add the agent-cli rows (default true): each pinned coding-agent CLI as a provider, which needs the
+   * agent-clients install; without it those rows are skipped with the reason, never failed.
+   */
+  readonly agentCliRows?: boolean;
+  /** Where the agent-clients install is looked for (default: its usual place). */
+  readonly agentClientsCache?: string;
 }
 
 export { DEMO_CELL_KEYS, type DemoCell, type DemoCellKey } from './demo-cell.js';
@@ -58,7 +68,7 @@ function emptyCells(): Record<DemoCellKey, DemoCell> {
 }
 
 function formatStep(label: string, key: string, cell: DemoCell): string {
-  const mark = cell.status === 'pass' ? 'ok  ' : 'FAIL';
+  const mark = cell.status === 'pass' ? 'ok  ' : cell.status === 'skipped' ? 'skip' : 'FAIL';
   const latency = cell.latencyMs === undefined ? '' : `${cell.latencyMs.toFixed(1).padStart(8)} ms`;
   return `${mark} ${label.padEnd(32)} ${key.padEnd(7)} ${latency}  ${cell.detail ?? ''}`;
 }
@@ -117,8 +127,10 @@ function attribute(row: RowResult, logged: readonly LoggedRequest[]): DemoRow {
 /**
  * Starts the gateway embedded (in this process, on an ephemeral loopback port, over its own provider simulator)
  * and runs every cell over real HTTP through it: the official OpenAI, Anthropic and Gemini SDKs for chat,
- * embeddings and images, plain fetch for rerank and jobs, then the cross-dialect rows. Returns the support matrix;
- * `ok` is false when a declared cell failed. Always closes the gateway.
+ * embeddings and images, plain fetch for rerank and jobs, then the cross-dialect rows, then the agent-cli rows (a
+ * second gateway serving each pinned coding-agent CLI; skipped with the reason without the agent-clients install).
+ * Returns the support matrix; `ok` is false when a declared cell failed (a skipped cell is not a failure). Always
+ * closes the gateways.
  */
 export async function runGatewayDemo(options: RunGatewayDemoOptions = {}): Promise<DemoReport> {
   const log = options.log ?? (() => {});
@@ -129,6 +141,7 @@ export async function runGatewayDemo(options: RunGatewayDemoOptions = {}): Promi
   const dataDir = mkdtempSync(join(tmpdir(), 'tokenforge-demo-'));
   const gateway = await startGateway({ dataDir, logger: { write: (line: string) => void operatorLog.push(line) } });
   const results: RowResult[] = [];
+  const agentCliRows: DemoRow[] = [];
   let families: string[] = [];
   let providerRequests = 0;
   let metered: { attempts: number; costMicros: number; currency: string }[] = [];
@@ -150,6 +163,14 @@ export async function runGatewayDemo(options: RunGatewayDemoOptions = {}): Promi
     }
     for (const plan of crossDialectPlans) results.push(await runRow(clients, gateway, plan, true, log, () => operatorLog.length));
     providerRequests = gateway.simulator?.requests.length ?? 0;
+    if (options.agentCliRows !== false) {
+      const agentCli = await runDemoAgentCliRows((plan, key, cell) => log(formatStep(plan.label, key, cell)), options.agentClientsCache);
+      for (const row of agentCli) {
+        const cells = emptyCells();
+        Object.assign(cells, row.cells);
+        agentCliRows.push({ label: row.plan.label, model: row.plan.model, targetFamily: 'agent-cli/v1', crossDialect: false, cells, gatewayRequests: row.gatewayRequests, servedBy: row.servedBy, needs: 'agent-clients' });
+      }
+    }
     if (gateway.governance !== undefined) {
       await gateway.governance.settled();
       metered = [...(await gateway.governance.store.admin.spend({ groupBy: [] }))];
@@ -160,7 +181,7 @@ export async function runGatewayDemo(options: RunGatewayDemoOptions = {}): Promi
   }
   // Read after close: a stream's line is written when it ends, which may be after its client finished reading.
   const logged = operatorLog.map((line) => JSON.parse(line) as LoggedRequest);
-  const rows = results.map((row) => attribute(row, logged));
+  const rows = [...results.map((row) => attribute(row, logged)), ...agentCliRows];
   for (const row of rows.filter((candidate) => candidate.crossDialect)) log(`     ${row.label}: served by ${row.servedBy.join(', ') || 'nothing'} (operator log)`);
   log(`operator log: ${logged.length} JSON lines, one per request; ${providerRequests} requests reached the provider simulator`);
   for (const group of metered) log(`spend ledger (embedded store): ${group.attempts} attempts settled, ${(group.costMicros / 1e6).toFixed(6)} ${group.currency}`);

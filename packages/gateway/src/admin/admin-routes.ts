@@ -9,13 +9,14 @@ import { isGovernanceStoreErrorV1 } from '../governance/v1/governance-store-erro
 import type { ClientKeyRecordV1, SpendQueryV1, TenantRecordV1 } from '../governance/v1/governance-store-v1.js';
 import { describeTargets } from '../operations/describe-targets.js';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.js';
-import { adminKeyCreateV1Schema, adminKeyUpdateV1Schema, adminTenantCreateV1Schema, adminTenantUpdateV1Schema } from './gateway-admin-api-v1.js';
+import { adminJobReplayV1Schema, adminKeyCreateV1Schema, adminKeyUpdateV1Schema, adminTenantCreateV1Schema, adminTenantUpdateV1Schema } from './gateway-admin-api-v1.js';
 
 /** The actor the audit trail names for changes made with the admin key. */
 export const ADMIN_ACTOR = 'admin';
 
-type AdminErrorCode = 'admin-unauthorized' | 'csrf-token-invalid' | 'invalid-body' | 'not-found' | 'conflict' | 'governance-off' | 'governance-unavailable';
+type AdminErrorCode = 'admin-unauthorized' | 'csrf-token-invalid' | 'invalid-body' | 'not-found' | 'conflict' | 'governance-off' | 'governance-unavailable' | 'webhooks-off';
 const STATUS: Readonly<Record<AdminErrorCode, 400 | 401 | 403 | 404 | 409 | 503>> = {
+  'webhooks-off': 404,
   'admin-unauthorized': 401,
   'csrf-token-invalid': 403,
   'invalid-body': 400,
@@ -117,6 +118,13 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
     if (change === undefined) return adminError(c, 'not-found', 'No such tenant.');
     return c.json({ version: await applied(change.version), tenant: tenantView(change.value) });
   });
+  admin.get('/tenants/:id/webhook-secret', async (c) => {
+    const tenantId = c.req.param('id');
+    const secret = runtime.jobWorkers?.webhookSecretOf(tenantId);
+    if (secret === undefined) return adminError(c, 'webhooks-off', 'This gateway sends no webhooks (no webhook master key).');
+    if (!(await governance.store.admin.listTenants()).some((tenant) => tenant.id === tenantId)) return adminError(c, 'not-found', 'No such tenant.');
+    return c.json({ tenantId, secret });
+  });
   admin.get('/tenants/:id/limit-use', async (c) => c.json(await governance.store.admin.limitUse(c.req.param('id'))));
 
   admin.post('/keys', async (c) => {
@@ -160,14 +168,40 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
     c.json({ rows: await governance.store.admin.ledger(withoutUndefined({ tenantId: c.req.query('tenantId'), keyId: c.req.query('keyId'), limit: limitOf(c, 100) })) }),
   );
   admin.get('/requests', async (c) => c.json({ requests: await governance.store.admin.requests(withoutUndefined({ tenantId: c.req.query('tenantId'), limit: limitOf(c, 100) })) }));
+  admin.get('/requests/:id', async (c) => {
+    const record = await governance.store.admin.request(c.req.param('id'));
+    return record === undefined ? adminError(c, 'not-found', 'No such request record (or it is past its retention).') : c.json({ request: record });
+  });
   admin.get('/audit', async (c) => c.json({ entries: await governance.store.admin.audit(limitOf(c, 100)) }));
   admin.get('/jobs', async (c) => {
     const tenantId = c.req.query('tenantId');
     if (tenantId === undefined) return adminError(c, 'invalid-body', 'The tenantId query parameter is required.', ['tenantId']);
     return c.json({ jobs: await governance.store.listJobs(tenantId, withoutUndefined({ targetRef: c.req.query('target'), limit: limitOf(c, 100) })) });
   });
-  // This instance's view of its targets: catalogue facts, and where routing runs, health, cooldown and in-flight
-  // requests, labelled with the instance (each instance keeps its own cooldown state).
+  admin.get('/jobs/deliveries', async (c) => {
+    const [tenantId, target, providerJobId] = [c.req.query('tenantId'), c.req.query('target'), c.req.query('providerJobId')];
+    if (tenantId === undefined || target === undefined || providerJobId === undefined) {
+      return adminError(c, 'invalid-body', 'The tenantId, target and providerJobId query parameters are required.', ['tenantId', 'target', 'providerJobId'].filter((name) => c.req.query(name) === undefined));
+    }
+    const job = await governance.store.findJob(tenantId, target, providerJobId);
+    if (job === undefined) return adminError(c, 'not-found', 'No such tracked job.');
+    return c.json(withoutUndefined({ callbackUrl: job.callbackUrl, deliveries: (job.deliveries ?? []).map((delivery) => withoutUndefined({ ...delivery })) }));
+  });
+  admin.post('/jobs/replay', async (c) => {
+    const parsed = await body(c, adminJobReplayV1Schema);
+    if (!parsed.ok) return parsed.response;
+    const webhooks = runtime.jobWorkers?.webhooks;
+    if (webhooks === undefined) return adminError(c, 'webhooks-off', 'This gateway sends no webhooks (no webhook master key).');
+    const job = await governance.store.findJob(parsed.value.tenantId, parsed.value.target, parsed.value.providerJobId);
+    if (job === undefined) return adminError(c, 'not-found', 'No such tracked job.');
+    const replayed = webhooks.replay(job, parsed.value.eventId);
+    if (replayed === 'no-callback') return adminError(c, 'conflict', 'The job has no callback URL.');
+    if (replayed === 'unknown-event') return adminError(c, 'not-found', 'No such event in the job\'s delivery log.');
+    return c.json(replayed, 202);
+  });
+  // This instance's view of its targets: catalogue facts, and where routing runs, health, cooldown, in-flight
+  // requests, the last 5 minutes' error rate and latency percentiles, and upstream pool use, labelled with the
+  // instance (each instance keeps its own cooldown state and pools).
   admin.get('/targets', (c) => {
     const report = runtime.router === undefined ? undefined : describeTargets(runtime.router);
     const health = new Map((report?.targets ?? []).map((entry) => [entry.ref, entry]));
@@ -186,6 +220,8 @@ export function registerAdminRoutes(app: Hono, runtime: GatewayRuntime): void {
           cooldownRemainingMs: state?.cooldownRemainingMs,
           inFlight: state?.inFlight,
           latencyEwmaMs: state?.latencyEwmaMs,
+          recent: state?.recent,
+          pool: runtime.catalogue.transportOf?.(target)?.poolUse(),
         });
       }),
     });

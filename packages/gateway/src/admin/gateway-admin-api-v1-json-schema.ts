@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import {
   adminErrorV1Schema,
+  adminJobDeliveriesV1Schema,
+  adminJobListV1Schema,
+  adminJobReplayV1Schema,
+  adminJobReplayedV1Schema,
+  adminKeyListV1Schema,
+  adminLimitUseV1Schema,
+  adminRequestListV1Schema,
+  adminRequestV1Schema,
+  adminSpendV1Schema,
+  adminTargetsV1Schema,
+  adminTenantListV1Schema,
   adminKeyChangeV1Schema,
   adminKeyCreatedV1Schema,
   adminKeyCreateV1Schema,
@@ -10,6 +21,7 @@ import {
   adminTenantCreateV1Schema,
   adminTenantUpdateV1Schema,
   adminTenantV1Schema,
+  adminWebhookSecretV1Schema,
 } from './gateway-admin-api-v1.js';
 
 function part(schema: z.ZodType, io: 'input' | 'output', description: string): Record<string, unknown> {
@@ -36,7 +48,19 @@ export function gatewayAdminApiV1JsonSchema(): Record<string, unknown> {
       tenantChange: part(adminTenantChangeV1Schema, 'output', 'POST /admin/v1/tenants (201), PATCH /admin/v1/tenants/{id} (200).'),
       keyChange: part(adminKeyChangeV1Schema, 'output', 'PATCH /admin/v1/keys/{id}, POST /admin/v1/keys/{id}/revoke (200).'),
       keyCreated: part(adminKeyCreatedV1Schema, 'output', 'POST /admin/v1/keys (201): the key is shown this once.'),
+      webhookSecret: part(adminWebhookSecretV1Schema, 'output', 'GET /admin/v1/tenants/{id}/webhook-secret (200).'),
+      jobDeliveries: part(adminJobDeliveriesV1Schema, 'output', 'GET /admin/v1/jobs/deliveries (200): one job\'s webhook delivery log.'),
+      jobReplay: part(adminJobReplayV1Schema, 'input', 'POST /admin/v1/jobs/replay body.'),
+      jobReplayed: part(adminJobReplayedV1Schema, 'output', 'POST /admin/v1/jobs/replay (202).'),
       error: part(adminErrorV1Schema, 'output', 'Every refusal of the admin API (4xx and 5xx).'),
+      tenantList: part(adminTenantListV1Schema, 'output', 'GET /admin/v1/tenants (200).'),
+      keyList: part(adminKeyListV1Schema, 'output', 'GET /admin/v1/keys (200).'),
+      limitUse: part(adminLimitUseV1Schema, 'output', 'GET /admin/v1/tenants/{id}/limit-use (200).'),
+      spend: part(adminSpendV1Schema, 'output', 'GET /admin/v1/spend (200).'),
+      requestList: part(adminRequestListV1Schema, 'output', 'GET /admin/v1/requests (200), newest first.'),
+      request: part(adminRequestV1Schema, 'output', 'GET /admin/v1/requests/{requestId} (200).'),
+      jobList: part(adminJobListV1Schema, 'output', 'GET /admin/v1/jobs (200); each job may carry more fields than listed.'),
+      targets: part(adminTargetsV1Schema, 'output', 'GET /admin/v1/targets (200): this instance\'s view of its targets.'),
     },
   };
 }

@@ -229,6 +229,14 @@ export const gatewayTargetV1Schema = z.strictObject({
       maxQueuedRuns: z.number().int().min(0).max(1024).optional(),
       /** Wall-clock bound of one run, in milliseconds (default 5 min); past it the run is killed and fails as `timeout`. */
       deadlineMs: milliseconds.optional(),
+      /**
+       * The CLI's own built-in tools this target allows (default `none`: every one off by the CLI's own flags).
+       * `read-only`: only the CLI's file-reading tools, confined to the run's fresh, empty working folder (Claude
+       * Code: `Read`, `Glob`, `Grep` with `--restricted`; Gemini CLI: its read tools under an admin policy). Codex
+       * cannot confine reading to its working folder, so a Codex target with `read-only` is a catalogue problem.
+       * Tool activity stays the CLI's own: a client never sees a tool call or a tool's output.
+       */
+      builtInTools: z.enum(['none', 'read-only']).optional(),
     })
     .optional(),
   /** Capability facts over the family's defaults. */
@@ -322,12 +330,87 @@ export const gatewayLimitsV1Schema = z.strictObject({
   drainTimeoutMs: z.number().int().nonnegative().max(600_000).optional(),
 });
 
+/** Operator overrides of a family's polling plan (see the gateway README, "Tracked jobs"); absent fields keep the plan's. */
+export const gatewayJobPollPlanV1Schema = z.strictObject({
+  /** The first poll, this long after the create (default 5 s). */
+  firstPollMs: milliseconds.optional(),
+  /** Each later interval is the previous one times this (default 1.5; 1 keeps it constant). */
+  backoffFactor: z.number().min(1).max(10).optional(),
+  /** No interval grows beyond this (default 60 s). */
+  ceilingMs: milliseconds.optional(),
+  /** How long a job may stay open before it is `unknown` and polled every `slowPollMs` (default 2 h). */
+  planMs: z.number().int().positive().max(90 * 86_400_000).optional(),
+  /** The interval of jobs past their plan (default 15 min). */
+  slowPollMs: milliseconds.optional(),
+});
+
+/** How each instance polls tracked jobs. */
+export const gatewayJobPollingV1Schema = z.strictObject({
+  /** Jobs one instance holds at once, waiting or being polled (default 64). */
+  maxConcurrent: z.number().int().positive().max(10_000).optional(),
+  /** Polls in flight at once against one target, per instance (default 8). */
+  maxConcurrentPerTarget: z.number().int().positive().max(10_000).optional(),
+  /** How long a claim lasts; a dead instance's jobs are taken over after it (default 30 s). */
+  leaseMs: z.number().int().min(100).max(3_600_000).optional(),
+  /** How often an idle instance asks the store for due jobs (default 1 s). */
+  claimIntervalMs: z.number().int().min(5).max(600_000).optional(),
+  /** A poll taking longer is abandoned and retried by the plan (default 30 s). */
+  pollTimeoutMs: milliseconds.optional(),
+  /** Plan overrides by family (`kling-video/v1`), or `*` for every family (a family's entry wins over `*`). */
+  plans: z.record(z.string().min(1).max(128), gatewayJobPollPlanV1Schema).optional(),
+});
+
+/** Webhook delivery of tracked jobs' state changes. */
+export const gatewayJobWebhooksV1Schema = z.strictObject({
+  /**
+   * The environment variable holding the webhook master key (32+ characters; `NAME_FILE` works as for other
+   * secrets); each tenant's signing secret is derived from it. Default `TOKENFORGE_WEBHOOK_MASTER_KEY`; unset with
+   * the embedded store, a key generated in the data directory (`webhook-master-key`, mode 0600) is used.
+   */
+  masterKeyEnv: environmentVariableName.optional(),
+  /** Allow callback URLs to loopback (`http://127.0.0.1:...`), for local receivers and tests (default false: public HTTPS only). */
+  allowLoopback: z.boolean().optional(),
+  /** Waits before the 2nd, 3rd... attempt of an event, in milliseconds; abandoned after the last (default 5 s, 30 s, 2 min, 10 min, 30 min, 2 h). */
+  retryDelaysMs: z.array(z.number().int().nonnegative().max(86_400_000)).max(20).optional(),
+  /** One attempt's deadline in milliseconds (default 10 s). */
+  timeoutMs: milliseconds.optional(),
+  /** Deliveries in flight at once per instance (default 8). */
+  maxConcurrent: z.number().int().positive().max(1000).optional(),
+});
+
 /** The async jobs API settings. */
 export const gatewayJobsV1Schema = z.strictObject({
   /** The environment variable that holds the job handle signing key (at least 32 characters). */
   signingKeyEnv: environmentVariableName,
   /** How long a job handle stays valid, in seconds (default 7 days). */
   handleTtlSeconds: z.number().int().positive().max(90 * 86_400).optional(),
+  /**
+   * With governance (tracked jobs): a `GET` of a job answers from the gateway's row while its last observation is at
+   * most this old, in milliseconds, and asks the provider only when it is older (default 1000).
+   */
+  freshnessMs: z.number().int().nonnegative().max(86_400_000).optional(),
+  /** The tracked-job poller of each instance (with governance). */
+  polling: gatewayJobPollingV1Schema.optional(),
+  /** Signed webhook events of tracked jobs (Standard Webhooks). */
+  webhooks: gatewayJobWebhooksV1Schema.optional(),
+  /**
+   * Copies of finished jobs' results (with governance), fetched once at the terminal state and served at
+   * `GET /v2/jobs/{id}/media/{index}` after the provider's URL expired. Absent: no copies.
+   */
+  media: z
+    .strictObject({
+      /** The directory of the copies (default: `media` in the data directory; `TOKENFORGE_DATA_DIR` or `./.tokenforge`). */
+      directory: z.string().min(1).max(4096).optional(),
+      /** The largest asset copied, in bytes (default 256 MiB); a larger one is left at the provider. */
+      maxBytes: z.number().int().positive().max(16 * 1024 * 1024 * 1024).optional(),
+      /** One download's deadline in milliseconds (default 120 s). */
+      timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+      /** Allow result URLs on loopback (a local provider, tests; default false). */
+      allowLoopback: z.boolean().optional(),
+      /** A PEM file of authorities to trust for result downloads instead of the system roots (a private CA). */
+      trustedCertificatesFile: z.string().min(1).max(4096).optional(),
+    })
+    .optional(),
 });
 
 /** Tenants, keys, limits and spend (see the gateway README, "Tenants, limits and spend"). */
@@ -364,6 +447,16 @@ export const gatewayGovernanceV1Schema = z.strictObject({
   sweepIntervalMs: z.number().int().min(100).max(3_600_000).optional(),
 });
 
+/** The operator console under `/console` (see the gateway README, "The operator console"). */
+export const gatewayConsoleV1Schema = z.strictObject({
+  /**
+   * Trust `X-Forwarded-Proto` (default `false`): set it only when a TLS-terminating proxy in front of every instance
+   * sets that header and clients cannot reach the gateway past it. Then a sign-in whose `X-Forwarded-Proto` is
+   * `https` gets a `Secure` session cookie although the gateway itself speaks plain HTTP. Read at start.
+   */
+  trustForwardedProto: z.boolean().optional(),
+});
+
 /** The gateway catalogue: public models, client keys, limits. Secrets never live in it, only variable names. */
 export const gatewayCatalogueV1Schema = z
   .strictObject({
@@ -385,6 +478,8 @@ export const gatewayCatalogueV1Schema = z
     routing: gatewayRoutingV1Schema.optional(),
     /** Other public names of models. */
     aliases: gatewayAliasesV1Schema.optional(),
+    /** The operator console (default: cookies are `Secure` only when the gateway itself serves TLS). */
+    console: gatewayConsoleV1Schema.optional(),
   })
   .superRefine((catalogue, context) => {
     checkAliases(catalogue.aliases ?? {}, new Set(catalogue.models.map((model) => model.name)), (alias, message) =>
@@ -415,3 +510,4 @@ export type GatewayCooldownV1 = z.infer<typeof gatewayCooldownV1Schema>;
 export type GatewayBalanceV1 = z.infer<typeof gatewayBalanceV1Schema>;
 export type GatewayModelRoutingV1 = z.infer<typeof gatewayModelRoutingV1Schema>;
 export type GatewayRoutingV1 = z.infer<typeof gatewayRoutingV1Schema>;
+export type GatewayConsoleV1 = z.infer<typeof gatewayConsoleV1Schema>;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { gatewayCatalogueV1Schema, type GatewayCatalogueV1 } from './gateway-catalogue-v1.js';
 
 /** One problem of a catalogue: where (a dotted path, `` for the whole file) and what. */
@@ -31,11 +31,19 @@ export function parseGatewayCatalogue(value: unknown, source?: string): GatewayC
   );
 }
 
+// The YAML parser is a few dozen modules: loaded at the first YAML catalogue, so the embedded default (and a JSON
+// catalogue) start without it. Synchronous, as `parseGatewayCatalogueText` is.
+let yamlParse: typeof import('yaml').parse | undefined;
+function parseYaml(text: string): unknown {
+  yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse;
+  return yamlParse(text, { maxAliasCount: 100 });
+}
+
 /** Parses catalogue text, YAML (a superset of JSON) or JSON, then validates it. */
 export function parseGatewayCatalogueText(text: string, format: 'yaml' | 'json' = 'yaml', source?: string): GatewayCatalogueV1 {
   let value: unknown;
   try {
-    value = format === 'json' ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+    value = format === 'json' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     const detail = error instanceof Error ? error.message.split('\n')[0] ?? 'unreadable' : 'unreadable';
     throw new GatewayCatalogueError([{ path: '', message: `is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${detail}` }], source);

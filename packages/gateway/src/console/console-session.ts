@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { ConsoleSessionV1, GovernanceStoreV1 } from '../governance/v1/governance-store-v1.js';
+import type { ConsoleSessionV1, GovernanceStoreV1, SignInThrottlePolicyV1 } from '../governance/v1/governance-store-v1.js';
 
 /** The console's session cookie (HttpOnly, SameSite=Strict, Secure over TLS, path `/`). */
 export const CONSOLE_SESSION_COOKIE = 'tokenforge_console';
@@ -9,6 +9,12 @@ export const CONSOLE_SESSION_COOKIE = 'tokenforge_console';
 export const CONSOLE_CSRF_HEADER = 'x-csrf-token';
 /** How long a console session lasts (8 hours), on the store's clock. */
 export const CONSOLE_SESSION_TTL_MS = 8 * 3_600_000;
+
+/**
+ * Failed sign-ins per client address: 5 within 10 minutes, then the address waits until the oldest leaves the window.
+ * Counted in the governance store, so the limit holds across every instance.
+ */
+export const CONSOLE_SIGN_IN_THROTTLE: SignInThrottlePolicyV1 = { failuresAllowed: 5, windowMs: 10 * 60_000 };
 
 /** The stored id of a session cookie value: its SHA-256 digest (hex), so the store never holds the cookie. */
 export function consoleSessionIdOf(cookieValue: string): string {

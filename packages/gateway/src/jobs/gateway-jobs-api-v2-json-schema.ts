@@ -17,11 +17,11 @@ export function gatewayJobsApiV2JsonSchema(): Record<string, unknown> {
     $id: 'https://tokenforge.dev/schemas/gateway-jobs-api-v2.schema.json',
     title: 'TokenForge gateway jobs API, version 2',
     $defs: {
-      createRequest: part(gatewayJobCreateRequestV2Schema, 'input', 'POST /v1/jobs body: the model, an optional idempotency key and callback URL, and the task fields.'),
-      job: part(gatewayJobV2Schema, 'output', 'The job resource: the answer of POST /v1/jobs (202) and GET /v1/jobs/{id} (200), and each list item.'),
-      cancel: part(gatewayJobCancelV1Schema, 'output', 'POST /v1/jobs/{id}/cancel (200): the provider took the cancel request.'),
-      listQuery: part(gatewayJobListQueryV2Schema, 'input', 'GET /v1/jobs query parameters: filters answered from the store.'),
-      list: part(gatewayJobListV2Schema, 'output', 'GET /v1/jobs (200): the caller\'s jobs, newest first.'),
+      createRequest: part(gatewayJobCreateRequestV2Schema, 'input', 'POST /v2/jobs body: the model, an optional idempotency key and callback URL, and the task fields.'),
+      job: part(gatewayJobV2Schema, 'output', 'The job resource: the answer of POST /v2/jobs (202) and GET /v2/jobs/{id} (200), and each list item.'),
+      cancel: part(gatewayJobCancelV1Schema, 'output', 'POST /v2/jobs/{id}/cancel (200): the provider took the cancel request.'),
+      listQuery: part(gatewayJobListQueryV2Schema, 'input', 'GET /v2/jobs query parameters: filters answered from the store.'),
+      list: part(gatewayJobListV2Schema, 'output', 'GET /v2/jobs (200): the caller\'s jobs, newest first.'),
       error: part(gatewayJobErrorV1Schema, 'output', 'Every refusal of the jobs API (4xx and 5xx); unchanged from version 1.'),
     },
   };

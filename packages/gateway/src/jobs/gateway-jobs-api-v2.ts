@@ -8,7 +8,7 @@ import { gatewayJobCreateRequestV1Schema, gatewayJobMediaV1Schema, gatewayJobV1S
  * and list filters answered from the store. Every v1 body is a valid v2 body except where v2 adds a field.
  */
 
-/** `POST /v1/jobs`, version 2: version 1's body plus an optional callback URL. */
+/** `POST /v2/jobs`: version 1's body plus an optional callback URL. */
 export const gatewayJobCreateRequestV2Schema = gatewayJobCreateRequestV1Schema.safeExtend({
   /**
    * Where signed state-change events of this job are POSTed (Standard Webhooks). `https:` only, or `http:`/`https:`
@@ -23,6 +23,11 @@ export type GatewayJobCreateRequestV2 = z.input<typeof gatewayJobCreateRequestV2
 export const gatewayJobMediaV2Schema = gatewayJobMediaV1Schema.extend({
   /** When the provider's URL expires (UTC): Kling keeps results 30 days, DashScope about 24 hours. */
   expiresAt: utcTimestampSchema.optional(),
+  /**
+   * The gateway's copy (`jobs.media`), a path on this gateway: `GET` it with your key; it works after the provider's
+   * URL expired.
+   */
+  gatewayUrl: z.string().regex(/^\/v2\/jobs\/[^/]+\/media\/\d+$/).optional(),
 });
 export type GatewayJobMediaV2 = z.infer<typeof gatewayJobMediaV2Schema>;
 
@@ -58,7 +63,7 @@ export const gatewayJobV2Schema = gatewayJobV1Schema.extend({
 });
 export type GatewayJobV2 = z.infer<typeof gatewayJobV2Schema>;
 
-/** `GET /v1/jobs` filters, version 2: answered from the store, the caller's tenant only. */
+/** `GET /v2/jobs` filters: answered from the store, the caller's tenant only. */
 export const gatewayJobListQueryV2Schema = z.strictObject({
   /** Only jobs of this public model. */
   model: z.string().min(1).max(256).optional(),
@@ -70,14 +75,18 @@ export const gatewayJobListQueryV2Schema = z.strictObject({
   createdBefore: utcTimestampSchema.optional(),
   /** At most this many jobs, newest first (default 50, at most 500). */
   limit: z.coerce.number().int().min(1).max(500).optional(),
+  /** The `nextCursor` of the previous page: the jobs after it. */
+  cursor: z.string().regex(/^[A-Za-z0-9_-]{1,1024}$/).optional(),
 });
 export type GatewayJobListQueryV2 = z.infer<typeof gatewayJobListQueryV2Schema>;
 
-/** `GET /v1/jobs` (200), version 2. */
+/** `GET /v2/jobs` (200). */
 export const gatewayJobListV2Schema = z.strictObject({
   /** Always `list`. */
   object: z.literal('list'),
   /** The caller's jobs, newest first. */
   data: z.array(gatewayJobV2Schema),
+  /** Present when more jobs may follow: pass it as `cursor` for the next page. */
+  nextCursor: z.string().min(1).optional(),
 });
 export type GatewayJobListV2 = z.infer<typeof gatewayJobListV2Schema>;

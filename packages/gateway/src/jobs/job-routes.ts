@@ -15,6 +15,10 @@ import { TERMINAL_JOB_STATES, trackedJobSettlement } from '../governance/wiring/
 import type { RuntimeModel } from '../runtime/resolve-catalogue.js';
 import { admitStage } from '../stages/admit-stage.js';
 import { authenticateStage, type AuthenticatedClient } from '../stages/authenticate-stage.js';
+import { checkCallbackUrl } from './webhooks/callback-url-policy.js';
+import { gatewayJobCreateRequestV2Schema, gatewayJobListQueryV2Schema, type GatewayJobListV2, type GatewayJobV2 } from './gateway-jobs-api-v2.js';
+import { isoSeconds, trackedJobViewV1, trackedJobViewV2 } from './tracked-job-view.js';
+import { decodeJobListCursor, encodeJobListCursor } from './job-list-cursor.js';
 import {
   gatewayJobCreateRequestV1Schema,
   gatewayJobIssuesOf,
@@ -27,7 +31,7 @@ import {
 } from './gateway-jobs-api-v1.js';
 import { ownerPrefix, signJobHandle, verifyJobHandle, type JobHandleClaims } from './job-handle.js';
 import { readTrackedJob } from './poller/read-tracked-job.js';
-import type { TrackedJobV1 } from '../governance/v1/governance-store-v1.js';
+import type { TrackedJobQueryV1, TrackedJobV1 } from '../governance/v1/governance-store-v1.js';
 
 type ErrorDetails = Omit<GatewayJobErrorV1['error'], 'code' | 'message'>;
 
@@ -43,7 +47,7 @@ function invalidRequest(c: Context, message: string, issues: readonly GatewayJob
   return jobError(c, 400, 'invalid-request', message, first === undefined ? {} : { path: first.path, issues: [...issues] });
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const iso = isoSeconds;
 
 function jobView(snapshot: ProviderAsyncJobSnapshotV2, handle: string, model: string, prefix: string): GatewayJobV1 {
   return {
@@ -62,33 +66,22 @@ function jobView(snapshot: ProviderAsyncJobSnapshotV2, handle: string, model: st
   };
 }
 
-/** A tracked job's row as the jobs API v1 shows it to its owner. */
-function trackedJobViewV1(job: TrackedJobV1, handle: string, prefix: string): GatewayJobV1 {
-  const terminal = job.terminal;
-  const failureCode = terminal?.failureCode;
-  return {
-    id: handle,
-    object: 'job',
-    model: job.publicModel,
-    status: job.state as GatewayJobV1['status'],
-    ...(job.progress === undefined ? {} : { progress: job.progress }),
-    createdAt: iso(job.createdAtMs),
-    ...(terminal === undefined ? {} : { finishedAt: iso(terminal.finishedAtMs) }),
-    ...(job.idempotencyKey?.startsWith(prefix) === true ? { idempotencyKey: job.idempotencyKey.slice(prefix.length) } : {}),
-    ...(terminal?.media === undefined ? {} : { media: terminal.media.map((item) => ({ type: item.type, url: item.url, ...(item.durationSeconds === undefined ? {} : { durationSeconds: item.durationSeconds }) })) }),
-    ...(failureCode !== undefined && (PROVIDER_FAILURE_CODES_V1 as readonly string[]).includes(failureCode) ? { failure: { code: failureCode as ProviderFailureCodeV1 } } : {}),
-    ...(terminal?.usage === undefined ? {} : { usage: terminal.usage }),
-  };
-}
-
 const modelOfTarget = (ref: string): string => ref.slice(0, ref.lastIndexOf('#'));
 
 /**
- * The gateway-native async jobs API over `engine.execute` and `engine.jobs.*`:
- * `POST /v1/jobs` (create), `GET /v1/jobs/{id}`, `GET /v1/jobs?model=...` (the caller's jobs), `POST /v1/jobs/{id}/cancel`.
- * Job ids are signed, self-contained handles (see job-handle.ts); bearer client keys.
+ * The gateway-native async jobs API over `engine.execute` and `engine.jobs.*`, in two versions side by side:
+ * `POST /v{1,2}/jobs` (create), `GET /v{1,2}/jobs/{id}`, `GET /v{1,2}/jobs` (the caller's jobs), `POST
+ * /v{1,2}/jobs/{id}/cancel`. Version 2 takes a callback URL at create and answers version 2 bodies (media expiry,
+ * last observation, delivery log, list filters and paging); version 1 answers exactly what it always did. Job ids
+ * are signed, self-contained handles (see job-handle.ts), valid on both; bearer client keys.
  */
 export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
+  registerJobRoutesOf(app, runtime, 1);
+  registerJobRoutesOf(app, runtime, 2);
+}
+
+function registerJobRoutesOf(app: Hono, runtime: GatewayRuntime, version: 1 | 2): void {
+  const base = `/v${version}/jobs`;
   const signingKey = runtime.catalogue.signingKey;
   const caller = async (c: Context): Promise<string | undefined> => (await principalOf(c))?.clientId;
   /** The caller (with governance: its tenant, which owns its jobs) or `undefined` when its key is refused. */
@@ -103,6 +96,13 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
   const handleFor = (target: RuntimeTarget, providerJobId: string, client: string): string =>
     signJobHandle({ kind: 'job', target: target.ref, providerJobId, client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds }, signingKey as Uint8Array);
 
+  /** Why a callback URL cannot be taken (no webhooks here, or the address policy), or `undefined`. */
+  const callbackRefusal = (value: string): string | undefined => {
+    const webhooks = runtime.jobWorkers?.webhooks;
+    if (runtime.governance === undefined || webhooks === undefined) return 'This gateway sends no webhooks (it needs governance and a webhook master key).';
+    const checked = checkCallbackUrl(value, webhooks.policy);
+    return 'refusal' in checked ? `The callback URL is refused (${checked.refusal}): https only, no credentials, no private, link-local or metadata address.` : undefined;
+  };
   const verified = (c: Context, client: string, id: string, kind: JobHandleClaims['kind']): { claims: JobHandleClaims; target: RuntimeTarget } | Response => {
     const claims = verifyJobHandle(id, signingKey as Uint8Array, client, runtime.now());
     if (claims === 'malformed' || claims === 'forged') return jobError(c, 400, 'invalid-job-id', 'The job id is not one this gateway issued.');
@@ -113,7 +113,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     return { claims, target };
   };
 
-  app.post('/v1/jobs', async (c) => {
+  app.post(base, async (c) => {
     const started = performance.now();
     const authenticated = await principalOf(c);
     if (authenticated === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
@@ -129,9 +129,13 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
       return jobError(c, 400, 'malformed-json', 'The body is not a JSON object.');
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return jobError(c, 400, 'malformed-json', 'The body is not a JSON object.');
-    const request = gatewayJobCreateRequestV1Schema.safeParse(parsed);
+    const request = (version === 1 ? gatewayJobCreateRequestV1Schema : gatewayJobCreateRequestV2Schema).safeParse(parsed);
     if (!request.success) return invalidRequest(c, 'The body is not a valid job create request.', gatewayJobIssuesOf(request.error, parsed));
-    const { model: modelName, idempotencyKey: clientIdempotencyKey, ...fields } = request.data;
+    const { model: modelName, idempotencyKey: clientIdempotencyKey, callbackUrl, ...fields } = request.data as typeof request.data & { callbackUrl?: string };
+    if (callbackUrl !== undefined) {
+      const refusal = callbackRefusal(callbackUrl);
+      if (refusal !== undefined) return invalidRequest(c, 'The callback URL is refused.', [{ path: 'callbackUrl', reason: 'invalid-value', message: refusal }]);
+    }
     const model = runtime.catalogue.models.get(modelName);
     const targets = model?.targets.filter((target) => target.execution === 'async') ?? [];
     if (model === undefined || targets.length === 0 || (principal !== undefined && runtime.governance?.mayUseModel(principal, modelName) === false)) {
@@ -147,12 +151,12 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     const admitted = await admitStage({ draining: runtime.draining, limiter: runtime.limiter });
     if (admitted.kind === 'refuse') {
       const draining = admitted.refusal.outcome === 'refused:draining';
-      log('POST /v1/jobs', started, draining ? 503 : 429, admitted.refusal.outcome, { client, model: model.name });
+      log(`POST ${base}`, started, draining ? 503 : 429, admitted.refusal.outcome, { client, model: model.name });
       c.header('retry-after', '1');
       return jobError(c, draining ? 503 : 429, draining ? 'overloaded' : 'rate-limited', draining ? 'The gateway is shutting down.' : 'The gateway is at its concurrency limit.');
     }
     try {
-      return await createJob(c, { started, client, principal, model, targets, task, visibleKey, submittedAfter: iso(runtime.now() - 1000), bytes: bytes.byteLength });
+      return await createJob(c, { started, client, principal, model, targets, task, visibleKey, submittedAfter: iso(runtime.now() - 1000), bytes: bytes.byteLength, callbackUrl });
     } finally {
       admitted.value.release();
     }
@@ -170,6 +174,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
       visibleKey: string;
       submittedAfter: string;
       bytes: number;
+      callbackUrl: string | undefined;
     },
   ): Promise<Response> => {
     const { started, client, principal, model, targets, task, visibleKey, submittedAfter } = input;
@@ -202,7 +207,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
           const admission = await metering.admit(target);
           if (admission.kind === 'refused') {
             const status = admission.code === 'tenant-budget-exhausted' ? 402 : admission.code === 'governance-unavailable' ? 503 : 429;
-            log('POST /v1/jobs', started, status, `refused:${admission.code}`, { client, model: model.name, attempts });
+            log(`POST ${base}`, started, status, `refused:${admission.code}`, { client, model: model.name, attempts });
             if (admission.retryAfterMs !== undefined) c.header('retry-after', String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))));
             return jobError(c, status, admission.code, 'The tenant’s limits refused the job; nothing was sent.');
           }
@@ -217,7 +222,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
           note(error.code);
           if (meter !== undefined) unsettled = { meter, ending: { reachedProvider: error.phase !== 'input' && error.phase !== 'transport', served: false, outcome: `failed:${error.code}` } };
           if (error.phase === 'input') continue;
-          log('POST /v1/jobs', started, 502, `engine:${error.code}`, { client, model: model.name, attempts });
+          log(`POST ${base}`, started, 502, `engine:${error.code}`, { client, model: model.name, attempts });
           return jobError(c, 502, 'provider-error', 'The gateway could not submit the job.');
         }
         const target_ = { provider: target.provider, family: target.family, ref: target.ref };
@@ -242,10 +247,19 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
               // The poller's first poll of it follows the target's plan: the job settles even if nobody asks.
               nextPollAtMs: runtime.now() + (runtime.jobWorkers?.planOfTarget(target.ref).firstPollMs ?? 0),
               pollAttempts: 0,
+              ...(input.callbackUrl === undefined ? {} : { callbackUrl: input.callbackUrl }),
             });
           }
-          log('POST /v1/jobs', started, 202, 'accepted', logged);
-          const job: GatewayJobV1 = { id: handleFor(target, execution.providerJobId, client), object: 'job', model: model.name, status: 'queued', idempotencyKey: visibleKey, createdAt: iso(runtime.now()) };
+          log(`POST ${base}`, started, 202, 'accepted', logged);
+          const job: GatewayJobV2 = {
+            id: handleFor(target, execution.providerJobId, client),
+            object: 'job',
+            model: model.name,
+            status: 'queued',
+            idempotencyKey: visibleKey,
+            createdAt: iso(runtime.now()),
+            ...(input.callbackUrl === undefined ? {} : { callbackUrl: input.callbackUrl }),
+          };
           return c.json(job, 202);
         }
         if (execution.kind !== 'rejected') {
@@ -260,7 +274,7 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
           // until recovery finds the job or the reservation's deadline passes (then it is settled as orphaned).
           const window = { from: submittedAfter, to: iso(runtime.now() + 1000) };
           const recovery = signJobHandle({ kind: 'window', target: target.ref, providerJobId: '', client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds, window }, signingKey as Uint8Array);
-          log('POST /v1/jobs', started, 502, `unknown:${execution.failureCode}`, logged);
+          log(`POST ${base}`, started, 502, `unknown:${execution.failureCode}`, logged);
           const how = target.echoesIdempotencyKey
             ? 'List the submission window with the recovery token (GET /v1/jobs?recover=...) before submitting again.'
             : 'This provider does not echo the idempotency key, so the gateway cannot find it for you (the recovery token answers recovery-unsupported); check with the operator before submitting again.';
@@ -271,12 +285,12 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
           });
         }
         if (!execution.retryable) {
-          log('POST /v1/jobs', started, 422, `rejected:${execution.failureCode}`, logged);
+          log(`POST ${base}`, started, 422, `rejected:${execution.failureCode}`, logged);
           const code = (PROVIDER_FAILURE_CODES_V1 as readonly string[]).includes(execution.failureCode) ? (execution.failureCode as ProviderFailureCodeV1) : 'provider-error';
           return jobError(c, code === 'rate-limited' ? 429 : 422, code, 'The provider refused the job.');
         }
       }
-      log('POST /v1/jobs', started, 503, 'rejected:all-targets', { client, model: model.name, attempts });
+      log(`POST ${base}`, started, 503, 'rejected:all-targets', { client, model: model.name, attempts });
       return jobError(c, 503, 'no-target-accepted', 'No target accepted the job; nothing was created.');
     }
   };
@@ -292,14 +306,14 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     await governance.store.recordJob({ ...job, state: snapshot.state, settledAtMs: now });
   };
 
-  app.get('/v1/jobs/:id', async (c) => {
+  app.get(`${base}/:id`, async (c) => {
     const started = performance.now();
     const client = await caller(c);
     if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
     if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
     const found = verified(c, client, c.req.param('id'), 'job');
     if (found instanceof Response) {
-      log('GET /v1/jobs/{id}', started, found.status, 'refused:job-id', { client });
+      log(`GET ${base}/{id}`, started, found.status, 'refused:job-id', { client });
       return found;
     }
     const jobWorkers = runtime.jobWorkers;
@@ -309,23 +323,41 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
       const key = { tenantId: client, targetRef: found.target.ref, providerJobId: found.claims.providerJobId };
       const read = await readTrackedJob(jobWorkers.readDeps, key, c.req.raw.signal);
       if (read !== undefined && read.source !== 'stale') {
-        log('GET /v1/jobs/{id}', started, 200, read.job.state, { client, model: modelOfTarget(found.target.ref), source: read.source });
-        return c.json(trackedJobViewV1(read.job, c.req.param('id'), ownerPrefix(client, signingKey)));
+        log(`GET ${base}/{id}`, started, 200, read.job.state, { client, model: modelOfTarget(found.target.ref), source: read.source });
+        const prefix = ownerPrefix(client, signingKey);
+        return c.json(version === 1 ? trackedJobViewV1(read.job, c.req.param('id'), prefix) : trackedJobViewV2(read.job, c.req.param('id'), prefix));
       }
     }
     try {
       const observation = await runtime.engine.jobs.get({ binding: found.target.binding, providerJobId: found.claims.providerJobId, signal: c.req.raw.signal });
       await settleObservedJob(client, found.target, observation.snapshot);
-      log('GET /v1/jobs/{id}', started, 200, observation.snapshot.state, { client, model: modelOfTarget(found.target.ref) });
+      log(`GET ${base}/{id}`, started, 200, observation.snapshot.state, { client, model: modelOfTarget(found.target.ref) });
       return c.json(jobView(observation.snapshot, c.req.param('id'), modelOfTarget(found.target.ref), ownerPrefix(client, signingKey)));
     } catch (error) {
       if (!isProtocolEngineErrorV1(error)) throw error;
-      log('GET /v1/jobs/{id}', started, 502, `engine:${error.code}`, { client });
+      log(`GET ${base}/{id}`, started, 502, `engine:${error.code}`, { client });
       return jobError(c, 502, 'provider-error', 'The provider could not be asked about this job.');
     }
   });
 
-  app.post('/v1/jobs/:id/cancel', async (c) => {
+  if (version === 2) {
+    // The gateway's copy of a result (jobs.media): served to the job's owner, after the provider's URL expired too.
+    app.get(`${base}/:id/media/:index`, async (c) => {
+      const client = await caller(c);
+      if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
+      if (signingKey === undefined) return jobError(c, 404, 'jobs-disabled', 'This gateway serves no async models.');
+      const found = verified(c, client, c.req.param('id'), 'job');
+      if (found instanceof Response) return found;
+      const index = Number(c.req.param('index'));
+      const job = await runtime.governance?.store.findJob(client, found.target.ref, found.claims.providerJobId);
+      const key = Number.isInteger(index) ? job?.terminal?.media?.[index]?.storedKey : undefined;
+      const stored = key === undefined ? undefined : await runtime.jobWorkers?.mediaStore?.get(key);
+      if (stored === undefined) return jobError(c, 404, 'job-not-found', 'The gateway keeps no copy of that result.');
+      return c.body(new Uint8Array(stored.bytes), 200, { 'content-type': stored.contentType, 'content-length': String(stored.bytes.byteLength) });
+    });
+  }
+
+  app.post(`${base}/:id/cancel`, async (c) => {
     const started = performance.now();
     const client = await caller(c);
     if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
@@ -334,18 +366,62 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
     if (found instanceof Response) return found;
     try {
       await runtime.engine.jobs.cancel({ binding: found.target.binding, providerJobId: found.claims.providerJobId, signal: c.req.raw.signal });
-      log('POST /v1/jobs/{id}/cancel', started, 200, 'cancelled', { client });
+      log(`POST ${base}/{id}/cancel`, started, 200, 'cancelled', { client });
       const answer: GatewayJobCancelV1 = { id: c.req.param('id'), object: 'job', model: modelOfTarget(found.target.ref), cancelRequested: true };
       return c.json(answer);
     } catch (error) {
       if (!isProtocolEngineErrorV1(error)) throw error;
-      log('POST /v1/jobs/{id}/cancel', started, error.code === 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED' ? 409 : 502, `engine:${error.code}`, { client });
+      log(`POST ${base}/{id}/cancel`, started, error.code === 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED' ? 409 : 502, `engine:${error.code}`, { client });
       if (error.code === 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED') return jobError(c, 409, 'cancel-unsupported', 'This provider cannot cancel jobs.');
       return jobError(c, 502, 'provider-error', 'The provider could not cancel this job.');
     }
   });
 
-  app.get('/v1/jobs', async (c) => {
+  /** The caller's jobs from the store (with governance): filters by state, model and time, newest first, paged. */
+  const listTrackedJobs = async (c: Context, started: number, client: string, prefix: string): Promise<Response> => {
+    const raw = Object.fromEntries(Object.entries(c.req.query()).filter(([name]) => version === 2 || name === 'model' || name === 'limit'));
+    const query = gatewayJobListQueryV2Schema.safeParse(raw);
+    if (!query.success) return invalidRequest(c, 'The list query is not valid.', gatewayJobIssuesOf(query.error, raw));
+    const { model, status, createdAfter, createdBefore, cursor } = query.data;
+    const after = cursor === undefined ? undefined : decodeJobListCursor(cursor);
+    if (cursor !== undefined && after === undefined) return invalidRequest(c, 'The cursor is not one this gateway wrote.', [{ path: 'cursor', reason: 'invalid-value', message: 'Pass the nextCursor of the previous page.' }]);
+    if (model !== undefined && runtime.catalogue.models.get(model) === undefined && version === 1) {
+      return invalidRequest(c, 'Name an async model: GET /v1/jobs?model=NAME.', [{ path: 'model', reason: 'invalid-value', message: 'Name a model of this gateway.' }]);
+    }
+    const limit = query.data.limit ?? (version === 1 ? 100 : 50);
+    const filters: TrackedJobQueryV1 = {
+      limit: limit + 1,
+      ...(model === undefined ? {} : { publicModel: model }),
+      ...(status === undefined ? {} : { state: status }),
+      ...(createdAfter === undefined ? {} : { createdFromMs: Date.parse(createdAfter) }),
+      ...(createdBefore === undefined ? {} : { createdBeforeMs: Date.parse(createdBefore) }),
+      ...(after === undefined ? {} : { after }),
+    };
+    let rows: readonly TrackedJobV1[];
+    try {
+      rows = await (runtime.governance as NonNullable<typeof runtime.governance>).store.listJobs(client, filters);
+    } catch {
+      log(`GET ${base}`, started, 503, 'refused:governance-unavailable', { client });
+      return jobError(c, 503, 'governance-unavailable', 'The job store cannot be read now.');
+    }
+    const page = rows.slice(0, limit);
+    const handleOf = (job: TrackedJobV1): string =>
+      signJobHandle({ kind: 'job', target: job.targetRef, providerJobId: job.providerJobId, client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds }, signingKey as Uint8Array);
+    log(`GET ${base}`, started, 200, 'listed', { client, source: 'store' });
+    if (version === 1) {
+      const list: GatewayJobListV1 = { object: 'list', data: page.map((job) => trackedJobViewV1(job, handleOf(job), prefix)) };
+      return c.json(list);
+    }
+    const last = page.at(-1);
+    const list: GatewayJobListV2 = {
+      object: 'list',
+      data: page.map((job) => trackedJobViewV2(job, handleOf(job), prefix)),
+      ...(rows.length > limit && last !== undefined ? { nextCursor: encodeJobListCursor(last) } : {}),
+    };
+    return c.json(list);
+  };
+
+  app.get(base, async (c) => {
     const started = performance.now();
     const client = await caller(c);
     if (client === undefined) return jobError(c, 401, 'invalid-client-key', 'The API key is missing or invalid.');
@@ -358,11 +434,13 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
       const found = verified(c, client, recover, 'window');
       if (found instanceof Response) return found;
       if (!found.target.echoesIdempotencyKey) {
-        log('GET /v1/jobs', started, 409, 'refused:recovery-unsupported', { client });
+        log(`GET ${base}`, started, 409, 'refused:recovery-unsupported', { client });
         return jobError(c, 409, 'recovery-unsupported', 'This provider does not echo the idempotency key, so the gateway cannot tell your job from another client’s in this window.');
       }
       targets = [found.target];
       window = found.claims.window;
+    } else if (runtime.governance !== undefined) {
+      return listTrackedJobs(c, started, client, prefix);
     } else {
       const model = runtime.catalogue.models.get(c.req.query('model') ?? '');
       if (model === undefined) return invalidRequest(c, 'Name an async model: GET /v1/jobs?model=NAME.', [{ path: 'model', reason: c.req.query('model') === undefined ? 'missing' : 'invalid-value', message: 'Name a model of this gateway.' }]);
@@ -387,11 +465,11 @@ export function registerJobRoutes(app: Hono, runtime: GatewayRuntime): void {
       } catch (error) {
         if (!isProtocolEngineErrorV1(error)) throw error;
         if (error.code === 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED') continue;
-        log('GET /v1/jobs', started, 502, `engine:${error.code}`, { client });
+        log(`GET ${base}`, started, 502, `engine:${error.code}`, { client });
         return jobError(c, 502, 'provider-error', 'The provider could not list jobs.');
       }
     }
-    log('GET /v1/jobs', started, 200, 'listed', { client });
+    log(`GET ${base}`, started, 200, 'listed', { client });
     const list: GatewayJobListV1 = { object: 'list', data: items };
     return c.json(list);
   });

@@ -3,7 +3,17 @@ export class ConcurrencyLimiter {
   private active = 0;
   private readonly idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly max: number) {}
+  constructor(private max: number) {}
+
+  /** A new cap (a reload): slots held above it are kept until released, new requests wait for room below it. */
+  resize(max: number): void {
+    this.max = max;
+  }
+
+  /** The cap. */
+  get capacity(): number {
+    return this.max;
+  }
 
   /** Takes a slot; `false` when all are taken. */
   tryAcquire(): boolean {

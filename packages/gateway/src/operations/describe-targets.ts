@@ -8,13 +8,13 @@ export interface GatewayTargetsReport {
   readonly instance: string;
   /** When the report was taken (ISO 8601). */
   readonly at: string;
-  /** Each target of the catalogue in force: health, cooldown, requests in flight, recent latency. */
+  /** Each target of the catalogue in force: health, cooldown, requests in flight, recent latency and error rate. */
   readonly targets: readonly TargetHealthSnapshot[];
 }
 
 /**
- * This process's per-target health, cooldown state and requests in flight, for the admin API (which owns the
- * route and its admin key). Upstream pool use is not part of it yet: the transport does not expose its pool.
+ * This process's per-target health, cooldown state, requests in flight and recent error rate and latency percentiles,
+ * for the admin API (which owns the route and its admin key and adds each target's upstream pool use).
  */
 export function describeTargets(router: Pick<TargetRouter, 'snapshot'>, now: () => Date = () => new Date()): GatewayTargetsReport {
   return { instance: `${hostname()}:${process.pid}`, at: now().toISOString(), targets: router.snapshot() };

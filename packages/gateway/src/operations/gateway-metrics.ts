@@ -3,6 +3,7 @@ import { PROTOCOL_ENGINE_ERROR_CODES_V1 } from '@tokenforge/protocol-engine';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TargetHealthSnapshot } from '../routing/target-health-snapshot.js';
 import type { OperatorLogLine } from './operator-log.js';
+import type { TargetPoolUse } from './target-pool-use.js';
 
 /** What the metrics read besides the log lines; every function is read at scrape or observation time (reload-aware). */
 export interface GatewayMetricsSources {
@@ -14,6 +15,8 @@ export interface GatewayMetricsSources {
   readonly inFlight: () => number;
   /** Each target's health in this process, when routing keeps it. */
   readonly targetHealth?: () => readonly TargetHealthSnapshot[];
+  /** Each HTTP target's upstream connection pool in this process. */
+  readonly targetPools?: () => readonly TargetPoolUse[];
 }
 
 /** The label a value outside the catalogue or a fixed vocabulary gets. */
@@ -36,6 +39,8 @@ const ROUTES = new Set([
   'POST /v1/responses/input_tokens',
   'POST /v1/jobs',
   'GET /v1/jobs/{id}',
+  'POST /v2/jobs',
+  'GET /v2/jobs/{id}',
 ]);
 
 /** How a request ended, before the colon of the log's `outcome`. */
@@ -156,6 +161,21 @@ export class GatewayMetrics {
     health('tokenforge_gateway_target_cooling_down', 'Whether this process skips the target (1: cooling down or probing, 0: healthy).', (snapshot) => (snapshot.state === 'healthy' ? 0 : 1));
     health('tokenforge_gateway_target_recent_failures', 'Failures of the counted classes in the current window.', (snapshot) => snapshot.recentFailures);
     health('tokenforge_gateway_target_in_flight_requests', 'Requests this process has in flight at the target.', (snapshot) => snapshot.inFlight);
+    const pool = (name: string, help: string, value: (use: TargetPoolUse) => number): void => {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['model', 'target', 'provider'],
+        registers,
+        collect: function (this: Gauge<'model' | 'target' | 'provider'>) {
+          this.reset();
+          for (const use of sources.targetPools?.() ?? []) this.set({ model: use.model, target: use.ref, provider: use.provider }, value(use));
+        },
+      });
+    };
+    pool('tokenforge_gateway_upstream_connections_in_use', "Connections of the target's pool held by an exchange now (this process).", (use) => use.inUse);
+    pool('tokenforge_gateway_upstream_connections_max', "The size of the target's connection pool (maxConnections).", (use) => use.connections);
+    pool('tokenforge_gateway_upstream_queued_requests', 'Requests waiting for a free connection to the target (each waits at most its connect timeout).', (use) => use.waiting);
   }
 
   /** Counts one request line of the operator log. */

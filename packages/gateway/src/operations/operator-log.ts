@@ -12,6 +12,12 @@ export interface OperatorLogAttempt {
   /** The wait the provider asked for with this failure (`retry-after`, `retry-after-ms`), in milliseconds. */
   readonly retryAfterMs?: number;
   /**
+   * The family's stable code for this failure (`failure.providerCode`, for example `agent-cli.not-signed-in`,
+   * `agent-cli.deadline`, or the provider's own error code), when it is a short identifier (letters, digits,
+   * `.`, `_`, `:`, `-`; at most 64 characters); anything else is left out.
+   */
+  readonly providerCode?: string;
+  /**
    * Why this attempt failed, as the family explained it to the engine's observer: the rule, where and what was
    * expected, and the provider's request id. Never the offending value.
    */
@@ -27,6 +33,12 @@ export interface OperatorLogAttempt {
    * `limit`, `remaining` and `resetMs` (milliseconds from that response head, not a clock time), and `retryAfterMs`.
    */
   readonly rateLimits?: ProviderRateLimitsV3;
+  /** When the attempt started (epoch milliseconds). */
+  readonly startedAtMs?: number;
+  /** From the attempt's start to the first byte sent to the client; absent when this attempt sent none. */
+  readonly timeToFirstByteMs?: number;
+  /** From the attempt's start to its end (a streamed answer ends with its stream). */
+  readonly durationMs?: number;
 }
 
 /**

@@ -99,7 +99,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
         now: () => runtime.now(),
         egress,
         context,
-        opaqueStateSeal: opaqueStateSealFor(runtime.catalogue),
+        opaqueStateSeal: opaqueStateSealFor(runtime.catalogue, runtime.opaqueStateKey),
         task: decoded.task,
         preparedMedia,
         targets: routed.value,

@@ -1,3 +1,5 @@
+import type { TargetWindowSummary } from './target-latency-window.js';
+
 /** Where a target stands in this process's outlier detection. */
 export type TargetHealthState = 'healthy' | 'cooling-down' | 'probing';
 
@@ -19,4 +21,6 @@ export interface TargetHealthSnapshot {
   readonly inFlight: number;
   /** Recent latency (exponentially weighted), in milliseconds; absent before the first success. */
   readonly latencyEwmaMs?: number;
+  /** The attempts of the last 5 minutes in this process: how many, the error rate, latency p50, p90 and p99. */
+  readonly recent?: TargetWindowSummary;
 }

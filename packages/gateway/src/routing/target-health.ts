@@ -1,4 +1,5 @@
 import type { TargetHealthState } from './target-health-snapshot.js';
+import { TargetLatencyWindow, type TargetWindowSummary } from './target-latency-window.js';
 
 /** A cooldown policy with its defaults filled in. */
 export interface CooldownPolicy {
@@ -28,6 +29,7 @@ export class TargetHealth {
   #probeClaimedUntil = 0;
   #inFlight = 0;
   #latencyEwmaMs: number | undefined;
+  readonly #window = new TargetLatencyWindow();
 
   constructor(policy: CooldownPolicy | undefined) {
     this.#policy = policy;
@@ -39,6 +41,11 @@ export class TargetHealth {
 
   get latencyEwmaMs(): number | undefined {
     return this.#latencyEwmaMs;
+  }
+
+  /** The error rate and latency percentiles of the recent attempts (see {@link TargetLatencyWindow}). */
+  recent(now: number): TargetWindowSummary {
+    return this.#window.summary(now);
   }
 
   /** `healthy`, `cooling-down` (skip it), or `probing` (its cooldown ended; one request may try it). */
@@ -79,7 +86,8 @@ export class TargetHealth {
    * The attempt got an answer (or a failure of a class that does not count: the target is reachable). With
    * `stillOpen` (a stream whose head arrived) the request stays in flight until {@link TargetHealth.ended}.
    */
-  succeeded(latencyMs: number, stillOpen = false): void {
+  succeeded(latencyMs: number, stillOpen = false, now?: number): void {
+    if (now !== undefined) this.#window.record(now, latencyMs, false);
     if (!stillOpen) this.#inFlight = Math.max(0, this.#inFlight - 1);
     this.#latencyEwmaMs = this.#latencyEwmaMs === undefined ? latencyMs : this.#latencyEwmaMs + LATENCY_SMOOTHING * (latencyMs - this.#latencyEwmaMs);
     this.#failures = [];
@@ -94,6 +102,7 @@ export class TargetHealth {
 
   /** The attempt failed with `code` at `now`. */
   failed(code: string, now: number, latencyMs: number): void {
+    this.#window.record(now, latencyMs, true);
     const policy = this.#policy;
     if (policy === undefined || !policy.classes.has(code)) {
       this.succeeded(latencyMs);

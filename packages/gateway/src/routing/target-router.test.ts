@@ -17,8 +17,8 @@ describe('TargetRouter', () => {
     const report = describeTargets(router, () => new Date(0));
     expect(report.instance).toMatch(/:\d+$/);
     expect(report.targets).toEqual([
-      { ref: 'm#0', provider: 'p', model: 'm', state: 'cooling-down', recentFailures: 0, cooldownRemainingMs: 5_000, inFlight: 0 },
-      { ref: 'm#1', provider: 'p', model: 'm', state: 'healthy', recentFailures: 0, cooldownRemainingMs: 0, inFlight: 0 },
+      { ref: 'm#0', provider: 'p', model: 'm', state: 'cooling-down', recentFailures: 0, cooldownRemainingMs: 5_000, inFlight: 0, recent: { attempts: 1, errorRate: 1 } },
+      { ref: 'm#1', provider: 'p', model: 'm', state: 'healthy', recentFailures: 0, cooldownRemainingMs: 0, inFlight: 0, recent: { attempts: 0, errorRate: 0 } },
     ]);
     now = 5_000;
     expect(router.order(undefined, [first, second])).toEqual([first, second]);
@@ -32,7 +32,7 @@ describe('TargetRouter', () => {
     now = 40;
     const ended = settle({ kind: 'answer', streaming: true });
     now = 5_000;
-    expect(router.snapshot()[0]).toMatchObject({ inFlight: 1, latencyEwmaMs: 40 });
+    expect(router.snapshot()[0]).toMatchObject({ inFlight: 1, latencyEwmaMs: 40, recent: { attempts: 1, errorRate: 0, latencyP50Ms: 40 } });
     ended();
     ended();
     expect(router.snapshot()[0]).toMatchObject({ inFlight: 0 });

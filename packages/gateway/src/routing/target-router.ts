@@ -74,7 +74,7 @@ export class TargetRouter {
         health.failed(result.code, now, now - started);
         return () => {};
       }
-      health.succeeded(now - started, result.streaming === true);
+      health.succeeded(now - started, result.streaming === true, now);
       if (result.streaming !== true) return () => {};
       let ended = false;
       return () => {
@@ -101,6 +101,7 @@ export class TargetRouter {
       cooldownRemainingMs: health.cooldownRemainingMs(now),
       inFlight: health.inFlight,
       ...(health.latencyEwmaMs === undefined ? {} : { latencyEwmaMs: Math.round(health.latencyEwmaMs * 10) / 10 }),
+      recent: health.recent(now),
     }));
   }
 }

@@ -24,7 +24,14 @@ describe('agent-cli/v1 catalogue targets', () => {
     expect(target?.capability).toMatchObject({ protocolFamily: 'agent-cli/v1', taskKinds: ['chat'], tools: false });
     const transport = await target?.binding.bindTransport('cli#0', new AbortController().signal);
     expect(isProviderProcessTransportV4(transport)).toBe(true);
-    expect(transport).toMatchObject({ program: 'claude-code' });
+    expect(transport).toMatchObject({ program: 'claude-code', builtInTools: 'none' });
+    await resolved.close();
+  });
+
+  it('hand a read-only opt-in to the family as the transport\'s builtInTools (default none)', async () => {
+    const resolved = resolveCatalogue(catalogue({ ...cliTarget, agentCli: { ...cliTarget.agentCli, program: 'gemini-cli', builtInTools: 'read-only' } }), suite, { CLIENT_KEY: 'client-key-0001', CLI_BASE_URL: 'http://127.0.0.1:1' });
+    const transport = await resolved.targets.get('cli#0')?.binding.bindTransport('cli#0', new AbortController().signal);
+    expect(transport).toMatchObject({ program: 'gemini-cli', builtInTools: 'read-only' });
     await resolved.close();
   });
 
@@ -43,5 +50,8 @@ describe('agent-cli/v1 catalogue targets', () => {
     ]);
     expect(problems({ provider: 'p', family: 'agent-cli/v1', model: 'm' })).toEqual(['models.0.targets.0.agentCli: a target of family agent-cli/v1 needs agentCli (program, executable, configFolder)']);
     expect(problems({ provider: 'p', family: 'openai-chat/v1', model: 'm' })).toEqual(['models.0.targets.0: an HTTP target needs baseUrl and credentials']);
+    expect(problems({ ...cliTarget, agentCli: { ...cliTarget.agentCli, program: 'codex', environment: [], builtInTools: 'read-only' } })).toEqual([
+      'models.0.targets.0.agentCli.builtInTools: codex cannot confine read-only tools to its working folder',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { ProviderTransport } from '@tokenforge/model-protocol';
 import { createProcessProviderTransport, type ProcessRunReport } from '@tokenforge/process-transport';
+import { agentCliMapping } from '@tokenforge/provider-adapters';
 import type { GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
 
 /** Default wall-clock bound of one CLI run. */
@@ -9,8 +10,8 @@ export const DEFAULT_AGENT_CLI_DEADLINE_MS = 300_000;
 export type AgentCliRunLog = (targetPath: string, report: ProcessRunReport) => void;
 
 /**
- * The process transport of an `agent-cli/v1` target: its program, executable, configuration folder, the variables
- * it names read from the gateway's environment (each must be set), run slots and deadline. `undefined` after
+ * The process transport of an `agent-cli/v1` target: its program, executable, configuration folder, built-in tools,
+ * the variables it names read from the gateway's environment (each must be set), run slots and deadline. `undefined` after
  * recording a problem.
  */
 export function agentCliTransportOf(
@@ -29,6 +30,10 @@ export function agentCliTransportOf(
     problems.push(`${path}: an agentCli target has no baseUrl or credentials (the CLI signs in with its own configuration folder)`);
     return undefined;
   }
+  if (cli.builtInTools === 'read-only' && agentCliMapping(cli.program)?.confinesReadOnlyTools !== true) {
+    problems.push(`${path}.agentCli.builtInTools: ${cli.program} cannot confine read-only tools to its working folder`);
+    return undefined;
+  }
   const environment: Record<string, string> = {};
   let missing = false;
   for (const name of cli.environment ?? []) {
@@ -44,6 +49,7 @@ export function agentCliTransportOf(
     executable: cli.executable,
     configFolder: cli.configFolder,
     environment,
+    builtInTools: cli.builtInTools ?? 'none',
     deadlineMs: cli.deadlineMs ?? DEFAULT_AGENT_CLI_DEADLINE_MS,
     ...(cli.maxConcurrentRuns === undefined ? {} : { maxConcurrentRuns: cli.maxConcurrentRuns }),
     ...(cli.maxQueuedRuns === undefined ? {} : { maxQueuedRuns: cli.maxQueuedRuns }),

@@ -1,7 +1,7 @@
 import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import type { Logger } from 'pino';
-import type { GatewayLimitsV1 } from '../catalogue/gateway-catalogue-v1.js';
+import type { GatewayConsoleV1, GatewayLimitsV1 } from '../catalogue/gateway-catalogue-v1.js';
 import type { GatewayGovernance } from '../governance/wiring/gateway-governance.js';
 import type { JobWorkers } from '../jobs/poller/start-job-workers.js';
 import type { ConcurrencyLimiter } from '../operations/concurrency-limiter.js';
@@ -33,17 +33,25 @@ export interface GatewayRuntime {
   catalogue: ResolvedCatalogue;
   /** Per-process routing state: tiers, balancing, cooldown. Absent: catalogue order. */
   readonly router?: TargetRouter;
-  readonly limits: GatewayLimits;
+  /** The limits in force; a reload replaces them for requests that start afterwards. */
+  limits: GatewayLimits;
   readonly limiter: ConcurrencyLimiter;
   readonly logger: Logger;
-  /** Job handle lifetime in seconds. */
-  readonly jobHandleTtlSeconds: number;
+  /**
+   * The key of the opaque reasoning state seal, from a persisted secret (the embedded store's data directory, or the
+   * shared store's `TOKENFORGE_KEY_HASHING_SECRET`); absent without governance (see `opaqueStateSealFor`).
+   */
+  readonly opaqueStateKey?: Uint8Array;
+  /** Job handle lifetime in seconds (a reload may change it for handles issued afterwards). */
+  jobHandleTtlSeconds: number;
   /** Clock in epoch milliseconds. */
   readonly now: () => number;
   /** Spans and metrics (OpenTelemetry GenAI conventions). Default: one over the global providers. */
   readonly telemetry?: GatewayTelemetry;
   /** Tenants, limits and spend; absent: governance off (the catalogue's static client keys only). */
   readonly governance?: GatewayGovernance;
+  /** The catalogue's console settings, as read at start. */
+  readonly console?: GatewayConsoleV1;
   /** Set once SIGTERM (or `close`) started: `/readyz` answers 503 and new model requests are refused. */
   draining: boolean;
   /**

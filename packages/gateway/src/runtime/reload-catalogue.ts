@@ -1,6 +1,8 @@
 import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import type { Logger } from 'pino';
+import type { GatewayCatalogueV1 } from '../catalogue/gateway-catalogue-v1.js';
 import { GatewayCatalogueError, readGatewayCatalogueFile } from '../catalogue/load-catalogue.js';
+import type { ReloadedSettings } from './apply-reloaded-settings.js';
 import type { TargetRouter } from '../routing/target-router.js';
 import { GatewayConfigurationError } from './gateway-configuration-error.js';
 import type { GatewayRuntime } from './gateway-runtime.js';
@@ -8,7 +10,17 @@ import { resolveCatalogue, type ResolvedCatalogue, type RuntimeTarget } from './
 
 /** What a reload did. */
 export type CatalogueReloadResult =
-  | { readonly kind: 'applied'; readonly models: number; readonly targetsKept: number; readonly targetsAdded: number; readonly targetsRetired: number }
+  | {
+      readonly kind: 'applied';
+      readonly models: number;
+      readonly targetsKept: number;
+      readonly targetsAdded: number;
+      readonly targetsRetired: number;
+      /** Settings sections applied live (`limits`, `jobs`, `metrics`). */
+      readonly settingsApplied: readonly string[];
+      /** Changed settings kept at their old value, each with why (a restart applies them). */
+      readonly settingsKept: readonly string[];
+    }
   | { readonly kind: 'refused'; readonly problems: readonly string[] };
 
 /** What {@link createCatalogueReloader} works on. */
@@ -21,6 +33,8 @@ export interface CatalogueReloaderOptions {
   /** Read at each reload (a `_FILE` secret is read again too). */
   readonly env: () => Readonly<Record<string, string | undefined>>;
   readonly logger: Logger;
+  /** Applies the new file's `limits`, `jobs` and `metrics` once its catalogue is in force (see `applyReloadedSettings`). */
+  readonly applySettings?: (catalogue: GatewayCatalogueV1) => Promise<ReloadedSettings>;
   /** Told of each result (the metrics count them). */
   readonly onResult?: (result: CatalogueReloadResult) => void;
 }
@@ -37,7 +51,8 @@ export interface CatalogueReloader {
  * logged (warn). A good one replaces the catalogue for new requests: unchanged targets are the same objects (their
  * pool and their cooldown state go on), requests in flight finish on the targets they hold, and the transports of
  * retired targets close once the longest request could have ended (`requestTimeoutMs`), or when the gateway stops.
- * Limits, jobs and the metrics endpoint are read at start only. Reloads run one at a time.
+ * Then `applySettings` applies limits, jobs and the metrics endpoint; a setting it cannot apply is kept and logged
+ * (warn) with why. Reloads run one at a time.
  */
 export function createCatalogueReloader(options: CatalogueReloaderOptions): CatalogueReloader {
   const retiring = new Set<{ catalogue: ResolvedCatalogue; targets: RuntimeTarget[]; timer: NodeJS.Timeout }>();
@@ -46,8 +61,9 @@ export function createCatalogueReloader(options: CatalogueReloaderOptions): Cata
   const reloadOnce = async (): Promise<CatalogueReloadResult> => {
     const { runtime, logger } = options;
     let next: ResolvedCatalogue;
+    let parsed: GatewayCatalogueV1;
     try {
-      const parsed = await readGatewayCatalogueFile(options.path);
+      parsed = await readGatewayCatalogueFile(options.path);
       next = resolveCatalogue(parsed, options.suite, options.env(), runtime.catalogue);
     } catch (error) {
       const problems =
@@ -70,12 +86,16 @@ export function createCatalogueReloader(options: CatalogueReloaderOptions): Cata
       entry.timer.unref();
       retiring.add(entry);
     }
+    const settings = (await options.applySettings?.(parsed)) ?? { applied: [], kept: [] };
+    for (const kept of settings.kept) logger.warn({ event: 'catalogue-reload-setting-kept', setting: kept.slice(0, kept.indexOf(':')) }, `catalogue reload: ${kept}`);
     const result: CatalogueReloadResult = {
       kind: 'applied',
       models: new Set(next.models.values()).size,
       targetsKept: [...kept].filter((target) => before.has(target)).length,
       targetsAdded: [...kept].filter((target) => !before.has(target)).length,
       targetsRetired: retired.length,
+      settingsApplied: settings.applied,
+      settingsKept: settings.kept,
     };
     const { kind, ...counts } = result;
     logger.info({ event: 'catalogue-reload', result: kind, ...counts }, 'catalogue reloaded');

@@ -44,18 +44,35 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
   // A new attempt's facts replace the last one's: an attempt without a response head has none.
   facts.rateLimits = undefined;
   let transport: { stage: string; reason: string } | undefined;
+  const startedAt = performance.now();
+  const startedAtMs = Date.now();
+  const timings = (): { durationMs: number; timeToFirstByteMs?: number } => {
+    const firstByteAt = facts.firstByteAt;
+    return { durationMs: Math.round(performance.now() - startedAt), ...(firstByteAt === undefined || firstByteAt < startedAt ? {} : { timeToFirstByteMs: Math.round(firstByteAt - startedAt) }) };
+  };
+  let logged: number | undefined;
+  // A streamed answer's attempt is written when its head is committed; its timings are completed when it ends.
+  const finishAttempt = (): void => {
+    const attempt = logged === undefined ? undefined : facts.attempts[logged];
+    if (attempt !== undefined) facts.attempts[logged as number] = { ...attempt, ...timings() };
+  };
   const logAttempt: LogAttempt = (outcome, detail = {}) => {
+    logged = facts.attempts.length;
     facts.attempts.push({
       target: target.ref,
       provider: target.provider,
       family: target.family,
       outcome,
       ...(detail.retryAfterMs === undefined ? {} : { retryAfterMs: detail.retryAfterMs }),
+      ...(detail.providerCode === undefined ? {} : { providerCode: detail.providerCode }),
       ...(diagnostics.length === 0 ? {} : { diagnostics: [...diagnostics] }),
       ...(transport === undefined ? {} : { transport }),
       ...(facts.rateLimits === undefined ? {} : { rateLimits: facts.rateLimits }),
+      startedAtMs,
+      ...timings(),
     });
-    endAttempt({ outcome, ...detail });
+    const { providerCode: _providerCode, ...ending } = detail;
+    endAttempt({ outcome, ...ending });
   };
   const observer = { onDiagnostic: (diagnostic: ProviderDiagnosticV3): void => void diagnostics.push(diagnostic) };
   let execution: ProtocolEngineExecutionV1;
@@ -99,13 +116,13 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
           ending: { reachedProvider: true, served: false, usage: terminal.usage, outcome: `failed:${terminal.failure.code}` },
         };
       }
+      facts.firstByteAt = performance.now();
       logAttempt(terminal.status === 'completed' ? 'ok' : terminal.status);
       settle(terminal, undefined, terminal.status);
-      facts.firstByteAt = performance.now();
       return { kind: 'answer', response: egressResponse(egress.encodeResponse(terminal, context), { 'x-request-id': scope.requestId }), outcome: terminal.status };
     }
     case 'stream':
-      return commitStream({ execution, egress, context, logAttempt, settle, signal: input.signal, release: input.release, end: input.end }, scope);
+      return commitStream({ execution, egress, context, logAttempt, finishAttempt, settle, signal: input.signal, release: input.release, end: input.end }, scope);
     case 'accepted-job':
     case 'rejected':
       logAttempt('unexpected-async');

@@ -16,10 +16,20 @@ export type Attempted =
       readonly ending: AttemptEnding;
     };
 
-/** Writes one attempt to the request's facts and ends its telemetry. */
-export type LogAttempt = (outcome: string, detail?: Omit<AttemptEnd, 'outcome'>) => void;
+/** What an attempt's log line and telemetry get beside its outcome. */
+export type AttemptDetail = Omit<AttemptEnd, 'outcome'> & { readonly providerCode?: string };
 
-/** The attempt telemetry detail of a failure. */
-export function failureDetail(failure: NormalizedProviderFailureV3, acceptance: AttemptAcceptance): Omit<AttemptEnd, 'outcome'> {
-  return { retryable: failure.retryable, acceptance, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) };
+/** Writes one attempt to the request's facts and ends its telemetry. */
+export type LogAttempt = (outcome: string, detail?: AttemptDetail) => void;
+
+const LOGGABLE_PROVIDER_CODE = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The attempt detail of a failure (its provider code only when it is a short identifier). */
+export function failureDetail(failure: NormalizedProviderFailureV3, acceptance: AttemptAcceptance): AttemptDetail {
+  return {
+    retryable: failure.retryable,
+    acceptance,
+    ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+    ...(failure.providerCode !== undefined && LOGGABLE_PROVIDER_CODE.test(failure.providerCode) ? { providerCode: failure.providerCode } : {}),
+  };
 }

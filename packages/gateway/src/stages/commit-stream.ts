@@ -1,6 +1,7 @@
-import type { AdapterTerminalOutcomeV4, EgressCodecV1, EgressContextV1, NormalizedStreamEventV4, UsageV3 } from '@tokenforge/model-protocol';
+import { ADAPTER_STREAM_TAKE_BUFFERED_V1, type AdapterTerminalOutcomeV4, type EgressCodecV1, type EgressContextV1, type NormalizedStreamEventV4, type UsageV3 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
 import { isGatewayShutdown } from '../http/request-deadline.js';
+import { withDirectStreamWriter, type DirectStreamSocket, type DirectStreamWriter } from '../pipeline/direct-stream-writer.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
 import { failureDetail, type Attempted, type LogAttempt } from './attempted.js';
 import type { SettleAttempt } from './settle-stage.js';
@@ -26,6 +27,8 @@ export interface CommitStreamInput {
   readonly egress: EgressCodecV1;
   readonly context: EgressContextV1;
   readonly logAttempt: LogAttempt;
+  /** Completes the logged attempt's timings when the stream ends (absent: they stay as at the head). */
+  readonly finishAttempt?: () => void;
   readonly settle: SettleAttempt;
   /** The request's signal: its reason tells a client that left and the gateway's shutdown from a failure. */
   readonly signal: AbortSignal;
@@ -53,6 +56,8 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
     return { kind: 'failure', failure: { code: 'unsupported', retryable: false }, acceptance: 'not-accepted', ending: { reachedProvider: true, served: false, outcome: 'failed:no-stream-encoder' } };
   }
   const iterator = execution.events[Symbol.asyncIterator]();
+  const takeReadyOf = (iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
+  const takeReady = typeof takeReadyOf === 'function' ? (takeReadyOf as () => NormalizedStreamEventV4 | undefined).bind(iterator) : undefined;
   const pending: Uint8Array[] = [];
   // This attempt's latest usage event: what a stream cut before its terminal is settled with.
   let streamedUsage: UsageV3 | undefined;
@@ -63,6 +68,11 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
     }
     const bytes = encoder.encodeEvent(event);
     if (bytes.byteLength > 0) pending.push(bytes);
+  };
+  /** Encodes the events the engine already holds (the rest of one upstream read), without a pull. */
+  const takeHeld = (): void => {
+    if (takeReady === undefined) return;
+    for (let event = takeReady(); event !== undefined; event = takeReady()) take(event);
   };
   let ended = false;
   try {
@@ -97,63 +107,143 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   const close = (terminal: AdapterTerminalOutcomeV4 | undefined, status: string): void => {
     if (closed) return;
     closed = true;
+    input.finishAttempt?.();
     input.release();
     input.settle(terminal, streamedUsage, status);
     input.end(200, status);
   };
-  const endWith = async (controller: ReadableStreamDefaultController<Uint8Array>, terminal: AdapterTerminalOutcomeV4): Promise<void> => {
-    const tail = encoder.encodeTerminal(terminal);
+  /**
+   * The next bytes for the client: every event encoded since the last write, with the events of the same upstream
+   * read gathered into one chunk; `undefined` once the events have ended. Throws what the event iterator threw.
+   */
+  const nextChunk = async (): Promise<Uint8Array | undefined> => {
+    for (;;) {
+      if (!ended) takeHeld();
+      if (pending.length > 0) {
+        const chunk = pending.length === 1 ? (pending[0] as Uint8Array) : joinBytes(pending);
+        pending.length = 0;
+        facts.firstByteAt ??= performance.now();
+        return chunk;
+      }
+      if (ended) return undefined;
+      const next = await iterator.next();
+      if (next.done === true) ended = true;
+      else take(next.value);
+    }
+  };
+  /** The stream's last bytes and how it ended, once the events have ended (`close` is the caller's, after writing them). */
+  const ending = async (): Promise<{ tail: Uint8Array; terminal: AdapterTerminalOutcomeV4; status: string }> => {
+    const terminal = await execution.terminal;
+    const early = terminal.status === 'completed' ? undefined : earlyEnd(input.signal);
+    const shown = early === 'shutdown' ? SHUTDOWN_TERMINAL : terminal;
+    const tail = encoder.encodeTerminal(shown);
     // An in-stream error goes out as its own read: the Gemini SDK recognises its bare error object only when
     // it does not share a socket read with the frames before it.
-    if (terminal.status === 'failed' && facts.firstByteAt !== undefined) await new Promise((resolve) => setTimeout(resolve, IN_STREAM_ERROR_PAUSE_MS));
-    if (tail.byteLength > 0) controller.enqueue(tail);
-    controller.close();
+    if (shown.status === 'failed' && facts.firstByteAt !== undefined) await new Promise((resolve) => setTimeout(resolve, IN_STREAM_ERROR_PAUSE_MS));
+    return { tail, terminal, status: early === 'shutdown' ? 'failed-in-stream:shutdown' : early ?? (terminal.status === 'failed' ? `failed-in-stream:${terminal.failure.code}` : terminal.status) };
   };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        // A pull that enqueues nothing is not repeated by the stream: loop until bytes or the end.
-        for (;;) {
-          const bytes = pending.shift();
+  /** After the event iterator threw: the shutdown's in-stream error bytes, or `undefined` when the stream is to be cut. */
+  const failedEnding = async (): Promise<{ tail: Uint8Array | undefined; status: string }> => {
+    execution.abort('stream error');
+    const early = earlyEnd(input.signal);
+    if (early !== 'shutdown') return { tail: undefined, status: early ?? 'failed-in-stream:gateway' };
+    const tail = encoder.encodeTerminal(SHUTDOWN_TERMINAL);
+    if (facts.firstByteAt !== undefined) await new Promise((resolve) => setTimeout(resolve, IN_STREAM_ERROR_PAUSE_MS));
+    return { tail, status: 'failed-in-stream:shutdown' };
+  };
+  const cancelled = async (): Promise<void> => {
+    execution.abort('client closed the stream');
+    await iterator.return?.().catch(() => undefined);
+    const terminal = await execution.terminal.catch(() => undefined);
+    close(terminal, 'cancelled');
+  };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const bytes = await nextChunk();
           if (bytes !== undefined) {
-            facts.firstByteAt ??= performance.now();
             controller.enqueue(bytes);
             return;
           }
-          if (ended) break;
-          const next = await iterator.next();
-          if (next.done === true) ended = true;
-          else take(next.value);
+          const { tail, terminal, status } = await ending();
+          if (tail.byteLength > 0) controller.enqueue(tail);
+          controller.close();
+          close(terminal, status);
+        } catch {
+          const { tail, status } = await failedEnding();
+          if (tail === undefined) controller.error(new Error('stream failed'));
+          else {
+            if (tail.byteLength > 0) controller.enqueue(tail);
+            controller.close();
+          }
+          close(undefined, status);
         }
-        const terminal = await execution.terminal;
-        const early = terminal.status === 'completed' ? undefined : earlyEnd(input.signal);
-        await endWith(controller, early === 'shutdown' ? SHUTDOWN_TERMINAL : terminal);
-        close(terminal, early === 'shutdown' ? 'failed-in-stream:shutdown' : early ?? (terminal.status === 'failed' ? `failed-in-stream:${terminal.failure.code}` : terminal.status));
-      } catch {
-        execution.abort('stream error');
-        const early = earlyEnd(input.signal);
-        if (early === 'shutdown') {
-          await endWith(controller, SHUTDOWN_TERMINAL).catch(() => undefined);
-          close(undefined, 'failed-in-stream:shutdown');
-          return;
-        }
-        controller.error(new Error('stream failed'));
-        close(undefined, early ?? 'failed-in-stream:gateway');
-      }
+      },
+      cancel: cancelled,
     },
-    async cancel() {
-      execution.abort('client closed the stream');
-      await iterator.return?.().catch(() => undefined);
-      const terminal = await execution.terminal.catch(() => undefined);
-      close(terminal, 'cancelled');
-    },
+    // Nothing is pulled before a reader asks: a response written straight to the socket never starts this stream.
+    { highWaterMark: 0 },
+  );
+  const response = new Response(body, {
+    status: 200,
+    headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', 'x-request-id': scope.requestId },
   });
-  return {
-    kind: 'answer',
-    response: new Response(body, {
-      status: 200,
-      headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', 'x-request-id': scope.requestId },
-    }),
-    outcome: 'stream',
+  const writeToSocket: DirectStreamWriter = async (outgoing) => {
+    let gone = false;
+    const onClose = (): void => {
+      if (gone || outgoing.writableFinished) return;
+      gone = true;
+      void cancelled();
+    };
+    outgoing.once('close', onClose);
+    // A client that left before the body started: its 'close' has already been emitted.
+    if (outgoing.destroyed) onClose();
+    try {
+      for (;;) {
+        const bytes = await nextChunk();
+        if (gone) return;
+        if (bytes === undefined) break;
+        if (!outgoing.write(bytes)) await drained(outgoing);
+        if (gone) return;
+      }
+      const { tail, terminal, status } = await ending();
+      if (gone) return;
+      outgoing.end(tail.byteLength > 0 ? tail : undefined);
+      close(terminal, status);
+    } catch {
+      if (gone) return;
+      const { tail, status } = await failedEnding();
+      if (tail === undefined) outgoing.destroy();
+      else outgoing.end(tail.byteLength > 0 ? tail : undefined);
+      close(undefined, status);
+    }
   };
+  return { kind: 'answer', response: withDirectStreamWriter(response, writeToSocket), outcome: 'stream' };
+}
+
+function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let total = 0;
+  for (const part of parts) total += part.byteLength;
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.byteLength;
+  }
+  return joined;
+}
+
+/** Resolves when `outgoing` can take more bytes, or has closed. */
+function drained(outgoing: DirectStreamSocket): Promise<void> {
+  if (outgoing.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      outgoing.off('drain', done);
+      outgoing.off('close', done);
+      resolve();
+    };
+    outgoing.once('drain', done);
+    outgoing.once('close', done);
+  });
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { RequestRecordV1 } from '../governance/v1/governance-store-v1.js';
+import { describeAttemptDiagnostic } from '../operations/describe-attempt-diagnostic.js';
 import { logRequest, type OperatorLogLine } from '../operations/operator-log.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
 
@@ -40,7 +41,20 @@ export function logStage(logger: Logger, scope: RequestScope, status: number, ou
     ...(line.model === undefined ? {} : { publicModel: line.model }),
     status,
     outcome,
-    attempts: facts.attempts.map((attempt) => ({ targetRef: attempt.target, provider: attempt.provider, outcome: attempt.outcome })),
+    attempts: facts.attempts.map((attempt, index) => {
+      const diagnostic = describeAttemptDiagnostic(attempt);
+      return {
+        attempt: index + 1,
+        targetRef: attempt.target,
+        provider: attempt.provider,
+        family: attempt.family,
+        outcome: attempt.outcome,
+        ...(diagnostic === undefined ? {} : { diagnostic }),
+        ...(attempt.startedAtMs === undefined ? {} : { startedAtMs: attempt.startedAtMs }),
+        ...(attempt.timeToFirstByteMs === undefined ? {} : { timeToFirstByteMs: attempt.timeToFirstByteMs }),
+        ...(attempt.durationMs === undefined ? {} : { durationMs: attempt.durationMs }),
+      };
+    }),
     totalMs: line.totalMs,
     ...(line.timeToFirstByteMs === undefined ? {} : { timeToFirstByteMs: line.timeToFirstByteMs }),
     atMs: Date.now(),

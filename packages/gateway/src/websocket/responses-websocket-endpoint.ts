@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { clientAuthRefusal } from '../http/client-auth-refusal.js';
 import { createRequestScope } from '../pipeline/request-scope.js';
@@ -64,7 +64,16 @@ const unknownRoute = (): Response =>
  * `maxBodyBytes`; a larger frame closes the connection (`1009`), as `ws` must stop reading it.
  */
 export function attachResponsesWebSocket(server: Server, runtime: GatewayRuntime, dialect: DirectDialect): ResponsesWebSocketEndpoint {
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: runtime.limits.maxBodyBytes * 2, perMessageDeflate: false });
+  // `ws` is loaded with the first upgrade: a gateway nobody opens a WebSocket to never loads it.
+  let sockets: WebSocketServer | undefined;
+  let closed = false;
+  const socketServer = async (): Promise<WebSocketServer> => {
+    if (sockets === undefined) {
+      const { WebSocketServer } = await import('ws');
+      sockets ??= new WebSocketServer({ noServer: true, maxPayload: runtime.limits.maxBodyBytes * 2, perMessageDeflate: false });
+    }
+    return sockets;
+  };
   const history: ResponseHistoryLimits = { maxBytes: runtime.limits.maxBodyBytes, ttlMs: RESPONSE_HISTORY_TTL_MS };
   let active = 0;
   let onIdle: (() => void) | undefined;
@@ -87,7 +96,9 @@ export function attachResponsesWebSocket(server: Server, runtime: GatewayRuntime
         logStage(runtime.logger, scope, 401, authenticated.refusal.outcome);
         return writeRefusal(socket, clientAuthRefusal(dialect.errorShape, scope.requestId));
       }
-      sockets.handleUpgrade(message, socket, head, (webSocket) => {
+      const server = await socketServer();
+      if (closed) return socket.destroy();
+      server.handleUpgrade(message, socket, head, (webSocket) => {
         new ResponsesWebSocketSession({ socket: webSocket, runtime, dialect, headers, clientId: authenticated.value.clientId, history, onActivity });
       });
     })().catch(() => socket.destroy());
@@ -99,6 +110,8 @@ export function attachResponsesWebSocket(server: Server, runtime: GatewayRuntime
     },
     idle: () => (active === 0 ? Promise.resolve() : new Promise((resolve) => (onIdle = resolve))),
     closeAll: () => {
+      closed = true;
+      if (sockets === undefined) return;
       for (const client of sockets.clients) client.close(1001, 'going away');
       sockets.close();
     },

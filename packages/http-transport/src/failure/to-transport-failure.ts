@@ -4,7 +4,7 @@ import {
   type ProviderTransportFailureReasonV1,
   type ProviderTransportFailureStageV1,
 } from '@tokenforge/model-protocol';
-import { errors as undiciErrors } from 'undici';
+import { loadUndici } from '../pool/load-undici.js';
 import { ConnectStageError } from './connect-stage-error.js';
 import type { SecretRedactor } from './secret-redactor.js';
 import { HttpTransportDiagnostic, toDiagnostic } from './transport-diagnostic.js';
@@ -51,7 +51,7 @@ export function toTransportFailure(
     return new ProviderTransportFailureV1('before-send', error.reason, { cause });
   }
   // Undici's parser errors may carry no `HPE_*` code at all: the class (a brand check, not the name) decides.
-  if (error instanceof undiciErrors.HTTPParserError) return transportFailure(stage, 'protocol-error', error, redact);
+  if (error instanceof loadUndici().errors.HTTPParserError) return transportFailure(stage, 'protocol-error', error, redact);
   const code = typeof (error as { code?: unknown } | null)?.code === 'string' ? (error as { code: string }).code : '';
   const reason = REASON_BY_CODE[code] ?? (code.startsWith('HPE_') ? 'protocol-error' : 'other');
   return transportFailure(stage, reason, error, redact);

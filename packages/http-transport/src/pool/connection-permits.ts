@@ -14,8 +14,18 @@ export class ConnectionPermits {
   #free: number;
   readonly #waiting: { grant: () => void }[] = [];
 
-  constructor(size: number) {
+  constructor(readonly size: number) {
     this.#free = size;
+  }
+
+  /** Permits held now (exchanges using a connection). */
+  get inUse(): number {
+    return this.size - this.#free;
+  }
+
+  /** Requests waiting for a permit now. */
+  get waiting(): number {
+    return this.#waiting.length;
   }
 
   /** Resolves with a release function (idempotent) once a permit is free. */

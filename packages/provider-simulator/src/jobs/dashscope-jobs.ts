@@ -3,7 +3,7 @@ import { parseSimulatorScenario, type SimulatorScenario } from '../scenario.js';
 import { headerValue, parseJsonObject, type SimExchange } from '../sim-exchange.js';
 import { errorHeaders } from '../wire/serve-chat.js';
 import { readRecordedFixture } from '../recorded-fixtures.js';
-import { jobPhase, jobUpdatedAt, SimJobStore, type SimJob } from './job-store.js';
+import { jobPhase, jobUpdatedAt, mediaOriginOf, SimJobStore, type SimJob } from './job-store.js';
 import type { SimJobTimings } from './kling-jobs.js';
 
 const CODES: Readonly<Record<number, string>> = {
@@ -40,6 +40,8 @@ function parseFilterTime(value: string | null): number | undefined {
 /** The DashScope async task surface: create (async header required), get, list, cancel (PENDING only). */
 export class DashScopeSurface {
   readonly store: SimJobStore;
+  /** Where result URLs point (set once the simulator listens, with `serveMedia`). */
+  mediaOrigin: string | undefined;
 
   constructor(
     private readonly now: () => number,
@@ -63,7 +65,7 @@ export class DashScopeSurface {
     }
     if (segments[0] !== 'tasks') return false;
     if (segments.length === 1 && method === 'GET') this.list(exchange);
-    else if (segments.length === 2 && method === 'GET') this.get(exchange, decodeURIComponent(segments[1] as string));
+    else if (segments.length === 2 && method === 'GET') await this.get(exchange, decodeURIComponent(segments[1] as string));
     else if (segments.length === 3 && segments[2] === 'cancel' && method === 'POST') this.cancel(exchange, decodeURIComponent(segments[1] as string));
     else return false;
     return true;
@@ -98,6 +100,7 @@ export class DashScopeSurface {
     const parameters = (typeof body.parameters === 'object' && body.parameters !== null ? body.parameters : {}) as Record<string, unknown>;
     const timed = scenario.kind === 'job' || scenario.kind === 'job-fail' ? scenario : undefined;
     const job: SimJob = {
+      ...(this.mediaOrigin === undefined ? {} : { mediaOrigin: this.mediaOrigin }),
       id: randomUUID(),
       collection: `dashscope:${image ? 'image' : 'video'}`,
       model: body.model,
@@ -112,9 +115,10 @@ export class DashScopeSurface {
     exchange.json(200, { request_id: randomUUID(), output: { task_id: job.id, task_status: 'PENDING' } });
   }
 
-  private get(exchange: SimExchange, taskId: string): void {
+  private async get(exchange: SimExchange, taskId: string): Promise<void> {
     const job = this.store.get(taskId);
     if (job === undefined) return exchange.json(200, { request_id: randomUUID(), output: { task_id: taskId, task_status: 'UNKNOWN' } });
+    await this.store.countPoll(job.id, () => exchange.wait(this.timings.pollDelayMs ?? 0));
     const now = this.now();
     const phase = jobPhase(job, now);
     const image = job.collection === 'dashscope:image';
@@ -127,10 +131,10 @@ export class DashScopeSurface {
     let usage: unknown;
     if (phase === 'succeeded') {
       if (image) {
-        output.results = Array.from({ length: job.outputs }, (_, index) => ({ url: `https://media.simulator.example/dashscope/${job.id}-${index}.png` }));
+        output.results = Array.from({ length: job.outputs }, (_, index) => ({ url: `${mediaOriginOf(job)}/media/dashscope/${job.id}-${index}.png` }));
         usage = { image_count: job.outputs };
       } else {
-        output.video_url = `https://media.simulator.example/dashscope/${job.id}.mp4`;
+        output.video_url = `${mediaOriginOf(job)}/media/dashscope/${job.id}.mp4`;
         usage = { video_count: 1, video_duration: job.videoSeconds ?? 5, video_ratio: '832*480' };
       }
     }

@@ -20,7 +20,19 @@ export interface SimJob {
   readonly outputs: number;
   /** Seconds of video, when a video job. */
   readonly videoSeconds?: number;
+  /** Where its result URLs point (`serveMedia`: the simulator itself), else an unreachable example host. */
+  readonly mediaOrigin?: string;
   cancelledAt?: number;
+}
+
+/** The status reads of one job the simulator answered. */
+export interface SimJobPolls {
+  /** Reads answered (or in flight). */
+  polls: number;
+  /** Reads in flight now. */
+  inFlight: number;
+  /** The most reads of this job that were in flight at once. */
+  maxConcurrent: number;
 }
 
 /** A callback the simulator tried to deliver. */
@@ -80,6 +92,8 @@ export class SimJobStore {
   private readonly pending = new Set<Promise<void>>();
   /** The last delivery of each job: a job's callbacks are sent one after another, in phase order. */
   private readonly lastDelivery = new Map<string, Promise<void>>();
+  /** Status reads of each job: how many, and the most that were in flight at once. */
+  readonly polls = new Map<string, SimJobPolls>();
   /** Every callback attempt, in order. */
   readonly deliveries: SimCallbackDelivery[] = [];
   private closed = false;
@@ -103,6 +117,20 @@ export class SimJobStore {
         if (job.cancelledAt === undefined) this.deliver(job, callbackUrl);
       }, at + PHASE_CLOCK_MARGIN_MS);
       this.timers.add(timer);
+    }
+  }
+
+  /** Counts one status read of job `id` while `hold` runs (the read is in flight until it resolves). */
+  async countPoll(id: string, hold: () => Promise<void>): Promise<void> {
+    const entry = this.polls.get(id) ?? { polls: 0, inFlight: 0, maxConcurrent: 0 };
+    this.polls.set(id, entry);
+    entry.polls += 1;
+    entry.inFlight += 1;
+    entry.maxConcurrent = Math.max(entry.maxConcurrent, entry.inFlight);
+    try {
+      await hold();
+    } finally {
+      entry.inFlight -= 1;
     }
   }
 
@@ -163,4 +191,12 @@ export class SimJobStore {
     this.pending.add(delivery);
     void delivery.then(() => this.pending.delete(delivery));
   }
+}
+
+/** The origin of a job's result URLs. */
+export const mediaOriginOf = (job: SimJob): string => job.mediaOrigin ?? 'https://media.simulator.example';
+
+/** The bytes the simulator serves at a result URL (`serveMedia`): deterministic, so a copy can be compared. */
+export function simulatedMediaBytes(path: string): Buffer {
+  return Buffer.from(`simulated media ${path}\n`.repeat(64), 'utf8');
 }

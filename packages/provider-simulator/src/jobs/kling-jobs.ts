@@ -2,7 +2,7 @@ import { parseSimulatorScenario, type SimulatorScenario } from '../scenario.js';
 import { parseJsonObject, type SimExchange } from '../sim-exchange.js';
 import { errorHeaders } from '../wire/serve-chat.js';
 import { readRecordedFixture } from '../recorded-fixtures.js';
-import { jobPhase, jobProgress, jobUpdatedAt, SimJobStore, type SimJob } from './job-store.js';
+import { jobPhase, jobProgress, jobUpdatedAt, mediaOriginOf, SimJobStore, type SimJob } from './job-store.js';
 
 /** Kling error codes per HTTP status (fact sheet §4, "Errors"). */
 const CODES: Readonly<Record<number, number>> = { 400: 1201, 401: 1000, 403: 1103, 404: 1203, 429: 1302, 500: 5000, 503: 5001, 504: 5002 };
@@ -42,7 +42,7 @@ export function klingTask(job: SimJob, now: number): Record<string, unknown> {
     task_info: job.externalTaskId === undefined ? {} : { external_task_id: job.externalTaskId },
     ...(phase === 'succeeded'
       ? {
-          task_result: { videos: [{ id: `video-${job.id}`, url: `https://media.simulator.example/kling/${job.id}.mp4`, duration: String(job.videoSeconds ?? 5) }] },
+          task_result: { videos: [{ id: `video-${job.id}`, url: `${mediaOriginOf(job)}/media/kling/${job.id}.mp4`, duration: String(job.videoSeconds ?? 5) }] },
           final_unit_deduction: '1',
         }
       : { task_result: {} }),
@@ -59,11 +59,15 @@ function ok(data: unknown): unknown {
 export interface SimJobTimings {
   readonly queuedMs: number;
   readonly runningMs: number;
+  /** How long each status read of a job is held before it answers (default 0), so overlapping polls of one job show. */
+  readonly pollDelayMs?: number;
 }
 
 /** The Kling video surface: create, get and list on `text2video` and `image2video` (no cancel, as on Kling). */
 export class KlingSurface {
   readonly store: SimJobStore;
+  /** Where result URLs point (set once the simulator listens, with `serveMedia`). */
+  mediaOrigin: string | undefined;
   private sequence = 0;
 
   constructor(
@@ -83,7 +87,7 @@ export class KlingSurface {
       return true;
     }
     if (method === 'POST' && taskId === undefined) await this.create(exchange, endpoint, scenario);
-    else if (method === 'GET' && taskId !== undefined) this.get(exchange, endpoint, decodeURIComponent(taskId));
+    else if (method === 'GET' && taskId !== undefined) await this.get(exchange, endpoint, decodeURIComponent(taskId));
     else if (method === 'GET') this.list(exchange, endpoint);
     else exchange.json(404, klingErrorBody(404, 'Resource not found.', 1202));
     return true;
@@ -113,6 +117,7 @@ export class KlingSurface {
     this.sequence += 1;
     const timed = scenario.kind === 'job' || scenario.kind === 'job-fail' ? scenario : undefined;
     const job: SimJob = {
+      ...(this.mediaOrigin === undefined ? {} : { mediaOrigin: this.mediaOrigin }),
       id: `8668894566987${String(this.sequence).padStart(5, '0')}`,
       collection: `kling:${endpoint}`,
       model,
@@ -130,9 +135,10 @@ export class KlingSurface {
     exchange.json(200, ok({ task_id: task.task_id, task_status: task.task_status, task_info: task.task_info, created_at: task.created_at, updated_at: task.updated_at }));
   }
 
-  private get(exchange: SimExchange, endpoint: string, taskId: string): void {
+  private async get(exchange: SimExchange, endpoint: string, taskId: string): Promise<void> {
     const job = this.store.get(taskId);
     if (job === undefined || job.collection !== `kling:${endpoint}`) return exchange.json(404, klingErrorBody(404, 'Task not found.', 1203));
+    await this.store.countPoll(job.id, () => exchange.wait(this.timings.pollDelayMs ?? 0));
     exchange.json(200, ok(klingTask(job, this.now())));
   }
 

@@ -53,13 +53,15 @@ describe('embedded governance store', () => {
     for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
   });
 
-  it('creates the key-hashing secret and admin key once, as files of mode 0600, and reads them back', async () => {
+  it('creates the key-hashing secret, admin key and webhook master key once, as files of mode 0600, and reads them back', async () => {
     const first = await open();
     const directory = directories[0] ?? '';
     expect(first.secrets.created).toBe(true);
     expect(first.secrets.keyHashingSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(first.secrets.adminKey).toMatch(/^tf-admin-[0-9A-Za-z]{43}$/);
-    for (const file of [GOVERNANCE_DATA_FILES.keyHashingSecret, GOVERNANCE_DATA_FILES.adminKey]) {
+    expect(first.secrets.webhookMasterKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.secrets.webhookMasterKey).not.toBe(first.secrets.keyHashingSecret);
+    for (const file of [GOVERNANCE_DATA_FILES.keyHashingSecret, GOVERNANCE_DATA_FILES.adminKey, GOVERNANCE_DATA_FILES.webhookMasterKey]) {
       expect((await stat(join(directory, file))).mode & 0o777).toBe(0o600);
     }
     expect((await stat(directory)).mode & 0o777).toBe(0o700);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { budgetPeriodEndMsV1, budgetPeriodKeyV1, budgetPeriodKeysV1 } from '../v1/budget-period-v1.js';
 import { GovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
+import { SignInFailureLog } from './sign-in-failure-log.js';
 import type {
   AdmissionRequestV1,
   AdmissionResultV1,
@@ -20,6 +21,7 @@ import type {
   RequestRecordV1,
   SettlementV1,
   SettleResultV1,
+  SignInThrottlePolicyV1,
   TenantRecordV1,
   TrackedJobClaimV1,
   TrackedJobDeliveryV1,
@@ -128,6 +130,7 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
   #version: number;
   readonly #tenants = new Map<string, TenantRecordV1>();
   readonly #keys = new Map<string, ClientKeyRecordV1>();
+  readonly #signInFailures = new SignInFailureLog();
   readonly #holders = new Map<string, LimitHolder>();
   readonly #reservations = new Map<string, HeldReservation>();
   readonly #slots = new Map<string, HeldSlot>();
@@ -393,6 +396,19 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
     return Promise.resolve();
   }
 
+  signInRetryAfterMs(address: string, policy: SignInThrottlePolicyV1): Promise<number> {
+    return Promise.resolve(this.#signInFailures.retryAfterMs(address, policy, this.#clock()));
+  }
+
+  recordSignInFailure(address: string, policy: SignInThrottlePolicyV1): Promise<number> {
+    return Promise.resolve(this.#signInFailures.fail(address, policy, this.#clock()));
+  }
+
+  clearSignInFailures(address: string): Promise<void> {
+    this.#signInFailures.clear(address);
+    return Promise.resolve();
+  }
+
   #flushInBackground(): void {
     try {
       this.flush();
@@ -560,6 +576,11 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
         this.#lastPruneMs = Number.NEGATIVE_INFINITY;
         store.flush();
         return Promise.resolve(this.#database.requests(query));
+      },
+      request: (requestId) => {
+        this.#lastPruneMs = Number.NEGATIVE_INFINITY;
+        store.flush();
+        return Promise.resolve(this.#database.request(requestId));
       },
       limitUse: (tenantId) => Promise.resolve(this.#limitUse(tenantId)),
     };

@@ -10,7 +10,14 @@ export interface GovernanceDataDirectorySecrets {
   readonly keyHashingSecret: string;
   /** The admin key of `/admin/v1` (`tf-admin-` and 43 base62 characters). */
   readonly adminKey: string;
-  /** True when this call created them (the first start): the only time the admin key may be shown. */
+  /**
+   * The secret the opaque reasoning state seal is keyed from (64 hex digits), so a value sealed before a restart still
+   * opens after it. Created on the first start that lacks it (a data directory from an older version gains it).
+   */
+  readonly opaqueStateSecret: string;
+  /** The webhook master key (64 hex digits): each tenant's webhook signing secret is derived from it. */
+  readonly webhookMasterKey: string;
+  /** True when this call created the key-hashing secret or the admin key (the first start): the only time the admin key may be shown. */
   readonly created: boolean;
 }
 
@@ -19,6 +26,8 @@ export const GOVERNANCE_DATA_FILES = {
   database: 'governance.sqlite',
   keyHashingSecret: 'key-hashing-secret',
   adminKey: 'admin-key',
+  opaqueStateSecret: 'opaque-state-secret',
+  webhookMasterKey: 'webhook-master-key',
   lock: 'governance.lock',
 } as const;
 
@@ -39,8 +48,9 @@ function writeSecret(path: string, value: string): void {
 }
 
 /**
- * Creates the data directory (mode 0700) when missing, and its key-hashing secret and admin key on first start
- * (files of mode 0600); afterwards reads them back. Losing the key-hashing secret invalidates every client key.
+ * Creates the data directory (mode 0700) when missing, and its key-hashing secret, admin key, opaque state secret
+ * and webhook master key on first start (files of mode 0600); afterwards reads them back. Losing the key-hashing
+ * secret invalidates every client key.
  */
 export function prepareGovernanceDataDirectory(directory: string): GovernanceDataDirectorySecrets {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
@@ -59,7 +69,20 @@ export function prepareGovernanceDataDirectory(directory: string): GovernanceDat
     adminKey = readSecret(adminPath) ?? '';
     created = true;
   }
-  return { keyHashingSecret, adminKey, created };
+  const opaquePath = join(directory, GOVERNANCE_DATA_FILES.opaqueStateSecret);
+  let opaqueStateSecret = readSecret(opaquePath);
+  if (opaqueStateSecret === undefined) {
+    writeSecret(opaquePath, randomBytes(32).toString('hex'));
+    opaqueStateSecret = readSecret(opaquePath) ?? '';
+  }
+  // Added after the first two: a data directory from before webhooks gets its key without counting as a first start.
+  const webhookPath = join(directory, GOVERNANCE_DATA_FILES.webhookMasterKey);
+  let webhookMasterKey = readSecret(webhookPath);
+  if (webhookMasterKey === undefined) {
+    writeSecret(webhookPath, randomBytes(32).toString('hex'));
+    webhookMasterKey = readSecret(webhookPath) ?? '';
+  }
+  return { keyHashingSecret, adminKey, opaqueStateSecret, webhookMasterKey, created };
 }
 
 function isAlive(pid: number): boolean {

@@ -51,6 +51,7 @@ const MIGRATIONS: readonly string[] = [
   `CREATE TABLE console_sessions (id TEXT PRIMARY KEY, expires_at_ms INTEGER NOT NULL, body TEXT NOT NULL);
    CREATE INDEX console_sessions_expiry ON console_sessions (expires_at_ms);`,
   TRACKED_JOB_LEASE_MIGRATION,
+  `CREATE INDEX request_records_request_id ON request_records (json_extract(body, '$.requestId'));`,
 ];
 
 /** A spend total change: `micros` added to a holder's period in a currency. */
@@ -138,6 +139,7 @@ export class GovernanceDatabase {
       addRequest: db.prepare<[string | null, number, string]>('INSERT INTO request_records (tenant_id, at_ms, body) VALUES (?, ?, ?)'),
       pruneRequests: db.prepare<[number]>('DELETE FROM request_records WHERE at_ms < ?'),
       requests: db.prepare<[number], { body: string }>('SELECT body FROM request_records ORDER BY at_ms DESC, seq DESC LIMIT ?'),
+      request: db.prepare<[string], { body: string }>("SELECT body FROM request_records WHERE json_extract(body, '$.requestId') = ? ORDER BY seq DESC LIMIT 1"),
       tenantRequests: db.prepare<[string, number], { body: string }>(
         'SELECT body FROM request_records WHERE tenant_id = ? ORDER BY at_ms DESC, seq DESC LIMIT ?',
       ),
@@ -268,6 +270,11 @@ export class GovernanceDatabase {
     const rows =
       query.tenantId === undefined ? this.#statements.requests.all(query.limit) : this.#statements.tenantRequests.all(query.tenantId, query.limit);
     return parse<RequestRecordV1>(rows);
+  }
+
+  request(requestId: string): RequestRecordV1 | undefined {
+    const row = this.#statements.request.get(requestId);
+    return row === undefined ? undefined : (JSON.parse(row.body) as RequestRecordV1);
   }
 
   putSession(session: ConsoleSessionV1, nowMs: number): void {

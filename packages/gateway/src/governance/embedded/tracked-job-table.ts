@@ -83,7 +83,11 @@ export class TrackedJobTable {
       where.push(clause);
       values.push(value);
     }
-    const sql = `SELECT body FROM tracked_jobs WHERE ${where.join(' AND ')} ORDER BY created_at_ms DESC, rowid DESC LIMIT ?`;
+    if (query.after !== undefined) {
+      where.push('(created_at_ms, target_ref, provider_job_id) < (?, ?, ?)');
+      values.push(query.after.createdAtMs, query.after.targetRef, query.after.providerJobId);
+    }
+    const sql = `SELECT body FROM tracked_jobs WHERE ${where.join(' AND ')} ORDER BY created_at_ms DESC, target_ref DESC, provider_job_id DESC LIMIT ?`;
     return this.#db
       .prepare<(string | number)[], { body: string }>(sql)
       .all(...values, query.limit)

@@ -25,6 +25,11 @@ export interface LedgerOutboxFlusherOptions {
   readonly claimIdleMs: number;
   /** Wait after a failed cycle (PostgreSQL or Redis down) before the next. */
   readonly retryMs: number;
+  /**
+   * Wait after a cycle that wrote fewer than `batchSize` rows, so that rows arriving one by one are written many to a
+   * transaction instead of one each (default 0). The rows wait in the outbox, which is as durable as the ledger.
+   */
+  readonly lingerMs?: number;
   /** Told the outbox length after each cycle (the store refuses admissions above its bound). */
   readonly onOutboxLength?: (length: number) => void;
 }
@@ -51,6 +56,8 @@ export class LedgerOutboxFlusher {
   #running: Promise<void> | undefined;
   #stopping = false;
   #lastClaimMs = 0;
+  #wake: (() => void) | undefined;
+  #readNew = false;
   /** Rows this flusher committed (for tests and metrics). */
   written = 0;
   /** Failed cycles (for tests and metrics). */
@@ -66,9 +73,15 @@ export class LedgerOutboxFlusher {
     this.#running = this.#loop();
   }
 
+  /** Ends a linger now (a drain wants the rows written). */
+  hurry(): void {
+    this.#wake?.();
+  }
+
   /** Stops after the current cycle (a blocking read is cut by closing the connection). */
   async stop(): Promise<void> {
     this.#stopping = true;
+    this.#wake?.();
     this.#options.redis.disconnect();
     await this.#running;
     this.#running = undefined;
@@ -77,13 +90,31 @@ export class LedgerOutboxFlusher {
   async #loop(): Promise<void> {
     while (!this.#stopping) {
       try {
-        await this.cycle(this.#options.blockMs);
+        const handled = await this.cycle(this.#options.blockMs);
+        const linger = this.#options.lingerMs ?? 0;
+        // Only after new rows: pending and claimed rows (an outage or a dead instance behind them) are written at once.
+        if (this.#readNew && handled > 0 && handled < this.#options.batchSize && linger > 0 && !this.#stopping) await this.#sleep(linger);
       } catch {
         if (this.#stopping) return;
         this.failures += 1;
-        await new Promise((resolve) => setTimeout(resolve, this.#options.retryMs));
+        await this.#sleep(this.#options.retryMs);
       }
     }
+  }
+
+  /** A wait that `stop` cuts short. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#wake = undefined;
+        resolve();
+      }, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+    });
   }
 
   /** One cycle; answers how many entries it handled. Exposed for tests. */
@@ -95,6 +126,7 @@ export class LedgerOutboxFlusher {
       const claimed = (await redis.call('XAUTOCLAIM', stream, group, consumer, claimIdleMs, '0-0', 'COUNT', batchSize)) as [string, StreamEntry[], string[]?];
       entries = claimed[1] ?? [];
     }
+    this.#readNew = entries.length === 0;
     if (entries.length === 0) entries = await this.#read(['COUNT', batchSize, ...(blockMs > 0 ? ['BLOCK', blockMs] : []), 'STREAMS', stream, '>']);
     if (entries.length > 0) await this.#write(entries);
     this.#options.onOutboxLength?.(Number(await redis.xlen(stream)));

@@ -331,6 +331,11 @@ export class PostgresGovernanceRecords {
     return result.rows.map(requestFromRow);
   }
 
+  async request(requestId: string): Promise<RequestRecordV1 | undefined> {
+    const result = await this.#pool.query('SELECT * FROM governance_request_records WHERE request_id = $1', [requestId]);
+    return result.rows[0] === undefined ? undefined : requestFromRow(result.rows[0]);
+  }
+
   /** Deletes request records older than `beforeMs` (their retention); the ledger is kept. */
   async deleteRequestsBefore(beforeMs: number): Promise<number> {
     return (await this.#pool.query('DELETE FROM governance_request_records WHERE at_ms < $1', [beforeMs])).rowCount ?? 0;

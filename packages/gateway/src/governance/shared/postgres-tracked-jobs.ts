@@ -109,8 +109,12 @@ export class PostgresTrackedJobs {
       values.push(value);
       where.push(`${clause} $${values.length}`);
     }
+    if (query.after !== undefined) {
+      values.push(query.after.createdAtMs, query.after.targetRef, query.after.providerJobId);
+      where.push(`(created_at_ms, target_ref, provider_job_id) < ($${values.length - 2}, $${values.length - 1}, $${values.length})`);
+    }
     values.push(query.limit);
-    const sql = `SELECT * FROM governance_tracked_jobs WHERE ${where.join(' AND ')} ORDER BY created_at_ms DESC, provider_job_id DESC LIMIT $${values.length}`;
+    const sql = `SELECT * FROM governance_tracked_jobs WHERE ${where.join(' AND ')} ORDER BY created_at_ms DESC, target_ref DESC, provider_job_id DESC LIMIT $${values.length}`;
     return (await this.#pool.query(sql, values)).rows.map(jobFromRow);
   }
 

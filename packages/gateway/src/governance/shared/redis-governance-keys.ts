@@ -13,6 +13,8 @@ export const redisGovernanceKeys = {
   deadLetter: 'tf:governance:outbox-dead',
   outboxGroup: 'ledger-writers',
   version: 'tf:governance:version',
+  /** The failed console sign-ins of one client address (a sorted set of failure times). */
+  signInFailures: (address: string): string => `tf:console:sign-in-failures:${address}`,
 } as const;
 
 /** The five keys of one limit holder: request log, token log, token weights, slots, budget. */

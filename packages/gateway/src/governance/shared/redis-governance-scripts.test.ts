@@ -6,6 +6,7 @@ import { REDIS_ADMISSION_SCRIPT, REDIS_ADMISSION_SCRIPT_SHA1 } from './redis-adm
 import { REDIS_LIMIT_USE_SCRIPT, REDIS_LIMIT_USE_SCRIPT_SHA1 } from './redis-limit-use-script.js';
 import { REDIS_ORPHAN_SWEEP_SCRIPT, REDIS_ORPHAN_SWEEP_SCRIPT_SHA1 } from './redis-orphan-sweep-script.js';
 import { REDIS_SETTLEMENT_SCRIPT, REDIS_SETTLEMENT_SCRIPT_SHA1 } from './redis-settlement-script.js';
+import { REDIS_SIGN_IN_THROTTLE_SCRIPT, REDIS_SIGN_IN_THROTTLE_SCRIPT_SHA1 } from './redis-sign-in-throttle-script.js';
 import { REDIS_VERSION_SCRIPT, REDIS_VERSION_SCRIPT_SHA1 } from './redis-version-script.js';
 import { admissionRequestV1, settlementV1 } from '../v1/test-support/governance-fixtures.js';
 import { SharedGovernanceStore } from './shared-governance-store.js';
@@ -18,6 +19,7 @@ const SCRIPTS = {
   'orphan sweep': [REDIS_ORPHAN_SWEEP_SCRIPT, REDIS_ORPHAN_SWEEP_SCRIPT_SHA1],
   'limit use': [REDIS_LIMIT_USE_SCRIPT, REDIS_LIMIT_USE_SCRIPT_SHA1],
   version: [REDIS_VERSION_SCRIPT, REDIS_VERSION_SCRIPT_SHA1],
+  'sign-in throttle': [REDIS_SIGN_IN_THROTTLE_SCRIPT, REDIS_SIGN_IN_THROTTLE_SCRIPT_SHA1],
 } as const;
 
 describe('the governance Lua scripts are pinned by their SHA-1', () => {

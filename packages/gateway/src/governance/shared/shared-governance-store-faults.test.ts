@@ -108,7 +108,7 @@ describe.skipIf(!realServersAvailable())('shared governance store faults on real
       await servers.postgres.start();
     }
     await eventually(() => store.admit(admission()), (result) => result.kind === 'admitted');
-    expect((await ledgerCounts()).rows).toBe(4);
+    expect((await eventually(ledgerCounts, (counts) => counts.rows === 4)).rows).toBe(4);
   }, 60_000);
 
   it('Redis restarted (append-only file on): unavailable while down, reservations and the outbox survive, settlement then counts once', async () => {

@@ -1,7 +1,9 @@
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isGovernanceStoreErrorV1 } from '../v1/governance-store-error-v1.js';
 import type { AdmissionRequestV1 } from '../v1/governance-store-v1.js';
+import { admissionRequestV1, settlementV1 } from '../v1/test-support/governance-fixtures.js';
 import { describeGovernanceStoreContract } from '../v1/test-support/governance-store-contract.js';
 import { redisGovernanceKeys } from './redis-governance-keys.js';
 import { SharedGovernanceStore } from './shared-governance-store.js';
@@ -94,6 +96,33 @@ describe.skipIf(!realServersAvailable())('shared governance store on real Redis 
       redis.disconnect();
     });
   });
+
+  it('rows settled one by one reach PostgreSQL many to a transaction (the flusher lingers), and a drain writes them at once', async () => {
+    const transactionsFor = async (lingerMs: number): Promise<number> => {
+      await resetSharedGovernanceState(servers.redis.url, servers.postgres.url);
+      const store = await SharedGovernanceStore.open({ redisUrl: servers.redis.url, databaseUrl: servers.postgres.url, ledgerLingerMs: lingerMs });
+      try {
+        await store.admin.createTenant({ id: 'acme', name: 'Acme', modelAccess: ['*'], limits: {}, disabled: false }, 'admin');
+        for (let index = 0; index < 20; index += 1) {
+          const request = admissionRequestV1({ requestId: `linger-${lingerMs}-${index}` });
+          expect((await store.admit(request)).kind).toBe('admitted');
+          expect(await store.settle(settlementV1(request))).toEqual({ kind: 'settled' });
+          await new Promise((resolve) => setTimeout(resolve, 15));
+        }
+        expect(await store.drainOutbox(5000)).toBe(true);
+        const pool = new pg.Pool({ connectionString: servers.postgres.url, max: 1 });
+        // Rows written by one transaction share its id (xmin).
+        const { rows } = await pool.query<{ rows: string; transactions: string }>('SELECT count(*) AS rows, count(DISTINCT xmin::text) AS transactions FROM governance_ledger');
+        await pool.end();
+        expect(Number(rows[0]!.rows)).toBe(20);
+        return Number(rows[0]!.transactions);
+      } finally {
+        await store.close();
+      }
+    };
+    expect(await transactionsFor(0)).toBeGreaterThanOrEqual(10);
+    expect(await transactionsFor(1000)).toBeLessThanOrEqual(2);
+  }, 60_000);
 
   it('deletes request records older than their retention when it writes new ones; the ledger is kept', async () => {
     await resetSharedGovernanceState(servers.redis.url, servers.postgres.url);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import type {
   AdmissionRequestV1,
   AdmissionResultV1,
@@ -16,6 +16,7 @@ import type {
   RequestRecordV1,
   SettlementV1,
   SettleResultV1,
+  SignInThrottlePolicyV1,
   TrackedJobClaimV1,
   TrackedJobDeliveryV1,
   TrackedJobKeyV1,
@@ -35,6 +36,7 @@ import { holderKeys, redisGovernanceKeys as names } from './redis-governance-key
 import { REDIS_LIMIT_USE_SCRIPT, REDIS_LIMIT_USE_SCRIPT_SHA1 } from './redis-limit-use-script.js';
 import { REDIS_ORPHAN_SWEEP_SCRIPT, REDIS_ORPHAN_SWEEP_SCRIPT_SHA1 } from './redis-orphan-sweep-script.js';
 import { REDIS_SETTLEMENT_SCRIPT, REDIS_SETTLEMENT_SCRIPT_SHA1 } from './redis-settlement-script.js';
+import { REDIS_SIGN_IN_THROTTLE_SCRIPT, REDIS_SIGN_IN_THROTTLE_SCRIPT_SHA1 } from './redis-sign-in-throttle-script.js';
 import { REDIS_VERSION_SCRIPT, REDIS_VERSION_SCRIPT_SHA1 } from './redis-version-script.js';
 import { type RedisScriptV1, runRedisScript } from './run-redis-script.js';
 
@@ -43,6 +45,7 @@ const SETTLEMENT: RedisScriptV1 = { source: REDIS_SETTLEMENT_SCRIPT, sha1: REDIS
 const ORPHAN_SWEEP: RedisScriptV1 = { source: REDIS_ORPHAN_SWEEP_SCRIPT, sha1: REDIS_ORPHAN_SWEEP_SCRIPT_SHA1 };
 const LIMIT_USE: RedisScriptV1 = { source: REDIS_LIMIT_USE_SCRIPT, sha1: REDIS_LIMIT_USE_SCRIPT_SHA1 };
 const VERSION: RedisScriptV1 = { source: REDIS_VERSION_SCRIPT, sha1: REDIS_VERSION_SCRIPT_SHA1 };
+const SIGN_IN_THROTTLE: RedisScriptV1 = { source: REDIS_SIGN_IN_THROTTLE_SCRIPT, sha1: REDIS_SIGN_IN_THROTTLE_SCRIPT_SHA1 };
 
 /** How the shared store reaches Redis and PostgreSQL, and its bounds. */
 export interface SharedGovernanceStoreOptions {
@@ -72,6 +75,11 @@ export interface SharedGovernanceStoreOptions {
   readonly ledgerClaimIdleMs?: number;
   /** Wait after a failed flush before the next (default 500 ms). */
   readonly ledgerRetryMs?: number;
+  /**
+   * Wait after a flush of a part-full batch before the next read (default 200 ms): at low rates rows then reach
+   * PostgreSQL a few transactions a second instead of one transaction per settlement.
+   */
+  readonly ledgerLingerMs?: number;
   /** Request records older than this are deleted (default 30 days); the ledger is kept. */
   readonly requestRetentionMs?: number;
   /** How long a settled attempt id is remembered for `duplicate` answers (default 6 hours). */
@@ -141,6 +149,7 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
             blockMs: 1000,
             claimIdleMs: options.ledgerClaimIdleMs ?? 30_000,
             retryMs: options.ledgerRetryMs ?? 500,
+            lingerMs: options.ledgerLingerMs ?? 200,
             onOutboxLength: (length) => {
               this.#outboxLength = length;
               if (this.#versionBehind) void this.#publishVersion().catch(() => undefined);
@@ -172,7 +181,11 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
       maxRetriesPerRequest: 0,
       retryStrategy: (times: number) => Math.min(times * 50, 1000),
     } as const;
-    const redis = new Redis(options.redisUrl, { ...redisOptions, commandTimeout: options.redisCommandTimeoutMs ?? 1000 });
+    // Loaded here, not at module load: a gateway on the embedded store never pays for either client at start-up.
+    const [{ Redis }, { default: pg }] = await Promise.all([import('ioredis'), import('pg')]);
+    // Auto-pipelining: the admissions and settlements of concurrent requests issued in one event-loop turn leave in
+    // one socket write (each is still one script, so still one round trip each).
+    const redis = new Redis(options.redisUrl, { ...redisOptions, enableAutoPipelining: true, commandTimeout: options.redisCommandTimeoutMs ?? 1000 });
     const flusherRedis = options.flushLedger === false ? undefined : new Redis(options.redisUrl, { ...redisOptions, enableOfflineQueue: true });
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 5, connectionTimeoutMillis: 5000 });
     pool.on('error', () => undefined);
@@ -377,6 +390,23 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
     await this.#pool.query('DELETE FROM governance_console_sessions WHERE id = $1', [id]);
   }
 
+  async signInRetryAfterMs(address: string, policy: SignInThrottlePolicyV1): Promise<number> {
+    return this.#signInThrottle(address, policy, 'check');
+  }
+
+  async recordSignInFailure(address: string, policy: SignInThrottlePolicyV1): Promise<number> {
+    return this.#signInThrottle(address, policy, 'fail');
+  }
+
+  async clearSignInFailures(address: string): Promise<void> {
+    await this.#redis.del(names.signInFailures(address));
+  }
+
+  async #signInThrottle(address: string, policy: SignInThrottlePolicyV1, action: 'check' | 'fail'): Promise<number> {
+    const args = [this.#clockArgument(), action, policy.failuresAllowed, policy.windowMs, randomUUID()];
+    return Math.max(0, Number(await runRedisScript(this.#redis, SIGN_IN_THROTTLE, [names.signInFailures(address)], args)));
+  }
+
   async claimDueJobs(claim: TrackedJobClaimV1): Promise<readonly TrackedJobV1[]> {
     return this.#jobs.claim(claim);
   }
@@ -408,6 +438,7 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if ((await this.#redis.xrange(names.outbox, '-', newest, 'COUNT', 1)).length === 0) return true;
+      this.#flusher?.hurry();
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return false;
@@ -477,6 +508,10 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
       requests: async (query) => {
         await this.#flushRequests();
         return records.requests(query);
+      },
+      request: async (requestId) => {
+        await this.#flushRequests();
+        return records.request(requestId);
       },
       limitUse: (tenantId) => this.#limitUse(tenantId),
     };

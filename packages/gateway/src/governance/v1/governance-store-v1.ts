@@ -74,6 +74,16 @@ export interface GovernanceStoreV1 {
   findSession(id: string): Promise<ConsoleSessionV1 | undefined>;
   /** Ends a session (sign-out); deleting an unknown id changes nothing. */
   deleteSession(id: string): Promise<void>;
+  /**
+   * How long `address` must wait before its next console sign-in (0: it may try now), on the store's clock: once it
+   * has `policy.failuresAllowed` failures within `policy.windowMs`, until the oldest of those leaves the window. Every
+   * instance sees the same failures.
+   */
+  signInRetryAfterMs(address: string, policy: SignInThrottlePolicyV1): Promise<number>;
+  /** Counts one failed console sign-in from `address` (on the store's clock); answers the wait after it, as above. */
+  recordSignInFailure(address: string, policy: SignInThrottlePolicyV1): Promise<number>;
+  /** Forgets the failed sign-ins of `address` (a successful sign-in). */
+  clearSignInFailures(address: string): Promise<void>;
 
   /** Admin verbs: each change bumps the governance version and appends an audit entry. */
   readonly admin: GovernanceAdminV1;
@@ -345,6 +355,8 @@ export interface GovernanceAdminV1 {
   audit(limit: number): Promise<readonly AuditEntryV1[]>;
   /** Recent request records (within their retention), newest first; every record queued before the call included. */
   requests(query: { readonly tenantId?: string; readonly limit: number }): Promise<readonly RequestRecordV1[]>;
+  /** One request record by its request id (within its retention), or `undefined`; a record queued before the call is found. */
+  request(requestId: string): Promise<RequestRecordV1 | undefined>;
   /** Current use of each limit of a tenant and its keys (for the console). */
   limitUse(tenantId: string): Promise<LimitUseV1>;
 }
@@ -374,10 +386,40 @@ export interface RequestRecordV1 {
   readonly status: number;
   /** `completed`, `failed:<code>`, `refused:<code>`, `cancelled`, ... */
   readonly outcome: string;
-  readonly attempts: readonly { readonly targetRef: string; readonly provider: string; readonly outcome: string }[];
+  /** The attempts, in the order they were made (none for a request refused before routing). */
+  readonly attempts: readonly RequestAttemptRecordV1[];
   readonly totalMs: number;
   readonly timeToFirstByteMs?: number;
   readonly atMs: number;
+}
+
+/**
+ * One attempt of a request at one target. Never a prompt, an output, a key or a provider's error body. The fields
+ * after `outcome` are absent in records written before they existed.
+ */
+export interface RequestAttemptRecordV1 {
+  /** The catalogue target (`<model>#<index>`). */
+  readonly targetRef: string;
+  /** The target's provider label. */
+  readonly provider: string;
+  /** `ok`, a normalized failure code (`rate-limited`, `overloaded`, ...), or an engine error code. */
+  readonly outcome: string;
+  /** 1 for the first attempt, then 2, 3... */
+  readonly attempt?: number;
+  /** The target's protocol family (`openai-chat/v1`). */
+  readonly family?: string;
+  /**
+   * Why a failed attempt failed, for operators: the codec rule that refused and where (a JSON path or an SSE line),
+   * the transport stage and reason, the wait the provider asked for, the provider's request id. Built only from
+   * closed codes and the engine's host-private diagnostics, which never carry the offending value.
+   */
+  readonly diagnostic?: string;
+  /** When the attempt started (epoch milliseconds). */
+  readonly startedAtMs?: number;
+  /** From the attempt's start to the first byte sent to the client; absent when the attempt sent none. */
+  readonly timeToFirstByteMs?: number;
+  /** From the attempt's start to its end (the stream's end for a streamed answer). */
+  readonly durationMs?: number;
 }
 
 /** An async job the gateway accepted (or found by unknown-create recovery), owned by one tenant. */
@@ -432,6 +474,8 @@ export interface TrackedJobMediaV1 {
   readonly durationSeconds?: number;
   /** When the provider's URL stops working, where the provider states it (epoch milliseconds). */
   readonly expiresAtMs?: number;
+  /** The key of the gateway's copy in its media store (`jobs.media`), when one was made. */
+  readonly storedKey?: string;
 }
 
 /** What the terminal observation of a job said. */
@@ -454,6 +498,11 @@ export interface TrackedJobQueryV1 {
   readonly createdFromMs?: number;
   /** Jobs created before this instant (epoch milliseconds). */
   readonly createdBeforeMs?: number;
+  /**
+   * Paging: only jobs after this one in the list's order (newest first; ties by target, then provider job id, both
+   * descending). Pass the last job of the previous page.
+   */
+  readonly after?: Omit<TrackedJobKeyV1, 'tenantId'> & { readonly createdAtMs: number };
   readonly limit: number;
 }
 
@@ -500,6 +549,14 @@ export interface TrackedJobDeliveryV1 {
   readonly status?: number;
   /** Why it failed without an answer (`timeout`, `connection`, `redirect`, `address-policy`). */
   readonly reason?: string;
+}
+
+/** How failed console sign-ins are throttled per client address. */
+export interface SignInThrottlePolicyV1 {
+  /** Failures allowed within `windowMs` before the address must wait. */
+  readonly failuresAllowed: number;
+  /** The window failures are counted in, in milliseconds. */
+  readonly windowMs: number;
 }
 
 /** An operator console session, created by a sign-in with the admin key. */

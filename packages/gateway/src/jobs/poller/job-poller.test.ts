@@ -224,4 +224,16 @@ describe('job poller', () => {
     expect(await find(job)).toMatchObject({ state: 'succeeded' });
     expect(settled).toEqual([job.attemptId]);
   });
+
+  it('a poll that ignores its abort signal holds its job no longer than the poll deadline (plus a second)', async () => {
+    const job = await openJob();
+    now += 1000;
+    const worker = poller(() => new Promise<never>(() => undefined), { pollTimeoutMs: 50 });
+    const started = Date.now();
+    expect(await worker.runOnce()).toBe(1);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(worker.held).toBe(0);
+    // Counted as unavailable: polled again by the plan, the lease given back.
+    expect(await find(job)).toMatchObject({ state: 'queued', pollAttempts: 1, nextPollAtMs: now + PLAN.firstPollMs * PLAN.backoffFactor });
+  });
 });

@@ -1,5 +1,5 @@
 import type { GovernanceStoreV1, TrackedJobKeyV1, TrackedJobV1 } from '../../governance/v1/governance-store-v1.js';
-import { observeTrackedJob, type JobPollAnswer, type TrackedJobObserverDeps } from './observe-tracked-job.js';
+import { observeTrackedJob, TERMINAL_TRACKED_JOB_STATES, type JobPollAnswer, type TrackedJobObserverDeps } from './observe-tracked-job.js';
 
 /** Options of {@link createJobPoller}. */
 export interface JobPollerOptions extends TrackedJobObserverDeps {
@@ -18,6 +18,11 @@ export interface JobPollerOptions extends TrackedJobObserverDeps {
   readonly claimIntervalMs: number;
   /** A poll taking longer is abandoned and counted as `unavailable`. */
   readonly pollTimeoutMs: number;
+  /**
+   * A settled job that is due again is not polled: this says when to look at it next (`undefined`: never), after
+   * seeing its terminal event delivered (webhooks' `followUp`).
+   */
+  readonly followUp?: (job: TrackedJobV1) => number | undefined;
 }
 
 /** A running poller. */
@@ -30,6 +35,26 @@ export interface JobPoller {
   stop(): Promise<void>;
   /** Jobs held now. */
   readonly held: number;
+}
+
+/** How long past its signal's deadline a poll may take before the poller stops waiting for it. */
+const POLL_DEADLINE_GRACE_MS = 1000;
+
+/**
+ * A poll that ignores its abort signal (a transport waiting where the signal does not reach) must not hold its job
+ * for ever: the poller stops waiting at the deadline and counts the poll `unavailable`.
+ */
+async function withinDeadline(poll: Promise<JobPollAnswer>, ms: number): Promise<JobPollAnswer> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<JobPollAnswer>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'unavailable' }), ms);
+    timer.unref?.();
+  });
+  try {
+    return await Promise.race([poll, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const keyString = (job: TrackedJobKeyV1): string => `${job.tenantId}\u0000${job.targetRef}\u0000${job.providerJobId}`;
@@ -66,12 +91,30 @@ export function createJobPoller(options: JobPollerOptions): JobPoller {
     else if (--slot.active === 0) targets.delete(targetRef);
   };
 
+  /** A job done with: claim again at once only when this poller was full (otherwise the interval's claim finds more). */
+  const freed = (job: TrackedJobV1): void => {
+    const wasFull = held.size >= options.maxConcurrent;
+    held.delete(keyString(job));
+    if (!stopped && wasFull) scheduleClaim(0);
+  };
+
   const run = async (job: TrackedJobV1): Promise<void> => {
+    if (job.settledAtMs !== undefined && TERMINAL_TRACKED_JOB_STATES.has(job.state)) {
+      try {
+        await followUp(job);
+      } catch (error) {
+        options.onError?.(error);
+        await options.store.releaseJobLeases(options.owner, [job]).catch(options.onError);
+      } finally {
+        freed(job);
+      }
+      return;
+    }
     await acquire(job.targetRef);
     try {
       let answer: JobPollAnswer;
       try {
-        answer = await options.poll(job, AbortSignal.timeout(options.pollTimeoutMs));
+        answer = await withinDeadline(options.poll(job, AbortSignal.timeout(options.pollTimeoutMs)), options.pollTimeoutMs + POLL_DEADLINE_GRACE_MS);
       } catch (error) {
         options.onError?.(error);
         answer = { kind: 'unavailable' };
@@ -83,9 +126,23 @@ export function createJobPoller(options: JobPollerOptions): JobPoller {
       await options.store.releaseJobLeases(options.owner, [job]).catch(options.onError);
     } finally {
       releaseSlot(job.targetRef);
-      held.delete(keyString(job));
-      if (!stopped) scheduleClaim(0);
+      freed(job);
     }
+  };
+
+  /** A settled job due again: no provider call, only its delivery follow-up (or the end of polling). */
+  const followUp = async (job: TrackedJobV1): Promise<void> => {
+    const next = options.followUp?.(job);
+    await options.store.observeJob({
+      tenantId: job.tenantId,
+      targetRef: job.targetRef,
+      providerJobId: job.providerJobId,
+      owner: options.owner,
+      state: job.state,
+      observedAtMs: job.lastObservedAtMs ?? options.now(),
+      pollAttempts: job.pollAttempts ?? 0,
+      ...(next === undefined ? {} : { nextPollAtMs: next }),
+    });
   };
 
   const claim = async (): Promise<number> => {

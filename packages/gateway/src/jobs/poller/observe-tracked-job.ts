@@ -26,6 +26,13 @@ export interface TrackedJobObserverDeps {
   readonly onStateChange?: (before: TrackedJobV1, after: TrackedJobV1) => void;
   readonly onError?: (error: unknown) => void;
   readonly now: () => number;
+  /**
+   * When a settled job is looked at again to see its terminal event delivered (webhooks' `firstFollowUpAtMs`);
+   * absent or `undefined`: polling stops at settlement.
+   */
+  readonly followUpAtMs?: (job: TrackedJobV1) => number | undefined;
+  /** Copies a finished job's result media into the media store (`jobs.media`), answering the facts with their keys. */
+  readonly copyMedia?: (job: TrackedJobV1, terminal: TrackedJobTerminalV1) => Promise<TrackedJobTerminalV1>;
 }
 
 const parseInstant = (value: string | undefined): number | undefined => (value === undefined ? undefined : Date.parse(value));
@@ -49,6 +56,11 @@ export function terminalFactsOf(snapshot: ProviderAsyncJobSnapshotV2, plan: JobP
     ...(snapshot.failure === undefined ? {} : { failureCode: snapshot.failure.code }),
     ...(snapshot.usage === undefined ? {} : { usage: snapshot.usage }),
   };
+}
+
+function followUpOf(deps: TrackedJobObserverDeps, job: TrackedJobV1): { nextPollAtMs?: number } {
+  const at = deps.followUpAtMs?.(job);
+  return at === undefined ? {} : { nextPollAtMs: at };
 }
 
 /**
@@ -83,14 +95,17 @@ export async function observeTrackedJob(
         deps.onError?.(error);
       }
     }
+    const facts = terminalFactsOf(answer.snapshot, plan, now);
+    // Copied once, at the observation that first records the terminal facts (they are never replaced afterwards).
+    const terminal = job.terminal === undefined && deps.copyMedia !== undefined ? await deps.copyMedia(job, facts) : facts;
     observation = {
       ...key,
       state: answer.snapshot.state,
       ...(answer.snapshot.progress === undefined ? {} : { progress: answer.snapshot.progress }),
       observedAtMs: now,
       pollAttempts,
-      terminal: terminalFactsOf(answer.snapshot, plan, now),
-      ...(settledAtMs === undefined ? { nextPollAtMs: now + plan.firstPollMs } : { settledAtMs }),
+      terminal,
+      ...(settledAtMs === undefined ? { nextPollAtMs: now + plan.firstPollMs } : { settledAtMs, ...followUpOf(deps, job) }),
     };
   } else {
     const seen = answer.kind === 'snapshot' ? answer.snapshot.state : job.state;

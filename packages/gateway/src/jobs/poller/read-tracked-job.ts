@@ -1,6 +1,6 @@
 import type { GovernanceStoreV1, TrackedJobKeyV1, TrackedJobV1 } from '../../governance/v1/governance-store-v1.js';
 import type { JobPollPlan } from './job-poll-plan.js';
-import { observeTrackedJob, type JobPollAnswer, type TrackedJobObserverDeps } from './observe-tracked-job.js';
+import { observeTrackedJob, TERMINAL_TRACKED_JOB_STATES, type JobPollAnswer, type TrackedJobObserverDeps } from './observe-tracked-job.js';
 
 /** Where an answer about a tracked job came from. */
 export type TrackedJobReadSource =
@@ -31,7 +31,8 @@ export async function readTrackedJob(
 ): Promise<{ readonly job: TrackedJobV1; readonly source: TrackedJobReadSource } | undefined> {
   const job = await deps.store.findJob(key.tenantId, key.targetRef, key.providerJobId);
   if (job === undefined) return undefined;
-  const settled = job.settledAtMs !== undefined && job.nextPollAtMs === undefined;
+  // A settled job may still be due (its terminal event's delivery follow-up), but its state never changes again.
+  const settled = job.settledAtMs !== undefined && TERMINAL_TRACKED_JOB_STATES.has(job.state);
   const fresh = job.lastObservedAtMs !== undefined && deps.now() - job.lastObservedAtMs <= deps.freshnessMs;
   if (settled || fresh) return { job, source: 'store' };
   const answer = await deps.poll(job, signal);

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { ProviderAsyncJobSnapshotV2 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
-import type { GovernanceStoreV1, TrackedJobV1 } from '../../governance/v1/governance-store-v1.js';
+import type { GovernanceStoreV1, TrackedJobTerminalV1, TrackedJobV1 } from '../../governance/v1/governance-store-v1.js';
 import type { RuntimeTarget } from '../../runtime/resolve-catalogue.js';
 import { tenantWebhookSecret } from '../webhooks/standard-webhook-signature.js';
-import { createWebhookDispatcher, type WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { createWebhookDispatcher, type WebhookDispatcher, type WebhookDispatcherOptions } from '../webhooks/webhook-dispatcher.js';
 import { jobPollPlanOf, type JobPollPlan } from './job-poll-plan.js';
 import { createJobPoller, type JobPoller } from './job-poller.js';
 import { pollThroughEngine } from './poll-through-engine.js';
+import { copyJobMedia, type JobMediaCopyOptions } from '../media/copy-job-media.js';
+import type { JobMediaStore } from '../media/job-media-store.js';
 import type { TrackedJobReadDeps } from './read-tracked-job.js';
 
 /** How a gateway process runs its tracked-job workers. */
@@ -22,6 +25,10 @@ export interface JobWorkersOptions {
   /** Webhooks are sent only with a master key (each tenant's secret is derived from it). */
   readonly webhookMasterKey?: Uint8Array;
   readonly allowLoopbackCallbacks?: boolean;
+  /** Retry delays, attempt deadline and concurrency of webhook deliveries (the dispatcher's defaults otherwise). */
+  readonly webhookDelivery?: Pick<WebhookDispatcherOptions, 'retryDelaysMs' | 'timeoutMs' | 'maxConcurrent'>;
+  /** Copies of finished jobs' result media (absent: none). */
+  readonly media?: Omit<JobMediaCopyOptions, 'onError'>;
   /** Per-family plan overrides (all families when keyed `*`). */
   readonly plans?: Readonly<Record<string, Partial<JobPollPlan>>>;
   /** Defaults: 64 jobs held, 8 polls per target, 30 s leases, a claim every second, 30 s per poll, 1 s freshness. */
@@ -41,6 +48,10 @@ export interface JobWorkers {
   readonly webhooks: WebhookDispatcher | undefined;
   /** Deps for `readTrackedJob` (GET from the store, polling only when stale) sharing the poller's plan and settlement. */
   readonly readDeps: TrackedJobReadDeps;
+  /** The media store of result copies (absent: no copies are made). */
+  readonly mediaStore: JobMediaStore | undefined;
+  /** A tenant's webhook signing secret (`whsec_...`), or `undefined` when this gateway sends no webhooks. */
+  webhookSecretOf(tenantId: string): string | undefined;
   /** The plan of a target (the create sets the first poll by it). */
   planOfTarget(ref: string): JobPollPlan;
   /** Stops the poller (its leases are given back) and the webhook retries. */
@@ -67,6 +78,7 @@ export function startJobWorkers(options: JobWorkersOptions): JobWorkers {
           secretFor: (tenantId) => tenantWebhookSecret(masterKey, tenantId),
           dataOf: options.viewOf,
           policy: { allowLoopback: options.allowLoopbackCallbacks ?? false },
+          ...options.webhookDelivery,
           now,
           ...(options.onError === undefined ? {} : { onError: options.onError }),
         });
@@ -80,14 +92,22 @@ export function startJobWorkers(options: JobWorkersOptions): JobWorkers {
     planOf: (job: TrackedJobV1) => planOfTarget(job.targetRef),
     settle,
     now,
-    ...(webhooks === undefined ? {} : { onStateChange: (_before: TrackedJobV1, after: TrackedJobV1) => webhooks.announce(after) }),
+    ...(webhooks === undefined
+      ? {}
+      : { onStateChange: (_before: TrackedJobV1, after: TrackedJobV1) => webhooks.announce(after), followUpAtMs: (job: TrackedJobV1) => webhooks.firstFollowUpAtMs(job) }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
+    ...(options.media === undefined
+      ? {}
+      : { copyMedia: (job: TrackedJobV1, terminal: TrackedJobTerminalV1) => copyJobMedia({ ...options.media!, ...(options.onError === undefined ? {} : { onError: options.onError }) }, job, terminal) }),
   };
   const poller = createJobPoller({
     ...shared,
     store: options.store,
     poll,
-    owner: `gateway-${randomUUID()}`,
+    // The host and pid name the process in the store's lease column (operators, tests); the UUID keeps a restarted
+    // process from mistaking its predecessor's leases for its own.
+    owner: `${hostname()}:${process.pid}:${randomUUID()}`,
+    ...(webhooks === undefined ? {} : { followUp: (job: TrackedJobV1) => webhooks.followUp(job) }),
     maxConcurrent: options.maxConcurrent ?? 64,
     maxConcurrentPerTarget: options.maxConcurrentPerTarget ?? 8,
     leaseMs: options.leaseMs ?? 30_000,
@@ -100,6 +120,8 @@ export function startJobWorkers(options: JobWorkersOptions): JobWorkers {
     webhooks,
     readDeps: { ...shared, store: options.store, poll, freshnessMs: options.freshnessMs ?? 1000 },
     planOfTarget,
+    mediaStore: options.media?.store,
+    webhookSecretOf: (tenantId) => (masterKey === undefined ? undefined : tenantWebhookSecret(masterKey, tenantId)),
     async close() {
       await poller.stop();
       await webhooks?.close();

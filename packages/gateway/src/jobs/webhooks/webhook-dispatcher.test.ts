@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openEmbeddedGovernanceStore, type EmbeddedGovernanceStore } from '../../governance/embedded/embedded-governance-store.js';
 import type { TrackedJobV1 } from '../../governance/v1/governance-store-v1.js';
 import { tenantWebhookSecret, verifyStandardWebhook } from './standard-webhook-signature.js';
-import { createWebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher.js';
+import { createWebhookDispatcher, webhookEventId, type WebhookDispatcherOptions } from './webhook-dispatcher.js';
 
 const MASTER = new TextEncoder().encode('webhook-master-key-0123456789abcdef');
 const SECRET = tenantWebhookSecret(MASTER, 'acme');
@@ -174,6 +174,34 @@ describe('webhook dispatcher', () => {
       webhooks.announce(withoutCallback);
       await webhooks.idle();
       expect(receiver.received).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('follow-up: an event another instance announced and then went silent on is announced again here; a delivered one is done', async () => {
+    const receiver = await startReceiver(() => ({ status: 204 }));
+    let now = Date.now();
+    try {
+      const webhooks = dispatcher({ now: () => now, timeoutMs: 1000 });
+      const row = await job(receiver.url);
+      const settled = { ...row, settledAtMs: now };
+      const first = webhooks.firstFollowUpAtMs(settled) ?? 0;
+      expect(first).toBe(now + 6000);
+      // Announced by a dead instance: one failed attempt in the log, then nothing.
+      await store.appendJobDelivery(row, { eventId: webhookEventId(row), state: 'succeeded', attempt: 1, atMs: now, outcome: 'failed', status: 503 });
+      const logged = (await store.findJob(row.tenantId, row.targetRef, row.providerJobId)) as TrackedJobV1;
+      // Within the dead instance's next retry (20 ms) plus slack, nothing is sent.
+      expect(webhooks.followUp({ ...logged, settledAtMs: now })).toBe(now + 20 + 6000);
+      expect(receiver.received).toEqual([]);
+      now += 20 + 6000;
+      expect(webhooks.followUp({ ...logged, settledAtMs: now })).toBe(now + 6000);
+      await webhooks.idle();
+      expect(receiver.received.map((entry) => [entry.verdict, entry.headers['webhook-id']])).toEqual([['verified', webhookEventId(row)]]);
+      const after = (await store.findJob(row.tenantId, row.targetRef, row.providerJobId)) as TrackedJobV1;
+      expect(webhooks.followUp(after)).toBeUndefined();
+      const { callbackUrl: _callbackUrl, ...withoutCallback } = row;
+      expect(webhooks.followUp(withoutCallback)).toBeUndefined();
     } finally {
       await receiver.close();
     }

@@ -29,8 +29,25 @@ export interface WebhookDispatcherOptions {
 
 /** Delivers state changes of tracked jobs to their callback URLs. */
 export interface WebhookDispatcher {
+  /** What callback URLs may reach (checked at create and again at each delivery). */
+  readonly policy: CallbackUrlPolicy;
   /** Queues the job's current state for delivery; returns at once (a receiver that is down never blocks the caller). */
   announce(job: TrackedJobV1): void;
+  /**
+   * Sends an event of `job` again, at once and with the usual retries (an operator's replay): the event `eventId`
+   * names (its state, found in the job's delivery log), else the job's current state. Keeps the event's id.
+   */
+  replay(job: TrackedJobV1, eventId?: string): { readonly eventId: string; readonly state: string } | 'no-callback' | 'unknown-event';
+  /**
+   * The terminal event of a settled job is delivered at least once even when the instance that announced it dies:
+   * the job stays due (its row's next poll) until its delivery log shows the event delivered or given up. Looked at
+   * again, this answers when to look next, or `undefined` when the event is done; when the log has been silent past
+   * the announcing instance's next retry, it announces the event again here (the same event id: receivers drop the
+   * duplicate, if any).
+   */
+  followUp(job: TrackedJobV1): number | undefined;
+  /** When a settled job with a callback is first looked at again (absent: the job has no callback URL). */
+  firstFollowUpAtMs(job: TrackedJobV1): number | undefined;
   /** Events not yet delivered or abandoned. */
   readonly pending: number;
   /** Resolves when nothing is pending (tests, shutdown). */
@@ -58,6 +75,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const maxConcurrent = options.maxConcurrent ?? 8;
   const maxPending = options.maxPending ?? 10_000;
   const running = new Set<Promise<void>>();
+  /** Event ids with a delivery under way in this process. */
+  const pendingEvents = new Set<string>();
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  /** Slack for a delivery that waits for a slot or a clock that drifts, before an event counts as forgotten. */
+  const followUpSlackMs = timeoutMs + 5_000;
   const waiting: (() => void)[] = [];
   const sleeping = new Set<{ timer: ReturnType<typeof setTimeout>; wake: () => void }>();
   let active = 0;
@@ -99,7 +121,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           policy: options.policy,
           headers: { ...headers },
           body,
-          timeoutMs: options.timeoutMs ?? 10_000,
+          timeoutMs,
           ...(options.resolveHostname === undefined ? {} : { resolveHostname: options.resolveHostname }),
           ...(options.trustedCertificates === undefined ? {} : { trustedCertificates: options.trustedCertificates }),
         });
@@ -116,9 +138,39 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     }
   }
 
+  const start = (job: TrackedJobV1, url: URL, secret: string): void => {
+    const eventId = webhookEventId(job);
+    pendingEvents.add(eventId);
+    const delivery = deliver(job, url, secret)
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => pendingEvents.delete(eventId));
+    running.add(delivery);
+    void delivery.finally(() => running.delete(delivery));
+  };
+  const isFinal = (delivery: TrackedJobDeliveryV1): boolean =>
+    delivery.outcome === 'delivered' || (delivery.outcome === 'abandoned' && delivery.reason !== 'shutdown' && delivery.reason !== 'queue-full');
+
   return {
+    policy: options.policy,
+    firstFollowUpAtMs(job) {
+      return job.callbackUrl === undefined ? undefined : options.now() + followUpSlackMs;
+    },
+    followUp(job) {
+      if (job.callbackUrl === undefined) return undefined;
+      const eventId = webhookEventId(job);
+      const log = (job.deliveries ?? []).filter((delivery) => delivery.eventId === eventId);
+      if (log.some(isFinal)) return undefined;
+      const now = options.now();
+      if (pendingEvents.has(eventId)) return now + followUpSlackMs;
+      const last = log.at(-1);
+      const quietUntil = last === undefined ? (job.settledAtMs ?? now) + followUpSlackMs : last.atMs + (delays[last.attempt - 1] ?? 0) + followUpSlackMs;
+      if (now < quietUntil) return quietUntil;
+      this.announce(job);
+      return now + followUpSlackMs;
+    },
     announce(job) {
       if (job.callbackUrl === undefined || closed) return;
+      if (pendingEvents.has(webhookEventId(job))) return;
       const secret = options.secretFor(job.tenantId);
       const checked = checkCallbackUrl(job.callbackUrl, options.policy);
       if (secret === undefined || !('url' in checked)) return;
@@ -126,9 +178,17 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         void log(job, { eventId: webhookEventId(job), state: job.state, attempt: 0, atMs: options.now(), outcome: 'abandoned', reason: 'queue-full' });
         return;
       }
-      const delivery = deliver(job, checked.url, secret).catch((error: unknown) => options.onError?.(error));
-      running.add(delivery);
-      void delivery.finally(() => running.delete(delivery));
+      start(job, checked.url, secret);
+    },
+    replay(job, eventId) {
+      if (job.callbackUrl === undefined) return 'no-callback';
+      const state = eventId === undefined ? job.state : job.deliveries?.find((delivery) => delivery.eventId === eventId)?.state;
+      if (state === undefined) return 'unknown-event';
+      const event = { ...job, state };
+      const secret = options.secretFor(job.tenantId);
+      const checked = checkCallbackUrl(job.callbackUrl, options.policy);
+      if (secret !== undefined && 'url' in checked && !closed) start(event, checked.url, secret);
+      return { eventId: webhookEventId(event), state };
     },
     get pending() {
       return running.size;

@@ -34,6 +34,9 @@ export interface ProviderProcessRunRequestV4 {
   readonly signal: AbortSignal;
 }
 
+/** The built-in tools of a CLI a host allows: none at all, or read-only tools confined to the working folder. */
+export type ProviderProcessBuiltInToolsV4 = 'none' | 'read-only';
+
 /** The token an argument carries where the run's files folder path goes. */
 export const PROVIDER_PROCESS_RUN_FILES_TOKEN_V4 = '{run-files}';
 
@@ -77,6 +80,12 @@ export interface ProviderProcessTransportV4 extends ProviderTransport {
    * process twin of an HTTP target's base URL, a host fact, never a client's.
    */
   readonly program: string;
+  /**
+   * The CLI's own built-in tools the host allows this target, a host fact like `program`: `none` (absent means the
+   * same: every built-in tool off) or `read-only` (tools that only read, confined to the run's working folder). A
+   * family that cannot confine a CLI's tools that way refuses a `read-only` transport before running anything.
+   */
+  readonly builtInTools?: ProviderProcessBuiltInToolsV4;
   /**
    * Starts one run. Rejects with a {@link ProviderProcessFailureV4} when the process could not be started
    * (nothing was sent, so another target may be tried).

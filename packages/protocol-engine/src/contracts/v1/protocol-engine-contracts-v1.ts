@@ -104,7 +104,13 @@ export interface ProtocolEngineResponseV1 extends ProtocolEngineExecutionBaseV1 
 export interface ProtocolEngineStreamV1 extends ProtocolEngineExecutionBaseV1 {
   /** Discriminant: a stream execution. */
   readonly kind: 'stream';
-  /** Validated events, pulled one adapter part per consumer pull. Iterable once; a second iteration throws `STREAM_MISUSE`. */
+  /**
+   * Validated events, pulled one adapter part per consumer pull. Iterable once; a second iteration throws
+   * `STREAM_MISUSE`. Its iterator also offers `ADAPTER_STREAM_TAKE_BUFFERED_V1` (from model-protocol): the next
+   * event, validated, when the adapter already holds it, else `undefined` (the next event needs a pull, the stream
+   * ended, or the take failed; `next()` then says which), so a host can gather the events of one upstream read
+   * into one write.
+   */
   readonly events: AsyncIterable<NormalizedStreamEventV4>;
   /**
    * Settles when the events are drained (the adapter's terminal), on abort or early exit (`cancelled`), or

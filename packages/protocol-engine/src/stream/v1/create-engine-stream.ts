@@ -46,6 +46,9 @@ export interface EngineStreamInput {
 
 type Result = IteratorResult<NormalizedStreamEventV4>;
 
+/** The engine's event iterator: `next`/`return`, and the host's synchronous take of an event already held. */
+type EngineEventIterator = AsyncIterator<NormalizedStreamEventV4> & { [ADAPTER_STREAM_TAKE_BUFFERED_V1](): NormalizedStreamEventV4 | undefined };
+
 const DONE: Result = Object.freeze({ done: true, value: undefined });
 const DONE_PROMISE = Promise.resolve(DONE);
 const CANCELLED: AdapterTerminalOutcomeV4 = Object.freeze({ status: 'cancelled' });
@@ -91,7 +94,7 @@ function pullFailure(error: unknown): ProtocolEngineErrorV1 {
  */
 class EngineStreamRun {
   readonly terminal: Promise<AdapterTerminalOutcomeV4>;
-  readonly events: AsyncIterator<NormalizedStreamEventV4>;
+  readonly events: EngineEventIterator;
   private readonly iterator: AsyncIterator<unknown>;
   private readonly input: EngineStreamInput;
   private readonly controller: AbortController;
@@ -101,6 +104,8 @@ class EngineStreamRun {
   private readonly takeBuffered: (() => unknown) | undefined;
   private settled = false;
   private pulling = false;
+  /** A failure met by a synchronous take, reported by the next `next()`. */
+  private deferredFailure: { readonly error: unknown } | undefined;
   private resolveTerminal!: (outcome: AdapterTerminalOutcomeV4) => void;
   private rejectTerminal!: (error: unknown) => void;
 
@@ -118,7 +123,7 @@ class EngineStreamRun {
     });
     // A host that only iterates must not see an unhandled rejection for the terminal it never awaited.
     this.terminal.catch(noop);
-    this.events = { next: () => this.next(), return: () => this.leave() };
+    this.events = { next: () => this.next(), return: () => this.leave(), [ADAPTER_STREAM_TAKE_BUFFERED_V1]: () => this.takeReady() };
     const signal = this.controller.signal;
     if (signal.aborted) queueMicrotask(() => this.cancel(signal.reason));
     else signal.addEventListener('abort', this.onAbort, { once: true });
@@ -130,10 +135,20 @@ class EngineStreamRun {
   };
 
   private next(): Promise<Result> {
+    const deferred = this.deferredFailure;
+    if (deferred !== undefined) {
+      this.deferredFailure = undefined;
+      return Promise.reject(deferred.error);
+    }
     if (this.settled) return DONE_PROMISE;
     if (this.takeBuffered !== undefined && !this.waiters.waiting) {
-      const ready = this.nextBuffered();
-      if (ready !== undefined) return ready;
+      let ready: Result | undefined;
+      try {
+        ready = this.nextBuffered();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (ready !== undefined) return ready.done === true ? DONE_PROMISE : Promise.resolve(ready);
       if (this.settled) return DONE_PROMISE;
     }
     if (this.waiters.waiting) return this.waiters.queue();
@@ -142,29 +157,49 @@ class EngineStreamRun {
     return promise;
   }
 
+  /**
+   * The host's fast path (the same registered symbol as the adapters' take): the next event when the adapter
+   * already holds it, validated, consumed as `next()` would have; `undefined` when it needs a pull, when the
+   * stream has ended (the next `next()` says done) or when the take failed (the next `next()` rejects with the
+   * failure). Lets a host gather the events of one upstream read without a promise per event.
+   */
+  private takeReady(): NormalizedStreamEventV4 | undefined {
+    if (this.settled || this.takeBuffered === undefined || this.waiters.waiting || this.deferredFailure !== undefined) return undefined;
+    try {
+      const ready = this.nextBuffered();
+      return ready === undefined || ready.done === true ? undefined : ready.value;
+    } catch (error) {
+      this.deferredFailure = { error };
+      return undefined;
+    }
+  }
+
   /** A consumer that leaves early (break, throw) cancels the stream and releases the transport. */
   private leave(): Promise<Result> {
     this.cancel(undefined);
     return Promise.resolve(DONE);
   }
 
-  /** The fast path: a part the adapter already holds, validated without a pull. `undefined` when none is ready. */
-  private nextBuffered(): Promise<Result> | undefined {
+  /**
+   * A part the adapter already holds, validated without a pull: its result, or `undefined` when none is ready.
+   * Throws the engine error of a failed take or an invalid part (the stream is then settled as failed).
+   */
+  private nextBuffered(): Result | undefined {
     let part: unknown;
     try {
       part = (this.takeBuffered as () => unknown).call(this.iterator);
     } catch (error) {
       if (this.controller.signal.aborted || this.input.hostSignal.aborted) {
         this.cancel(this.input.hostSignal.aborted ? this.input.hostSignal.reason : undefined);
-        return DONE_PROMISE;
+        return DONE;
       }
-      return Promise.reject(this.fail(pullFailure(error)));
+      throw this.fail(pullFailure(error));
     }
     if (part === undefined) return undefined;
     try {
-      return Promise.resolve(this.resultOf(this.parts.check(part)));
+      return this.resultOf(this.parts.check(part));
     } catch (error) {
-      return Promise.reject(this.fail(toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID)));
+      throw this.fail(toEngineError(error, CODES.ADAPTER_OUTPUT_INVALID));
     }
   }
 

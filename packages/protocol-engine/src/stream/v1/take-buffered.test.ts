@@ -72,7 +72,10 @@ function servedAs(parts: BufferedParts): AsyncIterable<AdapterStreamPartV1> {
   return { [Symbol.asyncIterator]: () => ({ next: () => parts.next(), return: () => parts.return() }) } as AsyncIterable<AdapterStreamPartV1>;
 }
 
-async function runEngine(parts: BufferedParts, signal = new AbortController().signal) {
+/** How the host reads the engine's events: `for await`, or `next()` then the engine's own take until it answers `undefined`. */
+type HostRead = 'iterate' | 'take';
+
+async function runEngine(parts: BufferedParts, signal = new AbortController().signal, host: HostRead = 'iterate') {
   const factory: ProviderAdapterFactory = {
     protocolFamily: CHAT_FAMILY,
     createAdapter: () => ({
@@ -90,7 +93,16 @@ async function runEngine(parts: BufferedParts, signal = new AbortController().si
   const events: unknown[] = [];
   let error: unknown;
   try {
-    for await (const event of execution.events) events.push(event);
+    if (host === 'iterate') for await (const event of execution.events) events.push(event);
+    else {
+      const iterator = execution.events[Symbol.asyncIterator]() as AsyncIterator<unknown> & { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: () => unknown };
+      const take = iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1];
+      if (typeof take !== 'function') throw new Error('the engine offers no take');
+      for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+        events.push(next.value);
+        for (let held = take.call(iterator); held !== undefined; held = take.call(iterator)) events.push(held);
+      }
+    }
   } catch (caught) {
     error = caught;
   }
@@ -112,6 +124,29 @@ describe('engine stream: parts taken from the adapter without a pull', () => {
     expect(parts.pulls).toBe(2);
     expect(parts.takes).toBe(3);
     expect(parts.released).toBe(true);
+  });
+
+  it('lets the host take the rest of a read from the engine, validated, with one next() per read', async () => {
+    const parts = new BufferedParts([[...textBlock(0, 'Hel', 'lo')], [completed('Hello')]], true);
+    let nexts = 0;
+    const factory: ProviderAdapterFactory = {
+      protocolFamily: CHAT_FAMILY,
+      createAdapter: () => ({ execute: async () => ({ kind: 'stream', acceptance: { state: 'accepted' }, responseMetadata: {}, parts: parts as AsyncIterable<AdapterStreamPartV1> }) }),
+    };
+    const engine = createProtocolEngineV1({ registry: registryOf([factory]) });
+    const execution = await engine.execute({ binding: countingBinding(makeTarget(chatCapability())).binding, task: chatTask({ stream: true }), signal: new AbortController().signal });
+    if (execution.kind !== 'stream') throw new Error('expected a stream');
+    const iterator = execution.events[Symbol.asyncIterator]() as AsyncIterator<unknown> & { [ADAPTER_STREAM_TAKE_BUFFERED_V1](): unknown };
+    const events: unknown[] = [];
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+      nexts += 1;
+      events.push(next.value);
+      for (let held = iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1](); held !== undefined; held = iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()) events.push(held);
+    }
+    expect(events).toEqual(textBlock(0, 'Hel', 'lo'));
+    expect(nexts).toBe(1);
+    expect(iterator[ADAPTER_STREAM_TAKE_BUFFERED_V1]()).toBeUndefined();
+    expect((await execution.terminal).status).toBe('completed');
   });
 
   it('fails a take that throws like a pull that rejects: adapter defect or transport failure', async () => {
@@ -165,13 +200,20 @@ describe('engine stream: parts taken from the adapter without a pull', () => {
           const failure = transportFailure ? new ProviderTransportFailureV1('after-send', 'connection-lost') : new TypeError('defect');
           const taking = new BufferedParts(reads, true, failAt, failure);
           const pulling = new BufferedParts(reads, false, failAt, failure);
+          const hostTaking = new BufferedParts(reads, true, failAt, failure);
           const viaTake = await runEngine(taking);
           const viaNext = await runEngine(pulling);
+          // The host's own take of the engine's events (the gateway's one write per read) sees the same too.
+          const viaHostTake = await runEngine(hostTaking, undefined, 'take');
+          expect(viaHostTake.events).toEqual(viaNext.events);
+          expect(viaHostTake.error).toEqual(viaNext.error);
+          expect(hostTaking.released).toBe(pulling.released);
           expect(viaTake.events).toEqual(viaNext.events);
           expect(viaTake.error).toEqual(viaNext.error);
           const code = (settled: { outcome?: unknown; error?: unknown }) =>
             settled.error === undefined ? settled.outcome : isProtocolEngineErrorV1(settled.error) ? settled.error.code : 'other';
           expect(code(viaTake.terminal)).toEqual(code(viaNext.terminal));
+          expect(code(viaHostTake.terminal)).toEqual(code(viaNext.terminal));
           expect(taking.released).toBe(pulling.released);
           expect(taking.pulls).toBeLessThanOrEqual(pulling.pulls);
         },

@@ -37,8 +37,10 @@ export function agentCliMapping(program: string): CliMapping | undefined {
  * CLI's mapping, folded into normalized events and one terminal.
  *
  * Outcomes: a task of another kind, content the CLI cannot carry (images, documents, audio, tool turns), or a
- * transport that is not a process transport or runs a program the family does not map: a failed `unsupported` terminal, acceptance `not-accepted`, nothing
- * run. A run that cannot start rejects with the transport's `ProviderProcessFailureV4` (stage `before-send`, so
+ * transport that is not a process transport or runs a program the family does not map, or one that allows
+ * `read-only` built-in tools for a CLI whose flags cannot confine them to its working folder (Codex:
+ * `agent-cli.read-only-tools`): a failed `unsupported` terminal, acceptance `not-accepted`, nothing run. The
+ * transport's `builtInTools` (default `none`) picks the CLI's tool flags. A run that cannot start rejects with the transport's `ProviderProcessFailureV4` (stage `before-send`, so
  * the host may fall back). Once running, acceptance is `accepted` and every ending is a terminal: the CLI's
  * `result`/`turn.completed` frame; its failed verdict (`agent-cli.not-signed-in`, `agent-cli.cli-error`); an
  * end without the terminal frame (`agent-cli.exit-nonzero`, `agent-cli.deadline`, `agent-cli.truncated`,
@@ -59,6 +61,8 @@ async function execute(maxLineBytes: number, input: ProviderAdapterExecuteInputV
   if (!isProviderProcessTransportV4(transport)) return refuse('agent-cli.not-process-transport');
   const mapping = agentCliMapping(transport.program);
   if (mapping === undefined) return refuse('agent-cli.unknown-program');
+  const tools = transport.builtInTools ?? 'none';
+  if (tools === 'read-only' && !mapping.confinesReadOnlyTools) return refuse('agent-cli.read-only-tools');
   let prompt;
   try {
     prompt = renderPrompt(task);
@@ -66,7 +70,7 @@ async function execute(maxLineBytes: number, input: ProviderAdapterExecuteInputV
     if (isCodecErrorV1(error)) return refuse('agent-cli.content');
     throw error;
   }
-  const plan = mapping.plan(prompt, target.providerModel);
+  const plan = mapping.plan(prompt, target.providerModel, tools);
   const run = await transport.run({ ...plan, signal });
   const fold = new CliFrameFold(mapping, input.reportDiagnostic);
   const parts = createAdapterStreamParts({

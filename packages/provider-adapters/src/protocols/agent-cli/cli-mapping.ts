@@ -1,4 +1,4 @@
-import type { ChatTaskV4, NormalizedProviderFailureV3 } from '@tokenforge/model-protocol';
+import type { ChatTaskV4, NormalizedProviderFailureV3, ProviderProcessBuiltInToolsV4 } from '@tokenforge/model-protocol';
 import type { CliFrame } from './cli-frame.js';
 
 /** What one CLI run is asked to do, as the mapping builds it. */
@@ -18,10 +18,15 @@ export interface CliMapping {
   /** The CLI this maps (the `cli` protocol option). */
   readonly cli: AgentCliName;
   /**
-   * Builds the run: the CLI's non-interactive streaming flags, the model pinned, every built-in tool off, and the
-   * rendered prompt.
+   * Whether the CLI can offer read-only tools confined to its working folder by its own flags. A mapping without
+   * that never receives `read-only` in {@link CliMapping.plan}: the adapter refuses such a run first.
    */
-  plan(prompt: RenderedPrompt, model: string): CliRunPlan;
+  readonly confinesReadOnlyTools: boolean;
+  /**
+   * Builds the run: the CLI's non-interactive streaming flags, the model pinned, the rendered prompt, and its
+   * built-in tools: every one off (`none`), or only its read-only tools, confined to the working folder (`read-only`).
+   */
+  plan(prompt: RenderedPrompt, model: string, tools: ProviderProcessBuiltInToolsV4): CliRunPlan;
   /** A fresh per-run decoder: maps one parsed stdout document to frames; throws `ProtocolViolationError` on an unknown kind. */
   createDecoder(): (document: unknown) => readonly CliFrame[];
   /** The failure a documented exit code means when the run ended without its terminal frame (Gemini CLI's 41: not signed in). */

@@ -17,7 +17,11 @@ function stdoutOf(testCase: AgentCliConformanceCase): string {
 }
 
 function bind(testCase: AgentCliConformanceCase, readSizes?: number[]) {
-  const transport = createReplayProcessTransport(testCase.program, [{ stdout: stdoutOf(testCase), ...(testCase.exit === undefined ? {} : { exit: testCase.exit }), ...(readSizes === undefined ? {} : { readSizes }) }]);
+  const transport = createReplayProcessTransport(
+    testCase.program,
+    [{ stdout: stdoutOf(testCase), ...(testCase.exit === undefined ? {} : { exit: testCase.exit }), ...(readSizes === undefined ? {} : { readSizes }) }],
+    testCase.builtInTools,
+  );
   return { transport, binding: createProtocolEngineTargetBindingV1({ target, bindTransport: () => transport }) };
 }
 
@@ -56,7 +60,8 @@ describe('agent-cli/v1 conformance through the engine (recorded NDJSON)', () => 
         }
         expect(transport.requests).toHaveLength(1);
         const request = transport.requests[0]!;
-        if (testCase.args !== undefined) expect(isSubsequence(testCase.args, request.args)).toBe(true);
+        if (testCase.args !== undefined) expect(isSubsequence(testCase.args, request.args), JSON.stringify(request.args)).toBe(true);
+        for (const [name, part] of Object.entries(testCase.files ?? {})) expect(request.files?.[name]).toContain(part);
         if (testCase.program === 'claude-code') expect(JSON.parse(request.stdin ?? '')).toEqual({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'Say hello' }] } });
         let terminal;
         const events: NormalizedStreamEventV4[] = [];

@@ -12,6 +12,10 @@ export interface AgentCliConformanceCase {
   readonly exit?: ProviderProcessExitV4;
   /** The task (default: one user turn, `Say hello`). */
   readonly task?: Omit<ChatTaskV4, 'stream'>;
+  /** The built-in tools the host's transport allows (default: the transport says nothing, which means none). */
+  readonly builtInTools?: 'none' | 'read-only';
+  /** Files the run must ask for, by name, with a part of their text. */
+  readonly files?: Readonly<Record<string, string>>;
   /** Arguments the run must carry (each, in order of appearance, as a sub-sequence). */
   readonly args?: readonly string[];
   /** What the engine answers. */
@@ -40,7 +44,7 @@ export const agentCliConformanceCases: readonly AgentCliConformanceCase[] = [
     name: 'Claude Code text: partial deltas, result with usage and cost',
     program: 'claude-code',
     stdout: { source: 'recorded', file: 'claude-text.ndjson' },
-    args: ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--include-partial-messages', '--model', 'claude-model', '--tools', '', '--strict-mcp-config', '--permission-mode', 'default'],
+    args: ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--include-partial-messages', '--model', 'claude-model', '--tools', '', '--permission-mode', 'default', '--strict-mcp-config'],
     expect: {
       kind: 'answer',
       text: 'Hello from the simulator.',
@@ -65,6 +69,14 @@ export const agentCliConformanceCases: readonly AgentCliConformanceCase[] = [
     stdout: { source: 'recorded', file: 'claude-not-signed-in.ndjson' },
     exit: exitOne,
     expect: { kind: 'failed', code: 'authentication', providerCode: 'agent-cli.not-signed-in', retryable: false },
+  },
+  {
+    name: 'Claude Code with read-only tools (a target\'s opt-in): only Read, Glob, Grep, restricted to the working folder, never asking',
+    program: 'claude-code',
+    builtInTools: 'read-only',
+    stdout: { source: 'recorded', file: 'claude-read-only-canary-refused.ndjson' },
+    args: ['--tools', 'Read,Glob,Grep', '--restricted', '--permission-mode', 'dontAsk', '--strict-mcp-config'],
+    expect: { kind: 'answer', text: 'The tool returned its result.', terminal: { status: 'completed' } },
   },
   {
     name: 'Codex text: agent_message item, turn.completed usage, warning error item harmless',
@@ -99,6 +111,30 @@ export const agentCliConformanceCases: readonly AgentCliConformanceCase[] = [
     stdout: { source: 'recorded', file: 'gemini-text.ndjson' },
     args: ['-o', 'stream-json', '-m', 'claude-model', '--approval-mode', 'plan', '--admin-policy', '-p', 'Say hello'],
     expect: { kind: 'answer', text: 'Hello from the simulator.', terminal: { status: 'completed', usage: { inputTokens: 1715, outputTokens: 3, totalTokens: 1718, cacheReadInputTokens: 0 } } },
+  },
+  {
+    name: 'Gemini CLI with its tools off: the deny-all admin policy',
+    program: 'gemini-cli',
+    stdout: { source: 'recorded', file: 'gemini-text.ndjson' },
+    args: ['--approval-mode', 'plan', '--admin-policy', '{run-files}/deny-all-tools.toml'],
+    files: { 'deny-all-tools.toml': 'toolName = "*"\ndecision = "deny"' },
+    expect: { kind: 'answer', text: 'Hello from the simulator.', terminal: { status: 'completed' } },
+  },
+  {
+    name: 'Gemini CLI with read-only tools (a target\'s opt-in): the read-only admin policy; a read outside the workspace refused',
+    program: 'gemini-cli',
+    builtInTools: 'read-only',
+    stdout: { source: 'recorded', file: 'gemini-read-only-canary-refused.ndjson' },
+    args: ['--approval-mode', 'plan', '--admin-policy', '{run-files}/read-only-tools.toml'],
+    files: { 'read-only-tools.toml': 'toolName = ["read_file", "read_many_files", "list_directory", "glob", "grep_search", "search_file_content"]\ndecision = "allow"' },
+    expect: { kind: 'answer', text: 'The tool returned its result.', terminal: { status: 'completed' } },
+  },
+  {
+    name: 'Codex with read-only tools: refused, nothing run (its sandbox cannot confine reading to the working folder)',
+    program: 'codex',
+    builtInTools: 'read-only',
+    stdout: { source: 'constructed', text: '' },
+    expect: { kind: 'rejected', code: 'unsupported' },
   },
   {
     name: 'Gemini CLI own tool activity is hosted: no client tool call, only the text',

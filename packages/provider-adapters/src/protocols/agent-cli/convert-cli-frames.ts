@@ -10,9 +10,10 @@ type BlockKind = 'text' | 'reasoning';
 
 /**
  * The shared sink: folds a mapping's frames into normalized events (text and reasoning blocks, indices assigned
- * here) and exactly one terminal. Hosted tool activity is the CLI's own: it is checked (each call settled exactly
- * once, a repeated result dropped) and reported as a diagnostic, never emitted as a tool call a client must
- * answer. Usage is only what the CLI reported (no frame, no usage). An end without the terminal frame is a
+ * here) and exactly one terminal. Hosted tool activity is the CLI's own, never emitted as a tool call a client must
+ * answer, and each call is settled exactly once (the seed's session-sink rule): a repeated result is dropped, a
+ * result for a call never announced settles that call, and a call still unsettled when the run ends is settled as
+ * failed; each irregularity is reported as a diagnostic. Usage is only what the CLI reported (no frame, no usage). An end without the terminal frame is a
  * failure by how the process ended ({@link mapExit}), never a success.
  */
 export class CliFrameFold implements AdapterStreamMachine<CliDocument> {
@@ -25,6 +26,7 @@ export class CliFrameFold implements AdapterStreamMachine<CliDocument> {
   private failure: NormalizedProviderFailureV3 | undefined;
   private readonly announced = new Set<string>();
   private readonly settled = new Set<string>();
+  private failedCalls = 0;
   private settledRun = false;
 
   private readonly exitFailure: ((exitCode: number) => NormalizedProviderFailureV3 | undefined) | undefined;
@@ -57,9 +59,9 @@ export class CliFrameFold implements AdapterStreamMachine<CliDocument> {
     return this.usage;
   }
 
-  /** Hosted tool calls the CLI announced, and how many of them it settled (each exactly once). */
-  get hostedTools(): { readonly announced: number; readonly settled: number } {
-    return { announced: this.announced.size, settled: this.settled.size };
+  /** The CLI's own tool calls: how many were announced, settled (each exactly once) and settled as failed. */
+  get hostedTools(): { readonly announced: number; readonly settled: number; readonly failed: number } {
+    return { announced: this.announced.size, settled: this.settled.size, failed: this.failedCalls };
   }
 
   /** The chat content folded so far, in block order (for a sync answer). */
@@ -85,7 +87,12 @@ export class CliFrameFold implements AdapterStreamMachine<CliDocument> {
           this.diagnostic('a second result for one hosted tool call was dropped');
           return undefined;
         }
+        if (!this.announced.has(frame.id)) {
+          this.diagnostic('a hosted tool result for a call never announced settled that call');
+          this.announced.add(frame.id);
+        }
         this.settled.add(frame.id);
+        if (frame.isError) this.failedCalls += 1;
         return undefined;
       case 'usage':
         this.usage = frame.usage;
@@ -95,7 +102,7 @@ export class CliFrameFold implements AdapterStreamMachine<CliDocument> {
         return undefined;
       case 'settle': {
         this.close(events);
-        this.settledRun = true;
+        this.settleOpenCalls();
         const usage = this.usage === undefined ? {} : { usage: this.usage };
         if (frame.failed) return { status: 'failed', failure: this.failure ?? { code: 'provider-error', retryable: false, providerCode: 'agent-cli.failed' }, ...usage };
         return { status: 'completed', result: { kind: 'chat', content: [...this.content] }, finishReason: mapAgentCliFinishReason(frame.stopReason), ...usage, ...(frame.cost === undefined ? {} : { cost: frame.cost }) };
@@ -126,8 +133,21 @@ export class CliFrameFold implements AdapterStreamMachine<CliDocument> {
     this.open = undefined;
   }
 
-  private endWithoutTerminal(byExit: NormalizedProviderFailureV3): AdapterTerminalOutcomeV3 {
+  /** Ends the run once: every hosted call the CLI left unsettled is settled as failed. */
+  private settleOpenCalls(): void {
     this.settledRun = true;
+    let open = 0;
+    for (const id of this.announced) {
+      if (this.settled.has(id)) continue;
+      this.settled.add(id);
+      this.failedCalls += 1;
+      open += 1;
+    }
+    if (open > 0) this.diagnostic('a hosted tool call the CLI never settled was settled as failed');
+  }
+
+  private endWithoutTerminal(byExit: NormalizedProviderFailureV3): AdapterTerminalOutcomeV3 {
+    this.settleOpenCalls();
     // The CLI's own verdict (not signed in, its error frame) explains a failed exit better than the exit code.
     const failure = this.failure ?? byExit;
     return { status: 'failed', failure, ...(this.usage === undefined ? {} : { usage: this.usage }) };

@@ -8,7 +8,10 @@ import { asRecord, frameType, recordField, stringField, unknownFrame } from './w
  * --include-partial-messages`), checked against 2.1.332 `--help` and its real output (`__fixtures__/claude-*`).
  * Built-in tools off: `--tools ""` (no built-in tool), `--strict-mcp-config` (no MCP server from any settings
  * file), `--disable-slash-commands`, `--permission-mode default` (print mode never asks, so anything needing
- * permission is refused), `--no-session-persistence`.
+ * permission is refused), `--no-session-persistence`. Read-only tools (a target's opt-in): `--tools Read,Glob,Grep`
+ * only, `--restricted` (confines the file tools to the working folder, ignores user and project settings) and
+ * `--permission-mode dontAsk` (anything not allowed outright is denied, never asked): a `Read` outside the working
+ * folder is refused by the CLI (checked with the simulator's scripted call, its `tool_result` an error).
  *
  * Frames: `system` (init, status, thinking_tokens and the other subtypes) is bookkeeping; `stream_event` carries
  * the Messages API stream (text and thinking deltas; a `content_block_start` opens a segment); `assistant` is the
@@ -19,7 +22,8 @@ import { asRecord, frameType, recordField, stringField, unknownFrame } from './w
  */
 export const CLAUDE_CODE_MAPPING: CliMapping = {
   cli: 'claude-code',
-  plan(prompt, model) {
+  confinesReadOnlyTools: true,
+  plan(prompt, model, tools) {
     const message = { type: 'user', message: { role: 'user', content: [{ type: 'text', text: prompt.text }] } };
     return {
       args: [
@@ -29,10 +33,9 @@ export const CLAUDE_CODE_MAPPING: CliMapping = {
         '--verbose',
         '--include-partial-messages',
         '--model', model,
-        '--tools', '',
+        ...(tools === 'read-only' ? ['--tools', CLAUDE_CODE_READ_ONLY_TOOLS, '--restricted', '--permission-mode', 'dontAsk'] : ['--tools', '', '--permission-mode', 'default']),
         '--strict-mcp-config',
         '--disable-slash-commands',
-        '--permission-mode', 'default',
         '--no-session-persistence',
         ...(prompt.system === undefined ? [] : ['--system-prompt', prompt.system]),
       ],
@@ -44,6 +47,9 @@ export const CLAUDE_CODE_MAPPING: CliMapping = {
     return (value) => decodeClaudeDocument(asRecord(value, 'a Claude Code document'));
   },
 };
+
+/** Claude Code's built-in tools that only read files (a target's read-only opt-in). */
+export const CLAUDE_CODE_READ_ONLY_TOOLS = 'Read,Glob,Grep';
 
 const NONE: readonly CliFrame[] = [];
 

@@ -10,7 +10,9 @@ import { asRecord, frameType, recordField, stringField, unknownFrame } from './w
  * (no shell, exec or code-mode tool is declared: checked with the simulator's scripted calls of `shell`,
  * `shell_command`, `exec`, `exec_command`, `apply_patch`, `update_plan`, `read_file`, `list_dir`, each refused as
  * undeclared), `web_search="disabled"`, `--sandbox read-only`, `approval_policy="never"`, `--ephemeral`. 0.171.0
- * keeps declaring `view_image`, which no switch removes (the guide says so).
+ * keeps declaring `view_image`, which no switch removes (the guide says so). No read-only opt-in: Codex reads files
+ * through its shell, and its `read-only` sandbox lets the shell read the whole disk, so no flag confines reading to
+ * the working folder; a `read-only` target of Codex is refused before anything runs.
  *
  * Frames: `thread.started`, `turn.started` are bookkeeping; `item.started`/`item.updated`/`item.completed` carry
  * items: `agent_message` (the answer, whole, on completion), `reasoning` (its summary, whole), the CLI's own tool
@@ -20,6 +22,7 @@ import { asRecord, frameType, recordField, stringField, unknownFrame } from './w
  */
 export const CODEX_MAPPING: CliMapping = {
   cli: 'codex',
+  confinesReadOnlyTools: false,
   plan(prompt, model) {
     const text = prompt.system === undefined ? prompt.text : `${prompt.system}\n\n${prompt.text}`;
     return {

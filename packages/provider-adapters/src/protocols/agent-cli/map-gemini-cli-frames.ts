@@ -9,7 +9,10 @@ import { asRecord, frameType, recordField, stringField, unknownFrame } from './w
  * (`__fixtures__/gemini-*`). The model is always pinned: its `auto` model first asks a classifier and retries for
  * about 100 s when the answer is not the JSON it expects. System text is prefixed to the prompt. Built-in tools:
  * `--approval-mode plan` (read-only mode: nothing that writes or runs), `--extensions none`, `--skip-trust` for the
- * fresh empty working folder (its read-only file tools see only that folder).
+ * fresh empty working folder, and an admin policy: {@link GEMINI_DENY_ALL_TOOLS_POLICY} (no tool at all), or for a
+ * target's read-only opt-in {@link GEMINI_READ_ONLY_TOOLS_POLICY} (only its file-reading tools, which refuse a path
+ * outside the workspace, the working folder plus the CLI's own project temp folder under its configuration folder:
+ * checked with the simulator's scripted `read_file`; the web tools are not declared).
  *
  * Frames: `init` and the `user` echo of `message` are bookkeeping; an `assistant` `message` is answer text (a delta
  * when `delta` is true); `tool_use` / `tool_result` are the CLI's own tool activity; `error` is the CLI's verdict
@@ -17,11 +20,13 @@ import { asRecord, frameType, recordField, stringField, unknownFrame } from './w
  */
 export const GEMINI_CLI_MAPPING: CliMapping = {
   cli: 'gemini-cli',
-  plan(prompt, model) {
+  confinesReadOnlyTools: true,
+  plan(prompt, model, tools) {
     const text = prompt.system === undefined ? prompt.text : `${prompt.system}\n\n${prompt.text}`;
+    const policy = tools === 'read-only' ? { name: 'read-only-tools.toml', text: GEMINI_READ_ONLY_TOOLS_POLICY } : { name: 'deny-all-tools.toml', text: GEMINI_DENY_ALL_TOOLS_POLICY };
     return {
-      args: ['-o', 'stream-json', '-m', model, '--approval-mode', 'plan', '--extensions', 'none', '--admin-policy', `${PROVIDER_PROCESS_RUN_FILES_TOKEN_V4}/deny-all-tools.toml`, '--skip-trust', '-p', text],
-      files: { 'deny-all-tools.toml': GEMINI_DENY_ALL_TOOLS_POLICY },
+      args: ['-o', 'stream-json', '-m', model, '--approval-mode', 'plan', '--extensions', 'none', '--admin-policy', `${PROVIDER_PROCESS_RUN_FILES_TOKEN_V4}/${policy.name}`, '--skip-trust', '-p', text],
+      files: { [policy.name]: policy.text },
       configFolderVariables: [],
     };
   },
@@ -34,6 +39,13 @@ export const GEMINI_CLI_MAPPING: CliMapping = {
 
 /** A Gemini CLI admin policy that denies every tool, so the model is offered none (checked: 0 tool calls, no tool declared). */
 export const GEMINI_DENY_ALL_TOOLS_POLICY = '[[rule]]\ntoolName = "*"\ndecision = "deny"\npriority = 999\n';
+
+/**
+ * A Gemini CLI admin policy for a read-only target: every tool denied except those that only read files (each
+ * confined by the CLI to its workspace, the run's working folder).
+ */
+export const GEMINI_READ_ONLY_TOOLS_POLICY =
+  '[[rule]]\ntoolName = "*"\ndecision = "deny"\npriority = 100\n\n[[rule]]\ntoolName = ["read_file", "read_many_files", "list_directory", "glob", "grep_search", "search_file_content"]\ndecision = "allow"\npriority = 200\n';
 
 const NONE: readonly CliFrame[] = [];
 

@@ -67,7 +67,7 @@ export function createAnthropicMessagesEgressCodec(): EgressCodecV1 {
   return Object.freeze({
     protocolFamily: ANTHROPIC_MESSAGES_PROTOCOL_FAMILY,
     encodeResponse: encodeAnthropicMessagesResponse,
-    createStreamEncoder: createAnthropicMessagesStreamEncoder,
+    createStreamEncoder: (context: EgressContextV1) => createAnthropicMessagesStreamEncoder(context),
     encodeError: encodeAnthropicMessagesError,
   });
 }

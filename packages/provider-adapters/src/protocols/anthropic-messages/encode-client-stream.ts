@@ -23,6 +23,19 @@ interface WireBlock {
   argumentLength: number;
 }
 
+/** Options of {@link createAnthropicMessagesStreamEncoder}. */
+export interface AnthropicMessagesStreamEncoderOptions {
+  /**
+   * Whether a text delta after the first event is written from a template (its fixed parts as text, the delta
+   * alone serialised) instead of serialising the whole event object. Same bytes either way (a property test holds
+   * them equal); `false` only for that test. Default true.
+   */
+  readonly deltaTemplates?: boolean;
+}
+
+/** The start of a `content_block_delta` event, up to its block index. */
+const DELTA_HEAD = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":';
+
 /**
  * Creates the Anthropic SSE encoder for one stream. It writes the event sequence an Anthropic client (and the
  * official SDK's stream accumulator) expects:
@@ -40,7 +53,8 @@ interface WireBlock {
  * Events after the terminal produce no bytes. An event for a block that was never started (or started twice)
  * throws `CodecErrorV1` `invalid-request`: the engine never produces one.
  */
-export function createAnthropicMessagesStreamEncoder(context: EgressContextV1): EgressStreamEncoderV1 {
+export function createAnthropicMessagesStreamEncoder(context: EgressContextV1, options: AnthropicMessagesStreamEncoderOptions = {}): EgressStreamEncoderV1 {
+  const templates = options.deltaTemplates !== false;
   let started = false;
   let finished = false;
   let nextWireIndex = 0;
@@ -117,9 +131,13 @@ export function createAnthropicMessagesStreamEncoder(context: EgressContextV1): 
           startBlock(out, event.index, 'text', { type: 'text', text: '' });
           break;
         case 'text-delta':
-        case 'refusal-delta':
-          delta(out, openBlock(event.index, ['text']), { type: 'text_delta', text: event.delta });
+        case 'refusal-delta': {
+          const block = openBlock(event.index, ['text']);
+          // The same text JSON.stringify writes for the event object of `delta`, with the text alone serialised.
+          if (templates && out.length === 0) return encoder.encode(`${DELTA_HEAD}${block.wireIndex},"delta":{"type":"text_delta","text":${JSON.stringify(event.delta)}}}\n\n`);
+          delta(out, block, { type: 'text_delta', text: event.delta });
           break;
+        }
         case 'text-end':
         case 'refusal-end':
           stopBlock(out, event.index, openBlock(event.index, ['text']));

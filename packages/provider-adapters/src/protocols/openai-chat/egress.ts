@@ -1,4 +1,4 @@
-import type { EgressCodecV1, EgressFailureV3 } from '@tokenforge/model-protocol';
+import type { EgressCodecV1, EgressContextV1, EgressFailureV3 } from '@tokenforge/model-protocol';
 import { createOpenAiChatStreamEncoder } from './encode-client-stream.js';
 import { encodeOpenAiChatError } from './encode-client-error.js';
 import { encodeOpenAiChatResponse } from './encode-client-response.js';
@@ -9,7 +9,7 @@ export function createOpenAiChatEgressCodec(): EgressCodecV1 {
   return Object.freeze({
     protocolFamily: OPENAI_CHAT_PROTOCOL_FAMILY,
     encodeResponse: encodeOpenAiChatResponse,
-    createStreamEncoder: createOpenAiChatStreamEncoder,
+    createStreamEncoder: (context: EgressContextV1) => createOpenAiChatStreamEncoder(context),
     encodeError: (failure: EgressFailureV3) => encodeOpenAiChatError(failure),
   });
 }

@@ -13,6 +13,18 @@ import { encodeOpenAiChatEgressUsage, encodeOpenAiServiceTier } from './encode-c
 import { mapOpenAiChatEgressFinishReason } from './encode-client-finish-reason.js';
 
 const EMPTY = new Uint8Array(0);
+const textEncoder = new TextEncoder();
+
+/** Options of {@link createOpenAiChatStreamEncoder}. */
+export interface OpenAiChatStreamEncoderOptions {
+  /**
+   * Whether text, reasoning, refusal and tool-argument deltas after the first chunk are written from a template
+   * (the chunk's fixed parts serialised once per stream, the delta alone per event) instead of serialising the
+   * whole chunk object. Same bytes either way (a property test holds them equal); `false` only for that test.
+   * Default true.
+   */
+  readonly deltaTemplates?: boolean;
+}
 
 function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
   const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
@@ -38,12 +50,22 @@ function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
  * failed or cancelled terminal writes `data: {"error":{...}}` and no `[DONE]`, so no client mistakes it for a
  * complete answer.
  */
-export function createOpenAiChatStreamEncoder(context: EgressContextV1): EgressStreamEncoderV1 {
+export function createOpenAiChatStreamEncoder(context: EgressContextV1, options: OpenAiChatStreamEncoderOptions = {}): EgressStreamEncoderV1 {
   const created = egressCreatedSeconds(context);
   const toolIndexes = new Map<number, number>();
   let roleSent = false;
   let lastUsage: UsageV3 | undefined;
   let ended = false;
+  // `data: {"id":...,"choices":[{"index":0,"delta":{` before a delta's members, and what follows them: the same
+  // text JSON.stringify writes for the chunk object of `frame` below.
+  const templates = options.deltaTemplates !== false && typeof context.responseId === 'string' && typeof context.modelLabel === 'string';
+  const head = `data: {"id":${JSON.stringify(context.responseId)},"object":"chat.completion.chunk","created":${JSON.stringify(created)},"model":${JSON.stringify(context.modelLabel)},"choices":[{"index":0,"delta":{`;
+  const tail = '},"logprobs":null,"finish_reason":null}]}\n\n';
+
+  /** A chunk whose delta is `{"<member>":<text>}`, from the template (role already sent). */
+  function textDelta(member: string, text: string): Uint8Array {
+    return textEncoder.encode(`${head}"${member}":${JSON.stringify(text)}${tail}`);
+  }
 
   function frame(payload: Record<string, unknown>): Uint8Array {
     return encodeSseEvent({
@@ -63,11 +85,14 @@ export function createOpenAiChatStreamEncoder(context: EgressContextV1): EgressS
       if (ended) return EMPTY;
       switch (event.type) {
         case 'text-delta':
-          return event.delta.length === 0 ? EMPTY : deltaFrame({ content: event.delta });
+          if (event.delta.length === 0) return EMPTY;
+          return templates && roleSent ? textDelta('content', event.delta) : deltaFrame({ content: event.delta });
         case 'reasoning-delta':
-          return event.delta.length === 0 ? EMPTY : deltaFrame({ reasoning_content: event.delta });
+          if (event.delta.length === 0) return EMPTY;
+          return templates && roleSent ? textDelta('reasoning_content', event.delta) : deltaFrame({ reasoning_content: event.delta });
         case 'refusal-delta':
-          return event.delta.length === 0 ? EMPTY : deltaFrame({ refusal: event.delta });
+          if (event.delta.length === 0) return EMPTY;
+          return templates && roleSent ? textDelta('refusal', event.delta) : deltaFrame({ refusal: event.delta });
         case 'tool-call-start': {
           const toolIndex = toolIndexes.size;
           toolIndexes.set(event.index, toolIndex);
@@ -78,6 +103,7 @@ export function createOpenAiChatStreamEncoder(context: EgressContextV1): EgressS
         case 'tool-call-delta': {
           const toolIndex = toolIndexes.get(event.index);
           if (toolIndex === undefined || event.delta.length === 0) return EMPTY;
+          if (templates && roleSent) return textEncoder.encode(`${head}"tool_calls":[{"index":${toolIndex},"function":{"arguments":${JSON.stringify(event.delta)}}}]${tail}`);
           return deltaFrame({ tool_calls: [{ index: toolIndex, function: { arguments: event.delta } }] });
         }
         case 'usage':

@@ -644,7 +644,20 @@ export function describeGovernanceStoreContract(
     });
 
     describe('request records and tracked jobs', () => {
-      it('request records round trip, newest first, by tenant', async () => {
+      it('request records round trip with their attempts (target, family, outcome, diagnostic, timings), newest first, by tenant', async () => {
+        const ATTEMPTS = [
+          {
+            attempt: 1,
+            targetRef: 'model-a#0',
+            provider: 'simulator',
+            family: 'openai-chat/v1',
+            outcome: 'overloaded',
+            diagnostic: 'retry after 1500 ms',
+            startedAtMs: clock.now() - 1100,
+            durationMs: 40,
+          },
+          { attempt: 2, targetRef: 'model-a#1', provider: 'other', family: 'anthropic-messages/v1', outcome: 'ok', startedAtMs: clock.now() - 1060, timeToFirstByteMs: 30, durationMs: 55 },
+        ];
         const base = { route: '/v1/chat/completions', status: 200, outcome: 'completed', totalMs: 12, attempts: [] } as const;
         store.recordRequest({ ...base, requestId: 'r1', tenantId: 'acme', keyId: 'k1', publicModel: 'model-a', atMs: clock.now() - 2000 });
         store.recordRequest({
@@ -653,7 +666,7 @@ export function describeGovernanceStoreContract(
           tenantId: 'acme',
           status: 429,
           outcome: 'refused:tenant-rate-limit',
-          attempts: [{ targetRef: 'model-a#0', provider: 'simulator', outcome: 'completed' }],
+          attempts: ATTEMPTS,
           timeToFirstByteMs: 5,
           atMs: clock.now() - 1000,
         });
@@ -667,11 +680,15 @@ export function describeGovernanceStoreContract(
           tenantId: 'acme',
           status: 429,
           outcome: 'refused:tenant-rate-limit',
-          attempts: [{ targetRef: 'model-a#0', provider: 'simulator', outcome: 'completed' }],
+          attempts: ATTEMPTS,
           timeToFirstByteMs: 5,
           atMs: clock.now() - 1000,
         });
         expect((await store.admin.requests({ limit: 10 })).map((record) => record.requestId).sort()).toEqual(['r1', 'r2', 'r3', 'r4']);
+        expect(await store.admin.request('r2')).toEqual(acme[0]);
+        expect(await store.admin.request('unknown')).toBeUndefined();
+        store.recordRequest({ ...base, requestId: 'r5', atMs: clock.now() });
+        expect((await store.admin.request('r5'))?.requestId).toBe('r5');
         expect(await store.admin.requests({ limit: 1 })).toHaveLength(1);
       });
 
@@ -721,6 +738,27 @@ export function describeGovernanceStoreContract(
         expect(await store.findSession('a'.repeat(64))).toBeUndefined();
       });
 
+      it('failed sign-ins: counted per address on the store clock, the wait until the oldest counted one leaves the window, cleared by a success', async () => {
+        const policy = { failuresAllowed: 3, windowMs: 10 * MINUTE };
+        const start = clock.now();
+        expect(await store.signInRetryAfterMs('198.51.100.7', policy)).toBe(0);
+        expect(await store.recordSignInFailure('198.51.100.7', policy)).toBe(0);
+        clock.set(start + MINUTE);
+        expect(await store.recordSignInFailure('198.51.100.7', policy)).toBe(0);
+        clock.set(start + 2 * MINUTE);
+        expect(await store.recordSignInFailure('198.51.100.7', policy)).toBe(8 * MINUTE);
+        expect(await store.signInRetryAfterMs('198.51.100.7', policy)).toBe(8 * MINUTE);
+        expect(await store.signInRetryAfterMs('2001:db8::1', policy)).toBe(0);
+        clock.set(start + 10 * MINUTE - 1);
+        expect(await store.signInRetryAfterMs('198.51.100.7', policy)).toBe(1);
+        clock.set(start + 10 * MINUTE);
+        expect(await store.signInRetryAfterMs('198.51.100.7', policy)).toBe(0);
+        expect(await store.recordSignInFailure('198.51.100.7', policy)).toBe(MINUTE);
+        await store.clearSignInFailures('198.51.100.7');
+        expect(await store.signInRetryAfterMs('198.51.100.7', policy)).toBe(0);
+        await store.clearSignInFailures('never-failed');
+      });
+
       it('lists a tenant\'s jobs filtered by state, model and creation time', async () => {
         const base = { tenantId: 'acme', keyId: 'k1', targetRef: 'video-a#0', reservedMicros: 1, currency: 'USD' };
         await store.recordJob({ ...base, publicModel: 'video-a', providerJobId: 'a', attemptId: 'a:1', createdAtMs: 1000, state: 'running' });
@@ -733,6 +771,22 @@ export function describeGovernanceStoreContract(
         expect(await ids({ createdFromMs: 2000 })).toEqual(['c', 'b']);
         expect(await ids({ createdBeforeMs: 2000 })).toEqual(['a']);
         expect(await ids({ state: 'running', publicModel: 'video-a', createdFromMs: 1000, createdBeforeMs: 3000 })).toEqual(['a']);
+      });
+
+      it('pages a tenant\'s jobs after the last one seen, ties at one instant included, each job once', async () => {
+        const base = { tenantId: 'acme', keyId: 'k1', publicModel: 'video-a', reservedMicros: 1, currency: 'USD', state: 'running' };
+        const recorded = ['p1', 'p2', 'p3', 'p4', 'p5'].map((id, index) => ({ ...base, targetRef: index % 2 === 0 ? 'video-a#0' : 'video-a#1', providerJobId: id, attemptId: `${id}:1`, createdAtMs: index < 4 ? 5000 : 4000 }));
+        for (const job of recorded) await store.recordJob(job);
+        const seen: string[] = [];
+        let after: TrackedJobQueryV1['after'];
+        for (let page = 0; page < 5; page += 1) {
+          const jobs = await store.listJobs('acme', { limit: 2, ...(after === undefined ? {} : { after }) });
+          seen.push(...jobs.map((job) => job.providerJobId));
+          const last = jobs.at(-1);
+          if (last === undefined) break;
+          after = { createdAtMs: last.createdAtMs, targetRef: last.targetRef, providerJobId: last.providerJobId };
+        }
+        expect(seen).toEqual(['p4', 'p2', 'p3', 'p1', 'p5']);
       });
     });
 

@@ -1,4 +1,4 @@
-import type { ProviderProcessExitV4, ProviderProcessRunRequestV4, ProviderProcessTransportV4 } from '@tokenforge/model-protocol';
+import type { ProviderProcessBuiltInToolsV4, ProviderProcessExitV4, ProviderProcessRunRequestV4, ProviderProcessTransportV4 } from '@tokenforge/model-protocol';
 
 /** What a replayed run prints and how it ends. */
 export interface ReplayedRun {
@@ -14,12 +14,17 @@ export interface ReplayedRun {
  * A process transport for tests: `run` replays recorded stdout bytes (split into reads as asked) and the recorded
  * exit, and keeps every run request so a test asserts what the family asked to run.
  */
-export function createReplayProcessTransport(program: string, runs: ReplayedRun[]): ProviderProcessTransportV4 & { readonly requests: ProviderProcessRunRequestV4[]; readonly released: () => number } {
+export function createReplayProcessTransport(
+  program: string,
+  runs: ReplayedRun[],
+  builtInTools?: ProviderProcessBuiltInToolsV4,
+): ProviderProcessTransportV4 & { readonly requests: ProviderProcessRunRequestV4[]; readonly released: () => number } {
   const requests: ProviderProcessRunRequestV4[] = [];
   let released = 0;
   return {
     transportKind: 'process/v4',
     program,
+    ...(builtInTools === undefined ? {} : { builtInTools }),
     requests,
     released: () => released,
     send: () => Promise.reject(new Error('a process transport speaks no HTTP')),

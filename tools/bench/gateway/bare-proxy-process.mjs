@@ -3,18 +3,25 @@
  * server that reads the OpenAI chat body, parses it, swaps the model, sends it to the bench upstream with undici
  * (a keep-alive pool, as our transport uses) and answers with the upstream's body: parsed and re-serialized when
  * sync, piped through unchanged when streamed. No authentication, validation, translation or logging. Argument:
- * the upstream port. Prints `{"url":...}` when listening.
+ * the upstream port. Prints `{"url":...}` when listening. Plain JavaScript run by node itself, as our gateway runs
+ * from its build: neither process carries a TypeScript loader.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// @ts-check
+import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
 
-async function readJson(incoming: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+/** @param {import('node:http').IncomingMessage} incoming @returns {Promise<Record<string, unknown>>} */
+async function readJson(incoming) {
+  const chunks = [];
+  for await (const chunk of incoming) chunks.push(chunk);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-async function forward(upstream: string, agent: Agent, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+/**
+ * @param {string} upstream @param {Agent} agent
+ * @param {import('node:http').IncomingMessage} incoming @param {import('node:http').ServerResponse} outgoing
+ */
+async function forward(upstream, agent, incoming, outgoing) {
   const body = await readJson(incoming);
   const answer = await request(upstream, {
     method: 'POST',
@@ -33,7 +40,7 @@ async function forward(upstream: string, agent: Agent, incoming: IncomingMessage
   outgoing.end(text);
 }
 
-function main(): void {
+function main() {
   const port = Number(process.argv[2]);
   if (!Number.isInteger(port) || port <= 0) throw new Error('usage: bare-proxy-process.ts <upstream port>');
   const upstream = `http://127.0.0.1:${port}/v1/chat/completions`;
