@@ -6,7 +6,7 @@
  *
  * Run: `npx --yes pnpm@12.4.2 example`. Exits non-zero if anything unexpected happens.
  */
-import type { AdapterTerminalOutcomeV3, ProtocolCapabilityV2, TaskEnvelopeV2 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, ProtocolCapabilityV2, TaskEnvelopeV2 } from '@tokenforge/model-protocol';
 import {
   createProtocolEngineTargetBindingV1,
   createProtocolEngineV1,
@@ -20,7 +20,7 @@ function check(condition: boolean, what: string): void {
   if (!condition) throw new Error(`unexpected: ${what}`);
 }
 
-function describeTerminal(terminal: AdapterTerminalOutcomeV3): string {
+function describeTerminal(terminal: AdapterTerminalOutcomeV4): string {
   if (terminal.status !== 'completed') return terminal.status === 'failed' ? `failed (${terminal.failure.code})` : 'cancelled';
   const text = terminal.result.kind === 'chat' ? terminal.result.content.map((part) => ('text' in part ? part.text : '')).join('') : '';
   const usage = terminal.usage === undefined ? 'no usage' : `${terminal.usage.inputTokens ?? '?'} in / ${terminal.usage.outputTokens ?? '?'} out`;

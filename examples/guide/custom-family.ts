@@ -14,9 +14,9 @@
 import { pathToFileURL } from 'node:url';
 import type {
   AdapterStreamPartV1,
-  AdapterTerminalOutcomeV3,
-  ChatTaskV3,
-  NormalizedStreamEventV3,
+  AdapterTerminalOutcomeV4,
+  ChatTaskV4,
+  NormalizedStreamEventV4,
   ProtocolFamily,
   ProviderAdapterExecuteInputV1,
   ProviderAdapterExecutionV1,
@@ -45,7 +45,7 @@ import { expectThat } from './support/expect-that.js';
 export const LINE_CHAT_PROTOCOL_FAMILY: ProtocolFamily = 'line-chat/v1';
 
 // --- encode-request.ts: task -> transport request. Pure: no I/O, no clock, never a credential header. ----------
-function encodeLineChatRequest(task: ChatTaskV3, providerModel: string): Omit<ProviderTransportRequest, 'signal'> {
+function encodeLineChatRequest(task: ChatTaskV4, providerModel: string): Omit<ProviderTransportRequest, 'signal'> {
   const prompt = task.messages
     .filter((message) => message.role === 'user')
     .flatMap((message) => message.content)
@@ -85,7 +85,7 @@ function createLineChatStreamMachine(): AdapterStreamMachine<unknown> {
       if (typeof frame !== 'object' || frame === null) throw new ProtocolViolationError('invalid-event', 'a line-chat line must be an object');
       const line = frame as { delta?: unknown; stop?: unknown; usage?: unknown };
       if (typeof line.delta === 'string') {
-        const events: NormalizedStreamEventV3[] = open ? [] : [{ type: 'text-start', index: 0 }];
+        const events: NormalizedStreamEventV4[] = open ? [] : [{ type: 'text-start', index: 0 }];
         open = true;
         text += line.delta;
         events.push({ type: 'text-delta', index: 0, delta: line.delta });
@@ -94,9 +94,9 @@ function createLineChatStreamMachine(): AdapterStreamMachine<unknown> {
       if (line.stop !== undefined) {
         // The terminal marker: close the block, report usage, complete with everything the deltas said.
         const usage = convertUsage(line.usage);
-        const events: NormalizedStreamEventV3[] = open ? [{ type: 'text-end', index: 0 }] : [];
+        const events: NormalizedStreamEventV4[] = open ? [{ type: 'text-end', index: 0 }] : [];
         if (usage !== undefined) events.push({ type: 'usage', usage });
-        const terminal: AdapterTerminalOutcomeV3 = {
+        const terminal: AdapterTerminalOutcomeV4 = {
           status: 'completed',
           result: { kind: 'chat', content: text.length === 0 ? [] : [{ type: 'text', text }] },
           finishReason: mapStop(line.stop),
@@ -112,7 +112,7 @@ function createLineChatStreamMachine(): AdapterStreamMachine<unknown> {
 }
 
 // --- decode-response.ts: a whole sync body -> terminal. ---------------------------------------------------------
-function decodeLineChatResponse(value: unknown): AdapterTerminalOutcomeV3 {
+function decodeLineChatResponse(value: unknown): AdapterTerminalOutcomeV4 {
   const body = (typeof value === 'object' && value !== null ? value : {}) as { text?: unknown; stop?: unknown; usage?: unknown };
   if (typeof body.text !== 'string') throw new ProtocolViolationError('invalid-event', 'a line-chat answer needs text');
   const usage = convertUsage(body.usage);
@@ -125,7 +125,7 @@ function decodeLineChatResponse(value: unknown): AdapterTerminalOutcomeV3 {
 }
 
 // --- adapter.ts: wires the pieces; provider failures are facts (failed terminals), never thrown. ---------------
-async function* onlyTerminal(outcome: AdapterTerminalOutcomeV3): AsyncGenerator<AdapterStreamPartV1> {
+async function* onlyTerminal(outcome: AdapterTerminalOutcomeV4): AsyncGenerator<AdapterStreamPartV1> {
   yield { type: 'terminal', outcome };
 }
 
@@ -137,7 +137,7 @@ async function executeLineChat(input: ProviderAdapterExecuteInputV1): Promise<Pr
   }
   const response = await transport.send({ ...encodeLineChatRequest(task, input.target.providerModel), signal });
   // A stream task always gets a stream execution; a failure before the stream is its only part.
-  const finished = (state: 'accepted' | 'not-accepted' | 'unknown', terminal: AdapterTerminalOutcomeV3): ProviderAdapterExecutionV1 =>
+  const finished = (state: 'accepted' | 'not-accepted' | 'unknown', terminal: AdapterTerminalOutcomeV4): ProviderAdapterExecutionV1 =>
     task.stream
       ? { kind: 'stream', acceptance: { state }, responseMetadata: {}, parts: onlyTerminal(terminal) }
       : { kind: 'response', acceptance: { state }, responseMetadata: {}, terminal };
@@ -219,7 +219,7 @@ export async function main(log: (line: string) => void = console.log): Promise<C
     },
     bindTransport: () => transport,
   });
-  const task: ChatTaskV3 = { kind: 'chat', messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], stream: false };
+  const task: ChatTaskV4 = { kind: 'chat', messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], stream: false };
   const signal = AbortSignal.timeout(10_000);
 
   // 4. Sync, through every check the engine applies to the builtin families.

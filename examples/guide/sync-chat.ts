@@ -11,7 +11,7 @@
  * unexpected happens). Read it beside docs/guides/PROTOCOL_ENGINE.md.
  */
 import { pathToFileURL } from 'node:url';
-import type { AdapterTerminalOutcomeV3, ChatTaskV2 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, ChatTaskV2 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1 } from '@tokenforge/protocol-engine';
 import { expectThat } from './support/expect-that.js';
 import { startGuideHost, type GuideTarget } from './support/simulator-host.js';
@@ -23,7 +23,7 @@ export interface SyncChatSummary {
   readonly refusalCode: string;
 }
 
-function answerText(terminal: AdapterTerminalOutcomeV3): string {
+function answerText(terminal: AdapterTerminalOutcomeV4): string {
   if (terminal.status !== 'completed' || terminal.result.kind !== 'chat') return '';
   return terminal.result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }

@@ -10,7 +10,7 @@ import type {
   ProviderAdapterFactory,
   ProviderAsyncJobAdapterFactory,
   ProviderTransportResponse,
-  TaskEnvelopeV3,
+  TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineAdapterRegistryPortV1 } from '@tokenforge/protocol-engine';
 
@@ -41,7 +41,7 @@ async function* lines(response: ProviderTransportResponse): AsyncGenerator<strin
   if (pending.length > 0) yield pending;
 }
 
-function lastUserText(task: TaskEnvelopeV3): string {
+function lastUserText(task: TaskEnvelopeV4): string {
   if (task.kind !== 'chat') throw new Error('the example echo family only runs chat tasks');
   const last = task.messages[task.messages.length - 1];
   return (last?.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');

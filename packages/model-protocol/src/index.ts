@@ -227,6 +227,24 @@ export type {
   TaskEnvelopeV3,
 } from './task/v3/task-envelope-v3.js';
 export {
+  compactionPartV4Schema,
+  reasoningPartV4Schema,
+  chatContentPartV4Schema,
+  chatMessageV4Schema,
+  chatTaskV4Schema,
+  tokenCountTaskV4Schema,
+  taskEnvelopeV4Schema,
+} from './task/v4/task-envelope-v4.js';
+export type {
+  CompactionPartV4,
+  ReasoningPartV4,
+  ChatContentPartV4,
+  ChatMessageV4,
+  ChatTaskV4,
+  TokenCountTaskV4,
+  TaskEnvelopeV4,
+} from './task/v4/task-envelope-v4.js';
+export {
   STRUCTURED_OUTPUT_SUPPORT_V3,
   structuredOutputSupportV3Schema,
   protocolCapabilityV3Schema,
@@ -272,6 +290,12 @@ export type {
 } from './outcome/v3/provider-response-metadata-v3.js';
 export { normalizedStreamEventV3Schema } from './stream/v3/normalized-stream-event-v3.js';
 export type { NormalizedStreamEventV3 } from './stream/v3/normalized-stream-event-v3.js';
+export { normalizedStreamEventV4Schema } from './stream/v4/normalized-stream-event-v4.js';
+export type { NormalizedStreamEventV4 } from './stream/v4/normalized-stream-event-v4.js';
+export { outputCompactionPartV4Schema, chatOutputPartV4Schema, chatResultV4Schema, taskResultV4Schema } from './result/v4/task-result-v4.js';
+export type { OutputCompactionPartV4, ChatOutputPartV4, ChatResultV4, TaskResultV4 } from './result/v4/task-result-v4.js';
+export { adapterTerminalOutcomeV4Schema } from './outcome/v4/adapter-terminal-outcome-v4.js';
+export type { AdapterTerminalOutcomeV4 } from './outcome/v4/adapter-terminal-outcome-v4.js';
 export type { EgressFailureV3 } from './codec/v3/egress-failure-v3.js';
 export { JSON_OUTPUT_SCHEMA_KEYWORDS_V3, validateJsonOutputTextV3, validateJsonOutputV3 } from './output-schema/v3/validate-json-output-v3.js';
 export type { JsonOutputVerdictV3 } from './output-schema/v3/validate-json-output-v3.js';

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { SimulatorOpaqueHistory } from './wire/opaque-history.js';
 
 /** Largest request body the simulator reads. */
 export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
@@ -40,6 +41,8 @@ export class SimExchange {
   private readonly shutdown: Promise<void>;
   private isClosed = false;
   private served: SimulatorServedUsage | undefined;
+  /** The compaction payloads and stored reasoning ids the request sent back, when it sent any. */
+  opaqueHistory: SimulatorOpaqueHistory | undefined;
 
   constructor(request: SimRequest, response: ServerResponse, shutdown: Promise<void>) {
     this.request = request;

@@ -28,6 +28,7 @@ import { roughTokens, serveChat, type ChatWire } from './wire/serve-chat.js';
 import { planScriptedTurn, type ScriptedToolArguments } from './scripted/plan-scripted-turn.js';
 import { planStructuredTurn } from './scripted/plan-structured-turn.js';
 import type { ScriptedDialect } from './scripted/scripted-dialect.js';
+import { readSimulatorOpaqueHistory, type SimulatorOpaqueHistory } from './wire/opaque-history.js';
 
 /** Options of {@link startProviderSimulator}. */
 export interface StartProviderSimulatorOptions {
@@ -73,6 +74,8 @@ export interface SimulatorRequestRecord {
    * mid-stream error, an error status or a client gone before the end report none).
    */
   readonly usage?: SimulatorServedUsage;
+  /** The compaction payloads and stored reasoning ids a chat request sent back, when it sent any. */
+  readonly opaqueHistory?: SimulatorOpaqueHistory;
 }
 
 /** A running simulator. */
@@ -124,6 +127,9 @@ function chatRoute(surface: SimulatorSurface, wire: ChatWire, chat: ChatDialect,
       if (body === undefined) return exchange.json(400, wire.errorBody(400, 'The request body is not a JSON object.'));
       const model = modelOf?.() ?? (typeof body.model === 'string' ? body.model : undefined);
       if (model === undefined) return exchange.json(400, wire.errorBody(400, 'A model is required.'));
+      const history = readSimulatorOpaqueHistory(chat.dialect, body, exchange.request.headers);
+      if ('refusal' in history) return exchange.json(400, wire.errorBody(400, history.refusal));
+      if (history.compactions.length + history.storedReasoningIds.length > 0) exchange.opaqueHistory = history;
       const scenario = headerScenario ?? parseSimulatorScenario(model) ?? DEFAULT_CHAT;
       const facts = { stream: streamOf(body), model, inputTokens: roughTokens(exchange.request.body.length) };
       if (scenario.kind === 'structured') {
@@ -229,7 +235,13 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
     let exchange: SimExchange | undefined;
     response.once('close', () => {
       const usage = exchange?.servedUsage;
-      requests.push({ ...record, status: response.headersSent ? response.statusCode : 0, ...(usage === undefined ? {} : { usage }) });
+      const opaqueHistory = exchange?.opaqueHistory;
+      requests.push({
+        ...record,
+        status: response.headersSent ? response.statusCode : 0,
+        ...(usage === undefined ? {} : { usage }),
+        ...(opaqueHistory === undefined ? {} : { opaqueHistory }),
+      });
     });
     const body = await readRequestBody(incoming);
     if (body === undefined) {

@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway, type GatewayCatalogueV1 } from '@tokenforge/gateway';
-import type { NormalizedStreamEventV3, ProviderDispatchTargetV3, ProviderProcessBuiltInToolsV4, ProviderProcessTransportV4, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { NormalizedStreamEventV4, ProviderDispatchTargetV3, ProviderProcessBuiltInToolsV4, ProviderProcessTransportV4, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { createProcessProviderTransport, type ProcessRunReport } from '@tokenforge/process-transport';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { AGENT_CLI_CAPABILITY, createAgentCliSuiteEntryV1, createTokenForgeProtocolSuiteV1, type AgentCliName } from '@tokenforge/provider-adapters';
@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 const engine = createProtocolEngineV1({ registry: createTokenForgeProtocolSuiteV1({ entries: [createAgentCliSuiteEntryV1()] }).registry });
-const chat: TaskEnvelopeV3 = { kind: 'chat', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'Read the file, please.' }] }] };
+const chat: TaskEnvelopeV4 = { kind: 'chat', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'Read the file, please.' }] }] };
 
 /** The CLI's own tool results, read from its raw stdout (what the family never forwards). */
 function toolResults(program: AgentCliName, stdout: string): { readonly isError: boolean; readonly text: string }[] {
@@ -111,7 +111,7 @@ async function runWithTools(program: AgentCliName, model: string, builtInTools: 
   const target: ProviderDispatchTargetV3 = { provider: 'local-cli', providerModel: model, connectionRef: program, capability: AGENT_CLI_CAPABILITY };
   const execution = await engine.execute({ binding: createProtocolEngineTargetBindingV1({ target, bindTransport: () => teed }), task: chat, signal: new AbortController().signal });
   if (execution.kind !== 'stream') throw new Error(`expected a stream, got ${execution.kind}`);
-  const events: NormalizedStreamEventV3[] = [];
+  const events: NormalizedStreamEventV4[] = [];
   for await (const event of execution.events) events.push(event);
   const terminal = await execution.terminal;
   await expect.poll(() => reports.length, { timeout: 10_000 }).toBe(1);

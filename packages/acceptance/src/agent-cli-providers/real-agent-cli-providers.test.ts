@@ -11,7 +11,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NormalizedStreamEventV3, ProviderDispatchTargetV3, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { NormalizedStreamEventV4, ProviderDispatchTargetV3, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { createProcessProviderTransport, type ProcessRunReport } from '@tokenforge/process-transport';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { AGENT_CLI_CAPABILITY, AGENT_CLI_NAMES, createAgentCliSuiteEntryV1, createTokenForgeProtocolSuiteV1, type AgentCliName } from '@tokenforge/provider-adapters';
@@ -71,7 +71,7 @@ function bindingFor(program: AgentCliName, model: string, options: { deadlineMs?
   return createProtocolEngineTargetBindingV1({ target, bindTransport: () => transport });
 }
 
-const chat = (stream: boolean): TaskEnvelopeV3 => ({ kind: 'chat', stream, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }] });
+const chat = (stream: boolean): TaskEnvelopeV4 => ({ kind: 'chat', stream, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }] });
 
 describe.skipIf('missing' in found)('real agent CLIs as providers (simulator as their model endpoint)', () => {
   for (const program of AGENT_CLI_NAMES) {
@@ -88,7 +88,7 @@ describe.skipIf('missing' in found)('real agent CLIs as providers (simulator as 
         const execution = await engine.execute({ binding: bindingFor(program, 'reasoning'), task: chat(true), signal: new AbortController().signal });
         expect(execution.kind).toBe('stream');
         if (execution.kind !== 'stream') return;
-        const events: NormalizedStreamEventV3[] = [];
+        const events: NormalizedStreamEventV4[] = [];
         for await (const event of execution.events) events.push(event);
         const text = events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('');
         const reasoning = events.flatMap((event) => (event.type === 'reasoning-delta' ? [event.delta] : [])).join('');
@@ -105,7 +105,7 @@ describe.skipIf('missing' in found)('real agent CLIs as providers (simulator as 
         expect(execution.kind).toBe('stream');
         if (execution.kind !== 'stream') return;
         setTimeout(() => controller.abort(), 3000);
-        const events: NormalizedStreamEventV3[] = [];
+        const events: NormalizedStreamEventV4[] = [];
         await (async () => {
           for await (const event of execution.events) events.push(event);
         })().catch(() => undefined);

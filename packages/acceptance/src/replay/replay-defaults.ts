@@ -1,4 +1,4 @@
-import { protocolCapabilityFromV2, type ProtocolCapabilityV2, type ProtocolCapabilityV3, type ProtocolFamily, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import { protocolCapabilityFromV2, type ProtocolCapabilityV2, type ProtocolCapabilityV3, type ProtocolFamily, type TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import type { FixtureChunkFramingV1 } from '@tokenforge/provider-adapters';
 
 /**
@@ -17,7 +17,7 @@ export interface DefaultReplayCapabilityInput {
   readonly family: ProtocolFamily;
   /** Whether the suite declares the family async. */
   readonly async: boolean;
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   /** Dimensions of the embedding space (embedding tasks). */
   readonly embeddingDimensions?: number;
 }

@@ -4,14 +4,14 @@ import {
   protocolCapabilityV2Schema,
   protocolCapabilityV3Schema,
   taskEnvelopeV2Schema,
-  type AdapterTerminalOutcomeV3,
+  type AdapterTerminalOutcomeV4,
   type EgressCodecV1,
   type EgressContextV1,
   type ProtocolCapabilityV2,
   type ProtocolCapabilityV3,
   type ProtocolFamily,
   type ProviderDiagnosticV3,
-  type TaskEnvelopeV3,
+  type TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import {
   createProtocolEngineTargetBindingV1,
@@ -106,7 +106,7 @@ async function loadResponses(args: ReplayArgumentsV1, read: (path: string) => Pr
 }
 
 interface ResolvedTask {
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   readonly modelLabel?: string;
 }
 
@@ -124,7 +124,7 @@ async function resolveTask(
       const issue = parsed.error.issues[0];
       throw new ReplayUsageError(`the task file is not a valid task (${issue === undefined ? 'invalid' : `${issue.path.join('.')}: ${issue.message}`})`);
     }
-    return { task: parsed.data as TaskEnvelopeV3 };
+    return { task: parsed.data as TaskEnvelopeV4 };
   }
   const ingress = codecsOf(suite, source.family, '--ingress').ingress;
   const body = await readInput(read, source.requestFile, 'client request file');
@@ -154,7 +154,7 @@ function codecsOf(suite: TokenForgeProtocolSuiteV1, family: ProtocolFamily, flag
 async function resolveCapability(
   args: ReplayArgumentsV1,
   suite: TokenForgeProtocolSuiteV1,
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   read: (path: string) => Promise<Uint8Array>,
 ): Promise<ProtocolCapabilityV2 | ProtocolCapabilityV3> {
   if (args.capabilityFile !== undefined) {
@@ -176,7 +176,7 @@ async function resolveCapability(
   return capability;
 }
 
-function terminalExit(terminal: AdapterTerminalOutcomeV3): number {
+function terminalExit(terminal: AdapterTerminalOutcomeV4): number {
   return terminal.status === 'completed' ? REPLAY_EXIT.completed : REPLAY_EXIT.failed;
 }
 
@@ -220,7 +220,7 @@ interface Session {
   readonly engine: ProtocolEngineV1;
   readonly binding: ProtocolEngineTargetBindingV1;
   readonly transport: FixtureTransportV1;
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   readonly args: ReplayArgumentsV1;
   readonly stdout: (chunk: string | Uint8Array) => void;
   readonly stderr: (text: string) => void;

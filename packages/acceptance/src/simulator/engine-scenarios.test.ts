@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { AdapterTerminalOutcomeV3, ProtocolFamily } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, ProtocolFamily } from '@tokenforge/model-protocol';
 import type { ProtocolEngineTargetBindingV1 } from '@tokenforge/protocol-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
@@ -22,7 +22,7 @@ function bind(family: ProtocolFamily, model: string, policy: { bodyIdleTimeoutMs
   return bindSimulator(simulator, family, model, { executionMode: 'stream-capable', taskKinds: ['chat'], tools: true, reasoning: true }, policy);
 }
 
-async function run(family: ProtocolFamily, model: string, stream: boolean, extra: Record<string, unknown> = {}): Promise<{ terminal: AdapterTerminalOutcomeV3; events: string[] }> {
+async function run(family: ProtocolFamily, model: string, stream: boolean, extra: Record<string, unknown> = {}): Promise<{ terminal: AdapterTerminalOutcomeV4; events: string[] }> {
   const execution = await engine.execute({ binding: bind(family, model), task: { kind: 'chat', messages: question, stream, maxOutputTokens: 512, ...extra }, signal });
   if (execution.kind === 'response') return { terminal: execution.terminal, events: [] };
   if (execution.kind !== 'stream') throw new Error(`unexpected ${execution.kind}`);
@@ -31,7 +31,7 @@ async function run(family: ProtocolFamily, model: string, stream: boolean, extra
   return { terminal: await execution.terminal, events };
 }
 
-function text(terminal: AdapterTerminalOutcomeV3): string {
+function text(terminal: AdapterTerminalOutcomeV4): string {
   if (terminal.status !== 'completed' || terminal.result.kind !== 'chat') return `<${terminal.status}>`;
   return terminal.result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }

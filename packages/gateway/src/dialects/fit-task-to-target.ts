@@ -1,9 +1,9 @@
-import type { HostedToolV3, ProtocolCapabilityV2, ProtocolCapabilityV3, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { HostedToolV3, ProtocolCapabilityV2, ProtocolCapabilityV3, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 
 /** A task fitted to one target, and what was left out for it. */
 export interface FittedTask {
   /** The task to send to the target (the same object when nothing was left out). */
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   /** Names of the hosted tools left out, in the client's words where the ingress reported them. */
   readonly droppedHostedTools: readonly string[];
 }
@@ -22,7 +22,7 @@ type FitFacts = Pick<ProtocolCapabilityV3, 'hostedTools' | 'parallelToolCalls' |
  * Everything else is left to the engine's capability check. Pure.
  */
 export function fitTaskToTarget(
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   capability: ProtocolCapabilityV2 | ProtocolCapabilityV3,
   hostedToolNames?: readonly string[],
 ): FittedTask {
@@ -61,5 +61,5 @@ export function fitTaskToTarget(
     else fitted.reasoning = rest;
     changed = true;
   }
-  return { task: changed ? (fitted as unknown as TaskEnvelopeV3) : task, droppedHostedTools: [...new Set(dropped)] };
+  return { task: changed ? (fitted as unknown as TaskEnvelopeV4) : task, droppedHostedTools: [...new Set(dropped)] };
 }

@@ -5,7 +5,7 @@ import {
   type ProtocolCapabilityV2,
   type ProtocolCapabilityV3,
   type StructuredOutputStrategyV3,
-  type TaskEnvelopeV3,
+  type TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 
 /**
@@ -16,7 +16,7 @@ import {
 export const STRUCTURED_OUTPUT_HEADER = 'x-tokenforge-structured-output';
 
 /** The strategy the engine's adapters apply for this task on this target (the same plan), or `undefined`. */
-export function structuredOutputStrategyOf(task: TaskEnvelopeV3, capability: ProtocolCapabilityV2 | ProtocolCapabilityV3): StructuredOutputStrategyV3 | undefined {
+export function structuredOutputStrategyOf(task: TaskEnvelopeV4, capability: ProtocolCapabilityV2 | ProtocolCapabilityV3): StructuredOutputStrategyV3 | undefined {
   if (task.kind !== 'chat' || task.responseFormat?.type !== 'json' || task.responseFormat.schema === undefined) return undefined;
   const plan = planStructuredOutputV3(task, isProtocolCapabilityV2(capability) ? protocolCapabilityFromV2(capability) : capability);
   return plan.status === 'planned' ? plan.strategy : undefined;

@@ -16,6 +16,8 @@ export interface RequestFacts {
   taskKind?: TaskKindV3;
   /** Hosted tools the ingress or the current target dropped, by the client's names. */
   droppedHostedTools?: readonly string[] | undefined;
+  /** Kinds of conversation content left out for the target (another family's opaque state), when any was. */
+  droppedContent?: readonly string[] | undefined;
   /** The target of the latest attempt. */
   target?: RuntimeTarget;
   /** Every attempt, in order. */

@@ -1,6 +1,7 @@
-import type { EgressCodecV1, EgressContextV1, PreparedMediaExecutionInputV2, ProtocolFamily, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { EgressCodecV1, EgressContextV1, PreparedMediaExecutionInputV2, ProtocolFamily, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { fitOpaqueStateToTarget, sealEgressOpaqueState, type OpaqueStateSeal, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
+import { DROPPED_CONTENT_HEADER, isGatewayItemId } from '../dialects/dropped-content.js';
 import { DROPPED_TOOLS_HEADER, mergeNames } from '../dialects/dropped-hosted-tools.js';
 import { fitTaskToTarget } from '../dialects/fit-task-to-target.js';
 import { STRUCTURED_OUTPUT_HEADER, structuredOutputStrategyOf } from '../dialects/structured-output-header.js';
@@ -27,7 +28,7 @@ export interface AttemptInput {
   readonly context: EgressContextV1;
   /** Seals another family's opaque reasoning state for the client and verifies it on replay. */
   readonly opaqueStateSeal?: OpaqueStateSeal;
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   readonly preparedMedia: PreparedMediaExecutionInputV2 | undefined;
   /** The routed targets, in order. */
   readonly targets: readonly RuntimeTarget[];
@@ -60,7 +61,8 @@ export interface AttemptAnswer {
 
 /**
  * The targets in order through the engine, with retries and fallback as the attempt policy decides, only while no
- * byte reached the client. The answer carries the dropped-tools, passed rate-limit and structured-output headers.
+ * byte reached the client. The answer carries the dropped-tools, dropped-content, passed rate-limit and
+ * structured-output headers.
  */
 export async function attemptStage(input: AttemptInput, scope: RequestScope): Promise<StageOutcome<AttemptAnswer>> {
   const { targets, signal, budget, metering } = input;
@@ -115,7 +117,8 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
         try {
           // Opaque reasoning state reaches only the family that produced it; another family's answer is sealed for the client.
           const seal = input.opaqueStateSeal;
-          const opaque = fitOpaqueStateToTarget(fitted.task, { clientFamily: input.clientFamily, targetFamily: target.family, seal });
+          const opaque = fitOpaqueStateToTarget(fitted.task, { clientFamily: input.clientFamily, targetFamily: target.family, seal, isHostItemId: isGatewayItemId });
+          facts.droppedContent = opaque.droppedParts.length === 0 ? undefined : opaque.droppedParts;
           const egress = sealEgressOpaqueState(input.egress, { sourceFamily: target.family, seal });
           last = await attemptTarget(
             { engine: input.engine, egress, context: input.context, task: opaque.task, preparedMedia: input.preparedMedia, target, signal, release, end: input.end, meter },
@@ -133,6 +136,7 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
         if (last.kind === 'failure' && meter !== undefined) unsettled = { meter, ending: last.ending };
         if (last.kind === 'answer') {
           if (facts.droppedHostedTools !== undefined) last.response.headers.set(DROPPED_TOOLS_HEADER, facts.droppedHostedTools.join(', '));
+          if (facts.droppedContent !== undefined) last.response.headers.set(DROPPED_CONTENT_HEADER, facts.droppedContent.join(', '));
           for (const [name, value] of Object.entries(passed(target, index))) last.response.headers.set(name, value);
           if (facts.structuredOutput !== undefined) last.response.headers.set(STRUCTURED_OUTPUT_HEADER, facts.structuredOutput);
           return proceed({ response: last.response, outcome: last.outcome });

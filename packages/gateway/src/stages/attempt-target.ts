@@ -1,5 +1,5 @@
 import { isConnectionPoolExhausted } from '@tokenforge/http-transport';
-import { isProviderProcessRunsExhaustedV4, isProviderTransportFailureV1, type EgressCodecV1, type EgressContextV1, type PreparedMediaExecutionInputV2, type ProviderDiagnosticV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import { isProviderProcessRunsExhaustedV4, isProviderTransportFailureV1, type EgressCodecV1, type EgressContextV1, type PreparedMediaExecutionInputV2, type ProviderDiagnosticV3, type TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineExecutionV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { withAttemptId } from '../governance/wiring/attempt-id-header.js';
 import type { AttemptMeter } from '../governance/wiring/request-metering.js';
@@ -16,7 +16,7 @@ export interface AttemptTargetInput {
   readonly egress: EgressCodecV1;
   readonly context: EgressContextV1;
   /** The task as fitted to this target. */
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   readonly preparedMedia: PreparedMediaExecutionInputV2 | undefined;
   readonly target: RuntimeTarget;
   readonly signal: AbortSignal;

@@ -1,4 +1,4 @@
-import { ADAPTER_STREAM_TAKE_BUFFERED_V1, type AdapterTerminalOutcomeV3, type EgressCodecV1, type EgressContextV1, type NormalizedStreamEventV3, type UsageV3 } from '@tokenforge/model-protocol';
+import { ADAPTER_STREAM_TAKE_BUFFERED_V1, type AdapterTerminalOutcomeV4, type EgressCodecV1, type EgressContextV1, type NormalizedStreamEventV4, type UsageV3 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
 import { isGatewayShutdown } from '../http/request-deadline.js';
 import { withDirectStreamWriter, type DirectStreamSocket, type DirectStreamWriter } from '../pipeline/direct-stream-writer.js';
@@ -9,7 +9,7 @@ import type { SettleAttempt } from './settle-stage.js';
 const IN_STREAM_ERROR_PAUSE_MS = 20;
 
 /** How a stream cut at the drain deadline ends for the client: the dialect's in-stream overloaded error. */
-const SHUTDOWN_TERMINAL: AdapterTerminalOutcomeV3 = { status: 'failed', failure: { code: 'overloaded', retryable: true } };
+const SHUTDOWN_TERMINAL: AdapterTerminalOutcomeV4 = { status: 'failed', failure: { code: 'overloaded', retryable: true } };
 
 /** Why a stream ended early, from the request's signal: the gateway's shutdown, the client going away, or neither. */
 function earlyEnd(signal: AbortSignal): 'shutdown' | 'cancelled' | undefined {
@@ -57,11 +57,11 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   }
   const iterator = execution.events[Symbol.asyncIterator]();
   const takeReadyOf = (iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
-  const takeReady = typeof takeReadyOf === 'function' ? (takeReadyOf as () => NormalizedStreamEventV3 | undefined).bind(iterator) : undefined;
+  const takeReady = typeof takeReadyOf === 'function' ? (takeReadyOf as () => NormalizedStreamEventV4 | undefined).bind(iterator) : undefined;
   const pending: Uint8Array[] = [];
   // This attempt's latest usage event: what a stream cut before its terminal is settled with.
   let streamedUsage: UsageV3 | undefined;
-  const take = (event: NormalizedStreamEventV3): void => {
+  const take = (event: NormalizedStreamEventV4): void => {
     if (event.type === 'usage') {
       facts.usage = event.usage;
       streamedUsage = event.usage;
@@ -104,7 +104,7 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   logAttempt('ok');
   facts.streamed = true;
   let closed = false;
-  const close = (terminal: AdapterTerminalOutcomeV3 | undefined, status: string): void => {
+  const close = (terminal: AdapterTerminalOutcomeV4 | undefined, status: string): void => {
     if (closed) return;
     closed = true;
     input.finishAttempt?.();
@@ -132,7 +132,7 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
     }
   };
   /** The stream's last bytes and how it ended, once the events have ended (`close` is the caller's, after writing them). */
-  const ending = async (): Promise<{ tail: Uint8Array; terminal: AdapterTerminalOutcomeV3; status: string }> => {
+  const ending = async (): Promise<{ tail: Uint8Array; terminal: AdapterTerminalOutcomeV4; status: string }> => {
     const terminal = await execution.terminal;
     const early = terminal.status === 'completed' ? undefined : earlyEnd(input.signal);
     const shown = early === 'shutdown' ? SHUTDOWN_TERMINAL : terminal;

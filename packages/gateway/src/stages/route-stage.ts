@@ -1,4 +1,4 @@
-import type { TaskEnvelopeV3, TaskKindV3 } from '@tokenforge/model-protocol';
+import type { TaskEnvelopeV4, TaskKindV3 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 } from '@tokenforge/protocol-engine';
 import { egressRefusal } from '../pipeline/gateway-refusal.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
@@ -8,7 +8,7 @@ import type { ResolvedCatalogue, RuntimeTarget } from '../runtime/resolve-catalo
 /** What the route stage reads. */
 export interface RouteInput {
   readonly catalogue: Pick<ResolvedCatalogue, 'models'>;
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   /** The catalogue model the client named. */
   readonly modelName: string;
   /** With governance: whether the caller may use a model (one it may not use is answered like an unknown model). */
@@ -18,7 +18,7 @@ export interface RouteInput {
 }
 
 /** The sync targets of a catalogue model that can serve `task`, in catalogue order; undefined for an unknown model or a model of another kind. */
-export function targetsFor(catalogue: Pick<ResolvedCatalogue, 'models'>, task: TaskEnvelopeV3, modelName: string): readonly RuntimeTarget[] | undefined {
+export function targetsFor(catalogue: Pick<ResolvedCatalogue, 'models'>, task: TaskEnvelopeV4, modelName: string): readonly RuntimeTarget[] | undefined {
   const model = catalogue.models.get(modelName);
   // A token-count task counts the input of a chat model's request: the chat model's targets that can count serve it.
   const modelKind = task.kind === 'token-count' ? 'chat' : task.kind;

@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcomeV3, UsageV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, UsageV3 } from '@tokenforge/model-protocol';
 import type { RequestScope } from '../pipeline/request-scope.js';
 
 /**
@@ -6,10 +6,10 @@ import type { RequestScope } from '../pipeline/request-scope.js';
  * for the same attempt does nothing. `streamedUsage` is the latest usage event of a stream (a stream cut before its
  * terminal has no terminal usage); `outcome` is the operator log outcome of the attempt's answer.
  */
-export type SettleAttempt = (terminal: AdapterTerminalOutcomeV3 | undefined, streamedUsage?: UsageV3, outcome?: string) => void;
+export type SettleAttempt = (terminal: AdapterTerminalOutcomeV4 | undefined, streamedUsage?: UsageV3, outcome?: string) => void;
 
 /** What settles an attempt's governance admission (called once, with the same arguments). */
-export type SettleGovernance = (terminal: AdapterTerminalOutcomeV3 | undefined, streamedUsage: UsageV3 | undefined, outcome: string) => void;
+export type SettleGovernance = (terminal: AdapterTerminalOutcomeV4 | undefined, streamedUsage: UsageV3 | undefined, outcome: string) => void;
 
 /**
  * The settlement of one attempt: a completed terminal's usage, cost and finish reason become the request's, and the

@@ -1,6 +1,6 @@
-import type { AdapterTerminalOutcomeV3, EgressCodecV1, EgressContextV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, EgressCodecV1, EgressContextV1 } from '@tokenforge/model-protocol';
 
-const NOTHING_GENERATED: AdapterTerminalOutcomeV3 = {
+const NOTHING_GENERATED: AdapterTerminalOutcomeV4 = {
   status: 'completed',
   result: { kind: 'chat', content: [] },
   finishReason: { unified: 'stop' },

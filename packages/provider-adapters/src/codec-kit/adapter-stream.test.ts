@@ -5,6 +5,7 @@ import {
   type AdapterStreamPartV1,
   type AdapterStreamTakeBufferedV1,
   type AdapterTerminalOutcomeV3,
+  type AdapterTerminalOutcomeV4,
 } from '@tokenforge/model-protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -63,7 +64,7 @@ function run(
   return { body, parts };
 }
 
-function terminalOf(parts: AdapterStreamPartV1[]): AdapterTerminalOutcomeV3 {
+function terminalOf(parts: AdapterStreamPartV1[]): AdapterTerminalOutcomeV4 {
   const last = parts.at(-1);
   if (last?.type !== 'terminal') throw new Error('the last part is not a terminal');
   expect(parts.filter((part) => part.type === 'terminal')).toHaveLength(1);

@@ -1,8 +1,8 @@
 import {
   ADAPTER_STREAM_TAKE_BUFFERED_V1,
   type AdapterStreamPartV1,
-  type AdapterTerminalOutcomeV3,
-  type NormalizedStreamEventV3,
+  type AdapterTerminalOutcomeV4,
+  type NormalizedStreamEventV4,
   type UsageV3,
   type ProviderDiagnosticV3,
 } from '@tokenforge/model-protocol';
@@ -14,9 +14,9 @@ import { terminalForError } from './terminal-for-error.js';
 /** What a family's state machine makes of one frame. */
 export interface AdapterStreamStep {
   /** Normalized events, in order (none is fine). */
-  readonly events?: readonly NormalizedStreamEventV3[];
+  readonly events?: readonly NormalizedStreamEventV4[];
   /** The terminal, when this frame ends the stream (the family's terminal marker). Frames after it are not read. */
-  readonly terminal?: AdapterTerminalOutcomeV3;
+  readonly terminal?: AdapterTerminalOutcomeV4;
 }
 
 /**
@@ -401,7 +401,7 @@ class AdapterStreamRun<TFrame> implements AsyncIterableIterator<Part> {
 
 function failedPart(code: 'network' | 'truncated-stream', usage: UsageV3 | undefined): Part {
   const failure = { code, retryable: true };
-  const outcome: AdapterTerminalOutcomeV3 = usage === undefined ? { status: 'failed', failure } : { status: 'failed', failure, usage };
+  const outcome: AdapterTerminalOutcomeV4 = usage === undefined ? { status: 'failed', failure } : { status: 'failed', failure, usage };
   return { type: 'terminal', outcome };
 }
 

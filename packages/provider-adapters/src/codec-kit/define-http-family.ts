@@ -2,7 +2,7 @@ import {
   CONTRACT_BOUNDS_V1,
   isCodecErrorV1,
   type AdapterStreamPartV1,
-  type AdapterTerminalOutcomeV3,
+  type AdapterTerminalOutcomeV4,
   type NormalizedProviderFailureV3,
   type ProtocolFamily,
   type ProviderAdapterExecuteInputV1,
@@ -12,7 +12,7 @@ import {
   type ProviderTransportMetadataV1,
   type ProviderTransportRequest,
   type ProviderTransportResponse,
-  type TokenCountTaskV3,
+  type TokenCountTaskV4,
 } from '@tokenforge/model-protocol';
 import type { ProtocolSuiteCodecsV1, SyncProtocolSuiteEntryV1 } from '../suite/protocol-suite-entry-v1.js';
 import { finishedExecution } from './finished-execution.js';
@@ -59,7 +59,7 @@ export interface HttpFamilyErrorAnswerV1 {
 /** What a family's sync decoder returns. */
 export interface HttpFamilyDecodedV1 {
   /** The terminal outcome. */
-  readonly terminal: AdapterTerminalOutcomeV3;
+  readonly terminal: AdapterTerminalOutcomeV4;
   /** The model the provider reported serving, when the body names one. */
   readonly providerModel?: string | undefined;
 }
@@ -109,7 +109,7 @@ export interface HttpFamilyDefinitionV1<Options extends HttpFamilyOptionsV1> {
    * its `encodeRequest` gets the task and refuses it as every other kind it does not carry.
    */
   readonly encodeCountRequest?: (
-    task: TokenCountTaskV3,
+    task: TokenCountTaskV4,
     target: ProviderAdapterExecuteInputV1['target'],
     options: Options | undefined,
   ) => Omit<ProviderTransportRequest, 'signal'>;

@@ -1,12 +1,12 @@
 import type {
   AdapterStreamPartV1,
-  AdapterTerminalOutcomeV3,
+  AdapterTerminalOutcomeV4,
   ProviderAcceptanceFacts,
   ProviderAdapterExecutionV1,
   ProviderResponseMetadataV3,
 } from '@tokenforge/model-protocol';
 
-async function* onlyTerminal(outcome: AdapterTerminalOutcomeV3): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
+async function* onlyTerminal(outcome: AdapterTerminalOutcomeV4): AsyncGenerator<AdapterStreamPartV1, void, undefined> {
   yield { type: 'terminal', outcome };
 }
 
@@ -18,7 +18,7 @@ export function finishedExecution(
   stream: boolean,
   acceptance: ProviderAcceptanceFacts,
   metadata: ProviderResponseMetadataV3,
-  terminal: AdapterTerminalOutcomeV3,
+  terminal: AdapterTerminalOutcomeV4,
 ): ProviderAdapterExecutionV1 {
   return stream
     ? { kind: 'stream', acceptance, responseMetadata: metadata, parts: onlyTerminal(terminal) }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AdapterTerminalOutcomeV3, EgressCodecV1, EgressContextV1, IngressCodecV1, ProtocolFamily, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, EgressCodecV1, EgressContextV1, IngressCodecV1, ProtocolFamily, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { createAnthropicMessagesEgressCodec } from '../protocols/anthropic-messages/egress.js';
 import { createAnthropicMessagesIngressCodec } from '../protocols/anthropic-messages/ingress.js';
 import { createGeminiGenerateContentEgressCodec } from '../protocols/gemini-generate-content/egress.js';
@@ -92,7 +92,7 @@ const firstTurn = (dialect: ClientDialect): unknown[] =>
   dialect.family === 'gemini-generate-content/v1' ? [{ role: 'user', parts: [{ text: 'hi' }] }] : [{ role: 'user', content: 'hi' }];
 
 /** Every opaque value a task would send to its target. */
-function opaqueValues(task: TaskEnvelopeV3): { reasoning: string[]; toolCall: string[] } {
+function opaqueValues(task: TaskEnvelopeV4): { reasoning: string[]; toolCall: string[] } {
   const found = { reasoning: [] as string[], toolCall: [] as string[] };
   if (task.kind !== 'chat') return found;
   for (const message of task.messages) {
@@ -106,7 +106,7 @@ function opaqueValues(task: TaskEnvelopeV3): { reasoning: string[]; toolCall: st
 }
 
 /** What a target answers: reasoning with a signature, text and a signed tool call, values unique to family and turn. */
-function answerOf(family: ProtocolFamily, turn: number, noise: string): AdapterTerminalOutcomeV3 {
+function answerOf(family: ProtocolFamily, turn: number, noise: string): AdapterTerminalOutcomeV4 {
   return {
     status: 'completed',
     result: {
@@ -118,7 +118,7 @@ function answerOf(family: ProtocolFamily, turn: number, noise: string): AdapterT
       ],
     },
     finishReason: { unified: 'tool-calls' },
-  } as AdapterTerminalOutcomeV3;
+  } as AdapterTerminalOutcomeV4;
 }
 
 const families = dialects.map((dialect) => dialect.family);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NormalizedStreamEventV3 } from '@tokenforge/model-protocol';
+import type { NormalizedStreamEventV4 } from '@tokenforge/model-protocol';
 import { createAnthropicMessagesEgressCodec } from '../protocols/anthropic-messages/egress.js';
 import { createOpenAiResponsesEgressCodec } from '../protocols/openai-responses/egress.js';
 import { createOpaqueStateSeal } from './opaque-state-seal.js';
@@ -9,7 +9,7 @@ const seal = createOpaqueStateSeal(new TextEncoder().encode('a host key of at le
 const context = { responseId: 'resp_1', modelLabel: 'm', createdAtMs: 0 };
 const decoder = new TextDecoder();
 
-const events: NormalizedStreamEventV3[] = [
+const events: NormalizedStreamEventV4[] = [
   { type: 'reasoning-start', index: 0 },
   { type: 'reasoning-delta', index: 0, delta: 'thinking' },
   { type: 'reasoning-end', index: 0, signature: 'CiQBVKhc-gemini-thought' },
@@ -53,5 +53,21 @@ describe('sealEgressOpaqueState', () => {
     ) as { output: { type: string; encrypted_content?: string }[] };
     const item = body.output.find((entry) => entry.type === 'reasoning');
     expect(seal.open(item?.encrypted_content as string)).toEqual({ family: 'anthropic-messages/v1', value: 'EqQBCkYIBxgC' });
+  });
+});
+
+describe('sealEgressOpaqueState with compaction (V4 outputs)', () => {
+  it('leaves another family\'s compaction out of a stream and of a whole answer, sealed or not', () => {
+    const codec = sealEgressOpaqueState(createAnthropicMessagesEgressCodec(), { sourceFamily: 'openai-responses/v1', seal });
+    const encoder = codec.createStreamEncoder?.(context);
+    if (encoder === undefined) throw new Error('no stream encoder');
+    expect(encoder.encodeEvent({ type: 'compaction', index: 0, data: 'gAAAA-openai-compaction', id: 'cmp_1' })).toHaveLength(0);
+    const whole = codec.encodeResponse(
+      { status: 'completed', result: { kind: 'chat', content: [{ type: 'compaction', data: 'gAAAA-openai-compaction' }, { type: 'text', text: 'ok' }] }, finishReason: { unified: 'stop' } },
+      context,
+    );
+    const body = decoder.decode(whole.body);
+    expect(body).not.toContain('gAAAA-openai-compaction');
+    expect(body).toContain('"ok"');
   });
 });

@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcomeV3, EgressCodecV1, NormalizedStreamEventV3, ProtocolFamily, TaskResultV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, EgressCodecV1, NormalizedStreamEventV4, ProtocolFamily, TaskResultV4 } from '@tokenforge/model-protocol';
 import type { OpaqueStateSeal } from './opaque-state-seal.js';
 
 /** Where an answer came from and where it goes, for {@link sealEgressOpaqueState}. */
@@ -9,7 +9,7 @@ export interface OpaqueStateSource {
   readonly seal: OpaqueStateSeal | undefined;
 }
 
-type ChatResult = Extract<TaskResultV3, { kind: 'chat' }>;
+type ChatResult = Extract<TaskResultV4, { kind: 'chat' }>;
 
 function sealResult(result: ChatResult, carry: (value: string) => string | undefined): ChatResult {
   const content: ChatResult['content'] = [];
@@ -24,22 +24,24 @@ function sealResult(result: ChatResult, carry: (value: string) => string | undef
     } else if (part.type === 'redacted-reasoning') {
       const carried = carry(part.data);
       if (carried !== undefined) content.push({ ...part, data: carried });
-    } else content.push(part);
+    } else if (part.type !== 'compaction') content.push(part);
   }
   return { ...result, content };
 }
 
-function sealEvent(event: NormalizedStreamEventV3, carry: (value: string) => string | undefined): NormalizedStreamEventV3 | undefined {
+function sealEvent(event: NormalizedStreamEventV4, carry: (value: string) => string | undefined): NormalizedStreamEventV4 | undefined {
   if ((event.type === 'reasoning-end' || event.type === 'tool-call-end') && event.signature !== undefined) {
     const carried = carry(event.signature);
     if (carried !== undefined) return { ...event, signature: carried };
     const { signature: _left, ...rest } = event;
-    return rest as NormalizedStreamEventV3;
+    return rest as NormalizedStreamEventV4;
   }
   if (event.type === 'reasoning-redacted') {
     const carried = carry(event.data);
     return carried === undefined ? undefined : { ...event, data: carried };
   }
+  // Another family's compaction is one provider's summary in its own form: no other dialect may carry it.
+  if (event.type === 'compaction') return undefined;
   return event;
 }
 
@@ -47,13 +49,14 @@ function sealEvent(event: NormalizedStreamEventV3, carry: (value: string) => str
  * Wraps a client dialect's egress for one answer so that opaque provider state (reasoning signatures, tool-call
  * signatures, redacted reasoning) from another family travels in the gateway's sealed wrapper naming that family;
  * the dialect's own family's values pass unchanged. Each dialect then writes the value in its opaque field or
- * drops it where it has none (never forging one). Without a seal, another family's values are left out.
+ * drops it where it has none (never forging one). Without a seal, another family's values are left out. Another
+ * family's compaction blocks are always left out of the answer.
  */
 export function sealEgressOpaqueState(egress: EgressCodecV1, source: OpaqueStateSource): EgressCodecV1 {
   if (source.sourceFamily === egress.protocolFamily) return egress;
   const { seal, sourceFamily } = source;
   const carry = (value: string): string | undefined => seal?.seal(sourceFamily, value);
-  const sealOutcome = (outcome: AdapterTerminalOutcomeV3): AdapterTerminalOutcomeV3 =>
+  const sealOutcome = (outcome: AdapterTerminalOutcomeV4): AdapterTerminalOutcomeV4 =>
     outcome.status === 'completed' && outcome.result.kind === 'chat' ? { ...outcome, result: sealResult(outcome.result, carry) } : outcome;
   const createStreamEncoder = egress.createStreamEncoder;
   return Object.freeze({

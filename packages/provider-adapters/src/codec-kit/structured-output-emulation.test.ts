@@ -1,4 +1,4 @@
-import type { AdapterStreamPartV1, AdapterTerminalOutcomeV3, ChatTaskV3, ProtocolCapabilityV3 } from '@tokenforge/model-protocol';
+import type { AdapterStreamPartV1, AdapterTerminalOutcomeV4, ChatTaskV3, ProtocolCapabilityV3 } from '@tokenforge/model-protocol';
 import { isCodecErrorV1 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { applyStructuredOutputStrategy, structuredOutputInstruction, structuredOutputParts, structuredOutputTerminal } from './structured-output-emulation.js';
@@ -65,7 +65,7 @@ const call = { type: 'tool-call', toolCallId: 'c1', toolName: 'tokenforge_struct
 
 describe('structuredOutputTerminal', () => {
   it('turns the reserved call into text and a tool-calls finish into stop', () => {
-    const outcome: AdapterTerminalOutcomeV3 = { status: 'completed', result: { kind: 'chat', content: [{ ...call }] }, finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage: { inputTokens: 1 } };
+    const outcome: AdapterTerminalOutcomeV4 = { status: 'completed', result: { kind: 'chat', content: [{ ...call }] }, finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage: { inputTokens: 1 } };
     expect(structuredOutputTerminal(outcome)).toEqual({
       status: 'completed',
       result: { kind: 'chat', content: [{ type: 'text', text: '{"name":"Ada"}' }] },
@@ -75,7 +75,7 @@ describe('structuredOutputTerminal', () => {
   });
 
   it('keeps other calls and other terminals', () => {
-    const other: AdapterTerminalOutcomeV3 = { status: 'completed', result: { kind: 'chat', content: [{ ...call, toolName: 'own' }] } };
+    const other: AdapterTerminalOutcomeV4 = { status: 'completed', result: { kind: 'chat', content: [{ ...call, toolName: 'own' }] } };
     expect(structuredOutputTerminal(other)).toBe(other);
     const failed = { status: 'failed', failure: { code: 'overloaded', retryable: true } } as const;
     expect(structuredOutputTerminal(failed)).toBe(failed);

@@ -4,18 +4,18 @@ import {
   planStructuredOutputV3,
   STRUCTURED_OUTPUT_TOOL_NAME_V3,
   type AdapterStreamPartV1,
-  type AdapterTerminalOutcomeV3,
-  type ChatOutputPartV1,
-  type ChatTaskV3,
+  type AdapterTerminalOutcomeV4,
+  type ChatOutputPartV4,
+  type ChatTaskV4,
   type ProtocolCapabilityV3,
   type StructuredOutputStrategyV3,
-  type TaskEnvelopeV3,
+  type TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 
 /** A task as the family encoder receives it, and the strategy that shaped it (`undefined`: no schema was asked). */
 export interface StructuredOutputEmulationV1 {
   /** The task to encode: the original for `native` or no schema, rewritten for `json-object` and `forced-tool`. */
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   /** The strategy applied. */
   readonly strategy: StructuredOutputStrategyV3 | undefined;
 }
@@ -39,7 +39,7 @@ const TOOL_DESCRIPTION = 'Return the final answer as the arguments of this call.
  *
  * A refused plan (the engine refuses it first) is a `CodecErrorV1` `unsupported-feature`.
  */
-export function applyStructuredOutputStrategy(task: TaskEnvelopeV3, capability: ProtocolCapabilityV3): StructuredOutputEmulationV1 {
+export function applyStructuredOutputStrategy(task: TaskEnvelopeV4, capability: ProtocolCapabilityV3): StructuredOutputEmulationV1 {
   if (task.kind !== 'chat') return { task, strategy: undefined };
   const plan = planStructuredOutputV3(task, capability);
   switch (plan.status) {
@@ -56,7 +56,7 @@ export function applyStructuredOutputStrategy(task: TaskEnvelopeV3, capability: 
   }
   const { schema, strategy } = plan;
   if (strategy === 'native') return { task, strategy };
-  const format = task.responseFormat as Extract<ChatTaskV3['responseFormat'], { type: 'json' }>;
+  const format = task.responseFormat as Extract<ChatTaskV4['responseFormat'], { type: 'json' }>;
   if (strategy === 'json-object') {
     const system = [...(task.system ?? []), { type: 'text' as const, text: structuredOutputInstruction(schema) }];
     return { task: { ...task, system, responseFormat: { type: 'json' } }, strategy };
@@ -79,11 +79,11 @@ export function applyStructuredOutputStrategy(task: TaskEnvelopeV3, capability: 
  * text part with its argument text, and a `tool-calls` finish becomes `stop` (the raw value stays as the provider
  * sent it). Any other terminal is returned unchanged.
  */
-export function structuredOutputTerminal(outcome: AdapterTerminalOutcomeV3): AdapterTerminalOutcomeV3 {
+export function structuredOutputTerminal(outcome: AdapterTerminalOutcomeV4): AdapterTerminalOutcomeV4 {
   if (outcome.status !== 'completed' || outcome.result.kind !== 'chat') return outcome;
   const content = outcome.result.content;
   if (!content.some(isReservedCall)) return outcome;
-  const mapped = content.map((part): ChatOutputPartV1 => (isReservedCall(part) ? { type: 'text', text: part.argumentsText } : part));
+  const mapped = content.map((part): ChatOutputPartV4 => (isReservedCall(part) ? { type: 'text', text: part.argumentsText } : part));
   const finishReason = outcome.finishReason;
   return {
     ...outcome,
@@ -92,7 +92,7 @@ export function structuredOutputTerminal(outcome: AdapterTerminalOutcomeV3): Ada
   };
 }
 
-function isReservedCall(part: ChatOutputPartV1): part is Extract<ChatOutputPartV1, { type: 'tool-call' }> {
+function isReservedCall(part: ChatOutputPartV4): part is Extract<ChatOutputPartV4, { type: 'tool-call' }> {
   return part.type === 'tool-call' && part.toolName === STRUCTURED_OUTPUT_TOOL_NAME_V3;
 }
 

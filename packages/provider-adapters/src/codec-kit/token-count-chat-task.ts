@@ -1,13 +1,13 @@
 import {
   CodecErrorV1,
-  tokenCountTaskV3Schema,
-  type ChatTaskV3,
-  type TaskEnvelopeV3,
+  tokenCountTaskV4Schema,
+  type ChatTaskV4,
+  type TaskEnvelopeV4,
   type TokenCountResultV3,
-  type TokenCountTaskV3,
+  type TokenCountTaskV4,
 } from '@tokenforge/model-protocol';
 
-type CountedInput = Pick<TokenCountTaskV3, 'messages' | 'system' | 'tools' | 'hostedTools' | 'toolChoice' | 'reasoning'>;
+type CountedInput = Pick<TokenCountTaskV4, 'messages' | 'system' | 'tools' | 'hostedTools' | 'toolChoice' | 'reasoning'>;
 
 /** The members that count as input, shared by a chat task and a token-count task; absent stays absent. */
 function countedInput(task: CountedInput): CountedInput {
@@ -26,7 +26,7 @@ function countedInput(task: CountedInput): CountedInput {
  * reasoning, not streamed. A family encodes it with its own chat encoders and keeps the members its counting
  * endpoint takes, so the counted input is exactly the input that would be sent.
  */
-export function tokenCountChatTask(task: TokenCountTaskV3): ChatTaskV3 {
+export function tokenCountChatTask(task: TokenCountTaskV4): ChatTaskV4 {
   return { kind: 'chat', stream: false, ...countedInput(task) };
 }
 
@@ -38,9 +38,9 @@ export function tokenCountChatTask(task: TokenCountTaskV3): ChatTaskV3 {
  * @throws {CodecErrorV1} `invalid-request` when the decoded task is not a chat task or the result is not a valid
  * token-count task.
  */
-export function tokenCountOfChatTask(task: TaskEnvelopeV3): TokenCountTaskV3 {
+export function tokenCountOfChatTask(task: TaskEnvelopeV4): TokenCountTaskV4 {
   if (task.kind !== 'chat') throw new CodecErrorV1('invalid-request', 'a count request must describe a chat request', { path: 'body' });
-  const checked = tokenCountTaskV3Schema.safeParse({ kind: 'token-count', ...countedInput(task) });
+  const checked = tokenCountTaskV4Schema.safeParse({ kind: 'token-count', ...countedInput(task) });
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AdapterTerminalOutcomeV3, EgressCodecV1, IngressCodecV1, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, EgressCodecV1, IngressCodecV1, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { decodeAnthropicMessagesResponse } from '../protocols/anthropic-messages/decode-response.js';
 import { createAnthropicMessagesEgressCodec } from '../protocols/anthropic-messages/egress.js';
 import { encodeAnthropicMessagesRequest } from '../protocols/anthropic-messages/encode-request.js';
@@ -28,11 +28,11 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 type Json = Record<string, unknown>;
 
-function decode(ingress: IngressCodecV1, path: string, body: Json): TaskEnvelopeV3 {
+function decode(ingress: IngressCodecV1, path: string, body: Json): TaskEnvelopeV4 {
   return ingress.decodeRequest({ path, body: encoder.encode(JSON.stringify(body)) }).task;
 }
 
-function toAnthropic(task: TaskEnvelopeV3): Json {
+function toAnthropic(task: TaskEnvelopeV4): Json {
   if (task.kind !== 'chat') throw new Error('expected a chat task');
   return encodeAnthropicMessagesRequest(task, { model: 'claude-x' }) as unknown as Json;
 }
@@ -83,7 +83,7 @@ describe('cache_control breakpoints reach an Anthropic target', () => {
 });
 
 /** One documented answer per provider family with cache reads (and, for Anthropic, cache writes). */
-const PROVIDER_ANSWERS: Record<string, { terminal: () => AdapterTerminalOutcomeV3; read: number; write: number | undefined }> = {
+const PROVIDER_ANSWERS: Record<string, { terminal: () => AdapterTerminalOutcomeV4; read: number; write: number | undefined }> = {
   anthropic: {
     terminal: () =>
       decodeAnthropicMessagesResponse({

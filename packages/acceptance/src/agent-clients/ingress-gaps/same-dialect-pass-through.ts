@@ -5,7 +5,7 @@
  * sent that the provider request lacks was dropped on the way.
  */
 import { fitTaskToTarget } from '@tokenforge/gateway';
-import type { ProtocolCapabilityV3, ProtocolFamily, ProviderTransport, ProviderTransportRequest, TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { ProtocolCapabilityV3, ProtocolFamily, ProviderTransport, ProviderTransportRequest, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1, isProtocolEngineErrorV1 } from '@tokenforge/protocol-engine';
 import { createBuiltinTokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 
@@ -56,7 +56,7 @@ export async function samePassThrough(family: ProtocolFamily, request: { path: s
     structuredOutput: 'native-json-schema',
     ...AGENT_FACTS[family],
   };
-  const task = fitTaskToTarget(decoded.task as TaskEnvelopeV3, capability).task;
+  const task = fitTaskToTarget(decoded.task as TaskEnvelopeV4, capability).task;
   let sent: ProviderTransportRequest | undefined;
   const transport: ProviderTransport = {
     send: async (outgoing) => {

@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcomeV3, ChatMessageV2, ProtocolFamily } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, ChatMessageV2, ProtocolFamily } from '@tokenforge/model-protocol';
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindSimulator, engine } from '../../simulator/test-support/simulator-client.js';
@@ -19,7 +19,7 @@ afterAll(async () => {
   await simulator.close();
 });
 
-async function run(family: ProtocolFamily, messages: ChatMessageV2[], stream: boolean): Promise<{ terminal: AdapterTerminalOutcomeV3; events: string[] }> {
+async function run(family: ProtocolFamily, messages: ChatMessageV2[], stream: boolean): Promise<{ terminal: AdapterTerminalOutcomeV4; events: string[] }> {
   const binding = bindSimulator(simulator, family, 'scripted.list_files', { executionMode: 'stream-capable', taskKinds: ['chat'], tools: true });
   const execution = await engine.execute({ binding, task: { kind: 'chat', messages, tools, stream, maxOutputTokens: 256 }, signal });
   if (execution.kind === 'response') return { terminal: execution.terminal, events: [] };

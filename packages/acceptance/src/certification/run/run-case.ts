@@ -1,4 +1,4 @@
-import { PROVIDER_FAILURE_CODES_V3, usageV1Schema, type AdapterTerminalOutcomeV3, type ProviderAsyncJobSnapshotV2, type UsageV1, type UsageV3 } from '@tokenforge/model-protocol';
+import { PROVIDER_FAILURE_CODES_V3, usageV1Schema, type AdapterTerminalOutcomeV4, type ProviderAsyncJobSnapshotV2, type UsageV1, type UsageV3 } from '@tokenforge/model-protocol';
 import { isProtocolEngineErrorV1, type ProtocolEngineTargetBindingV1, type ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import type { CaseEvidenceV1, CaseOutcomeV1, OperationCountsV1 } from '../evidence/certification-evidence-v1.js';
 import { fingerprint } from '../evidence/fingerprint.js';
@@ -41,7 +41,7 @@ export function isoOf(ms: number): string {
 }
 
 /** Counts of a terminal's result (no content). */
-export function countsOfTerminal(terminal: AdapterTerminalOutcomeV3): Counts {
+export function countsOfTerminal(terminal: AdapterTerminalOutcomeV4): Counts {
   if (terminal.status !== 'completed') return {};
   const result = terminal.result;
   switch (result.kind) {
@@ -70,7 +70,7 @@ export function countsOfTerminal(terminal: AdapterTerminalOutcomeV3): Counts {
   }
 }
 
-function terminalFacts(terminal: AdapterTerminalOutcomeV3): NonNullable<CaseEvidenceV1['terminal']> {
+function terminalFacts(terminal: AdapterTerminalOutcomeV4): NonNullable<CaseEvidenceV1['terminal']> {
   if (terminal.status === 'completed') return { status: 'completed', ...(terminal.finishReason === undefined ? {} : { finishReason: terminal.finishReason.unified }) };
   if (terminal.status === 'failed') return { status: 'failed', failureCode: terminal.failure.code };
   return { status: 'cancelled' };

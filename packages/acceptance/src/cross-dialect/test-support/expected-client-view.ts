@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcomeV3, FinishReasonV1, UsageV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, FinishReasonV1, UsageV1 } from '@tokenforge/model-protocol';
 import type { ChatDialect } from './dialects.js';
 import type { ClientToolCall, ClientUsage, ClientView } from './sdk-clients.js';
 
@@ -104,7 +104,7 @@ function usageFor(dialect: ChatDialect, usage: UsageV1 | undefined): ClientUsage
 /**
  * What a client of `dialect` must rebuild from a completed chat terminal that provider family `provider` produced.
  */
-export function expectedClientView(dialect: ChatDialect, provider: ChatDialect, terminal: AdapterTerminalOutcomeV3): ClientView {
+export function expectedClientView(dialect: ChatDialect, provider: ChatDialect, terminal: AdapterTerminalOutcomeV4): ClientView {
   if (terminal.status !== 'completed' || terminal.result.kind !== 'chat') throw new Error('expected a completed chat terminal');
   const text: string[] = [];
   const refusal: string[] = [];
@@ -131,6 +131,9 @@ export function expectedClientView(dialect: ChatDialect, provider: ChatDialect, 
       case 'tool-call':
         toolCalls.push(toolCallFor(dialect, part));
         break;
+      case 'compaction':
+        // No recorded answer in the matrix carries compaction: the decoders do not produce it yet.
+        throw new Error('a compaction part has no client view in the matrix yet');
       default: {
         const unknownPart: never = part;
         throw new Error(`unknown part ${String(unknownPart)}`);

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { startGateway, type GatewayCatalogueV1 } from '@tokenforge/gateway';
 import {
   isCodecErrorV1,
-  type AdapterTerminalOutcomeV3,
+  type AdapterTerminalOutcomeV4,
   type IngressDecodedRequestV1,
-  type NormalizedStreamEventV3,
+  type NormalizedStreamEventV4,
   type ProtocolCapabilityV2,
 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1, isProtocolEngineErrorV1 } from '@tokenforge/protocol-engine';
@@ -39,9 +39,9 @@ export interface GatewayExchange {
   /** Requests the provider received, as the replay server read them off the socket. */
   providerRequests: readonly RecordedTransportRequestV1[];
   /** The engine's normalized events for the same answer, in order (stream executions; an independent run). */
-  readonly events: NormalizedStreamEventV3[];
+  readonly events: NormalizedStreamEventV4[];
   /** The engine's normalized terminal for the same answer (absent on an ingress or engine refusal). */
-  terminal?: AdapterTerminalOutcomeV3;
+  terminal?: AdapterTerminalOutcomeV4;
   /** The answer the client got. */
   status?: number;
   headers?: Readonly<Record<string, string>>;

@@ -1,8 +1,8 @@
-import type { TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import type { ReservationTaskFactsV1 } from '../v1/estimate-reservation-v1.js';
 
 /** What a decoded task tells about its size before it is sent: counts and ceilings, never content. */
-export function reservationFactsOf(task: TaskEnvelopeV3, requestBytes: number): ReservationTaskFactsV1 {
+export function reservationFactsOf(task: TaskEnvelopeV4, requestBytes: number): ReservationTaskFactsV1 {
   let inputImages = 0;
   let inputDocuments = 0;
   switch (task.kind) {

@@ -1,10 +1,11 @@
 import type { ProtocolFamily } from '../../protocol-family/protocol-family.js';
 import type { ProtocolCapabilityV3 } from '../../capability/v3/protocol-capability-v3.js';
-import type { TaskEnvelopeV3 } from '../../task/v3/task-envelope-v3.js';
+import type { TaskEnvelopeV4 } from '../../task/v4/task-envelope-v4.js';
 import type { ProviderTransport } from '../../transport/v1/provider-transport.js';
 import type { PreparedMediaExecutionInputV2 } from '../../media/v2/prepared-media-v2.js';
-import type { NormalizedStreamEventV3 } from '../../stream/v3/normalized-stream-event-v3.js';
-import type { AdapterTerminalOutcomeV3, NormalizedProviderFailureV3, ProviderDiagnosticV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
+import type { NormalizedStreamEventV4 } from '../../stream/v4/normalized-stream-event-v4.js';
+import type { AdapterTerminalOutcomeV4 } from '../../outcome/v4/adapter-terminal-outcome-v4.js';
+import type { NormalizedProviderFailureV3, ProviderDiagnosticV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
 import type { ProviderAcceptanceFacts } from '../../outcome/v1/provider-acceptance-facts.js';
 import type { ProviderResponseMetadataV3 } from '../../outcome/v3/provider-response-metadata-v3.js';
 import type {
@@ -32,8 +33,8 @@ export interface ProviderAdapterTargetV1 {
 
 /** Everything one sync or stream execution needs. */
 export interface ProviderAdapterExecuteInputV1 {
-  /** The validated task (V3 revision: every V2 task is one). */
-  readonly task: TaskEnvelopeV3;
+  /** The validated task (V4 revision: every V2 and V3 task is one). */
+  readonly task: TaskEnvelopeV4;
   /** Dispatch facts. */
   readonly target: ProviderAdapterTargetV1;
   /** The host's credential-bound transport for this request. */
@@ -53,8 +54,8 @@ export interface ProviderAdapterExecuteInputV1 {
 
 /** One item an adapter stream yields: a normalized event, or the terminal outcome (exactly once, last). */
 export type AdapterStreamPartV1 =
-  | NormalizedStreamEventV3
-  | { readonly type: 'terminal'; readonly outcome: AdapterTerminalOutcomeV3 };
+  | NormalizedStreamEventV4
+  | { readonly type: 'terminal'; readonly outcome: AdapterTerminalOutcomeV4 };
 
 /**
  * Optional fast path of a stream's parts iterator, under this registered symbol (the same in every realm and
@@ -85,7 +86,7 @@ export type ProviderAdapterExecutionV1 =
       readonly kind: 'response';
       readonly acceptance: ProviderAcceptanceFacts;
       readonly responseMetadata: ProviderResponseMetadataV3;
-      readonly terminal: AdapterTerminalOutcomeV3;
+      readonly terminal: AdapterTerminalOutcomeV4;
     }
   | {
       readonly kind: 'stream';

@@ -1,7 +1,7 @@
 import type { ProtocolFamily } from '../../protocol-family/protocol-family.js';
-import type { TaskEnvelopeV3 } from '../../task/v3/task-envelope-v3.js';
-import type { NormalizedStreamEventV3 } from '../../stream/v3/normalized-stream-event-v3.js';
-import type { AdapterTerminalOutcomeV3 } from '../../outcome/v3/adapter-terminal-outcome-v3.js';
+import type { TaskEnvelopeV4 } from '../../task/v4/task-envelope-v4.js';
+import type { NormalizedStreamEventV4 } from '../../stream/v4/normalized-stream-event-v4.js';
+import type { AdapterTerminalOutcomeV4 } from '../../outcome/v4/adapter-terminal-outcome-v4.js';
 import type { NormalizedProviderFailureV1 } from '../../outcome/v1/provider-failure-v1.js';
 import type { CodecErrorCodeV1 } from './codec-error-v1.js';
 import type { EgressFailureV3 } from '../v3/egress-failure-v3.js';
@@ -24,8 +24,8 @@ export interface ClientWireRequestV1 {
 
 /** What an ingress codec makes of a client request. */
 export interface IngressDecodedRequestV1 {
-  /** The normalized task (V3 revision: every V2 task is one). */
-  readonly task: TaskEnvelopeV3;
+  /** The normalized task (V4 revision: every V2 and V3 task is one). */
+  readonly task: TaskEnvelopeV4;
   /** The model name the client asked for; the host resolves it to a target. */
   readonly modelLabel: string;
 }
@@ -63,9 +63,9 @@ export interface EgressStreamEncoderV1 {
   /** Content type of the stream (`text/event-stream`, or NDJSON for dialects that use it). */
   readonly contentType: string;
   /** Bytes for one event (possibly empty when the dialect has nothing to say yet). */
-  encodeEvent(event: NormalizedStreamEventV3): Uint8Array;
+  encodeEvent(event: NormalizedStreamEventV4): Uint8Array;
   /** Bytes that end the stream for this terminal (including an in-stream error for a failed terminal). */
-  encodeTerminal(outcome: AdapterTerminalOutcomeV3): Uint8Array;
+  encodeTerminal(outcome: AdapterTerminalOutcomeV4): Uint8Array;
 }
 
 /** A failure to report in a dialect's own error envelope (closed V1 shape; `EgressFailureV3` is what egress codecs take). */
@@ -79,7 +79,7 @@ export interface EgressCodecV1 {
   /** The dialect. */
   readonly protocolFamily: ProtocolFamily;
   /** A whole (non-stream) response for a terminal outcome. */
-  encodeResponse(outcome: AdapterTerminalOutcomeV3, context: EgressContextV1): EgressHttpResponseV1;
+  encodeResponse(outcome: AdapterTerminalOutcomeV4, context: EgressContextV1): EgressHttpResponseV1;
   /** A stream encoder, for dialects that stream. */
   createStreamEncoder?(context: EgressContextV1): EgressStreamEncoderV1;
   /**

@@ -1,6 +1,6 @@
 import type {
-  AdapterTerminalOutcomeV3,
-  NormalizedStreamEventV3,
+  AdapterTerminalOutcomeV4,
+  NormalizedStreamEventV4,
   PreparedMediaExecutionInputV2,
   ProtocolFamily,
   ProviderAcceptanceFacts,
@@ -13,7 +13,7 @@ import type {
   ProviderDispatchTargetV3,
   ProviderResponseMetadataV3,
   ProviderTransport,
-  TaskEnvelopeV3,
+  TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineApiVersion } from './api-version.js';
 import type { ProtocolEngineObserverV3 } from '../v3/protocol-engine-observer-v3.js';
@@ -70,8 +70,8 @@ export interface ProtocolEngineAdapterRegistryPortV1 {
 export interface ProtocolEngineExecuteInputV1 {
   /** The resolved target and the request's transport binder. */
   readonly binding: ProtocolEngineTargetBindingV1;
-  /** The normalized task (validated again by the engine against `TaskEnvelopeV3`; every V2 task is one). */
-  readonly task: TaskEnvelopeV3;
+  /** The normalized task (validated again by the engine against `TaskEnvelopeV4`; every V2 task is one). */
+  readonly task: TaskEnvelopeV4;
   /** The request's abort signal, passed to the transport binder and the adapter. */
   readonly signal: AbortSignal;
   /** Media the host prepared (image edits only). */
@@ -94,7 +94,7 @@ export interface ProtocolEngineResponseV1 extends ProtocolEngineExecutionBaseV1 
   /** Discriminant: a sync execution. */
   readonly kind: 'response';
   /** The validated, frozen terminal outcome. */
-  readonly terminal: AdapterTerminalOutcomeV3;
+  readonly terminal: AdapterTerminalOutcomeV4;
 }
 
 /**
@@ -111,12 +111,12 @@ export interface ProtocolEngineStreamV1 extends ProtocolEngineExecutionBaseV1 {
    * ended, or the take failed; `next()` then says which), so a host can gather the events of one upstream read
    * into one write.
    */
-  readonly events: AsyncIterable<NormalizedStreamEventV3>;
+  readonly events: AsyncIterable<NormalizedStreamEventV4>;
   /**
    * Settles when the events are drained (the adapter's terminal), on abort or early exit (`cancelled`), or
    * rejects with the same `ProtocolEngineErrorV1` the event iterator threw. Never an unhandled rejection.
    */
-  readonly terminal: Promise<AdapterTerminalOutcomeV3>;
+  readonly terminal: Promise<AdapterTerminalOutcomeV4>;
   /** Stops the stream: releases the transport and settles `terminal` as `cancelled`. No-op once settled. */
   abort(reason: unknown): void;
 }

@@ -4,7 +4,7 @@ import type {
   ProviderAdapterV1,
   ProviderAsyncJobAdapterV1,
   ProviderTransport,
-  TaskEnvelopeV3,
+  TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_API_VERSION } from '../../contracts/v1/api-version.js';
 import type {
@@ -127,7 +127,7 @@ async function runSync(
 
 /** The adapter's input: optional members only when present, so the object keeps one shape per task kind. */
 function adapterInput(
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   target: ProviderAdapterTargetV1,
   transport: ProviderTransport,
   signal: AbortSignal,
@@ -142,7 +142,7 @@ function adapterInput(
 
 function buildExecution(
   raw: unknown,
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   target: ProviderAdapterTargetV1,
   signal: AbortSignal,
   controller: AbortController | undefined,

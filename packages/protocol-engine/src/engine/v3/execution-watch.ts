@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcomeV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4 } from '@tokenforge/model-protocol';
 import type { ProtocolEngineObservationV3 } from '../../contracts/v3/protocol-engine-observer-v3.js';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError, isProtocolEngineErrorV1 } from '../../error/v1/protocol-engine-error-v1.js';
 import { isRecord } from '../../validation/v1/input-guards.js';
@@ -17,7 +17,7 @@ export interface ExecutionWatch {
   /** Delivers one fact; a throwing observer changes nothing. */
   observe(fact: Fact): void;
   /** Reports how an execution ended from its terminal (and the failed attempt first, for a failed terminal). */
-  finished(terminal: AdapterTerminalOutcomeV3, acceptance: 'accepted' | 'not-accepted' | 'unknown'): void;
+  finished(terminal: AdapterTerminalOutcomeV4, acceptance: 'accepted' | 'not-accepted' | 'unknown'): void;
   /** Reports an execution that ended with an engine error. */
   failed(error: unknown): void;
 }

@@ -1,9 +1,9 @@
 import type {
-  AdapterTerminalOutcomeV3,
-  NormalizedStreamEventV3,
+  AdapterTerminalOutcomeV4,
+  NormalizedStreamEventV4,
   ProtocolCapabilityV3,
   ProviderAcceptanceFacts,
-  TaskEnvelopeV3,
+  TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import { checkTerminal, outputInvalid } from '../../validation/v1/check-adapter-output.js';
 import { checkStreamEvent } from '../../validation/v1/check-stream-event.js';
@@ -19,17 +19,17 @@ import { StreamLifecycle } from './stream-lifecycle.js';
 export class StreamPartCheck {
   private readonly lifecycle = new StreamLifecycle();
   /** The terminal outcome, once `check` accepted one. */
-  outcome: AdapterTerminalOutcomeV3 | undefined;
+  outcome: AdapterTerminalOutcomeV4 | undefined;
 
   constructor(
-    private readonly task: TaskEnvelopeV3,
+    private readonly task: TaskEnvelopeV4,
     private readonly capability: ProtocolCapabilityV3,
     private readonly acceptance: ProviderAcceptanceFacts,
     private readonly outputSchemaCheck?: OutputSchemaCheck,
   ) {}
 
   /** Checks one iterator step: a step that is not an object, or `done` before the terminal, is invalid. */
-  checkStep(step: unknown): NormalizedStreamEventV3 | undefined {
+  checkStep(step: unknown): NormalizedStreamEventV4 | undefined {
     if (typeof step !== 'object' || step === null) throw outputInvalid('the parts iterator returned a non-object step');
     const { done, value } = step as IteratorResult<unknown>;
     if (done === true) throw outputInvalid('the stream ended without a terminal part');
@@ -37,7 +37,7 @@ export class StreamPartCheck {
   }
 
   /** Checks one part. */
-  check(value: unknown): NormalizedStreamEventV3 | undefined {
+  check(value: unknown): NormalizedStreamEventV4 | undefined {
     if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'terminal') {
       this.outcome = this.checkTerminalPart(value);
       return undefined;
@@ -49,7 +49,7 @@ export class StreamPartCheck {
     return event;
   }
 
-  private checkTerminalPart(value: object): AdapterTerminalOutcomeV3 {
+  private checkTerminalPart(value: object): AdapterTerminalOutcomeV4 {
     for (const key in value) {
       if (key !== 'type' && key !== 'outcome') throw outputInvalid('the terminal part has an undeclared field');
     }

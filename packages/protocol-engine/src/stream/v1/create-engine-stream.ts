@@ -1,12 +1,12 @@
 import {
   ADAPTER_STREAM_TAKE_BUFFERED_V1,
   isProviderTransportFailureV1,
-  type AdapterTerminalOutcomeV3,
-  type NormalizedStreamEventV3,
+  type AdapterTerminalOutcomeV4,
+  type NormalizedStreamEventV4,
   type ProtocolCapabilityV3,
   type ProviderAcceptanceFacts,
   type ProviderResponseMetadataV3,
-  type TaskEnvelopeV3,
+  type TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_API_VERSION } from '../../contracts/v1/api-version.js';
 import type { ProtocolEngineStreamV1 } from '../../contracts/v1/protocol-engine-contracts-v1.js';
@@ -25,7 +25,7 @@ import { releaseIterator } from './release-iterator.js';
 export interface EngineStreamInput {
   /** The adapter's parts iterator (already obtained, so it can be released before the first pull). */
   readonly iterator: AsyncIterator<unknown>;
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   readonly capability: ProtocolCapabilityV3;
   readonly acceptance: ProviderAcceptanceFacts;
   readonly responseMetadata: ProviderResponseMetadataV3;
@@ -44,14 +44,14 @@ export interface EngineStreamInput {
   readonly onFirstEvent?: () => void;
 }
 
-type Result = IteratorResult<NormalizedStreamEventV3>;
+type Result = IteratorResult<NormalizedStreamEventV4>;
 
 /** The engine's event iterator: `next`/`return`, and the host's synchronous take of an event already held. */
-type EngineEventIterator = AsyncIterator<NormalizedStreamEventV3> & { [ADAPTER_STREAM_TAKE_BUFFERED_V1](): NormalizedStreamEventV3 | undefined };
+type EngineEventIterator = AsyncIterator<NormalizedStreamEventV4> & { [ADAPTER_STREAM_TAKE_BUFFERED_V1](): NormalizedStreamEventV4 | undefined };
 
 const DONE: Result = Object.freeze({ done: true, value: undefined });
 const DONE_PROMISE = Promise.resolve(DONE);
-const CANCELLED: AdapterTerminalOutcomeV3 = Object.freeze({ status: 'cancelled' });
+const CANCELLED: AdapterTerminalOutcomeV4 = Object.freeze({ status: 'cancelled' });
 const noop = (): void => undefined;
 
 /**
@@ -62,7 +62,7 @@ const noop = (): void => undefined;
 export function createEngineStream(input: EngineStreamInput): ProtocolEngineStreamV1 {
   const run = new EngineStreamRun(input);
   let iterated = false;
-  const events: AsyncIterable<NormalizedStreamEventV3> = {
+  const events: AsyncIterable<NormalizedStreamEventV4> = {
     [Symbol.asyncIterator]: () => {
       if (iterated) throw engineError(CODES.STREAM_MISUSE, 'the stream events can be iterated only once');
       iterated = true;
@@ -93,7 +93,7 @@ function pullFailure(error: unknown): ProtocolEngineErrorV1 {
  * `releaseIterator` (how the adapter is told to stop). Settlement (`complete`, `cancel`, `fail`) happens once.
  */
 class EngineStreamRun {
-  readonly terminal: Promise<AdapterTerminalOutcomeV3>;
+  readonly terminal: Promise<AdapterTerminalOutcomeV4>;
   readonly events: EngineEventIterator;
   private readonly iterator: AsyncIterator<unknown>;
   private readonly input: EngineStreamInput;
@@ -106,7 +106,7 @@ class EngineStreamRun {
   private pulling = false;
   /** A failure met by a synchronous take, reported by the next `next()`. */
   private deferredFailure: { readonly error: unknown } | undefined;
-  private resolveTerminal!: (outcome: AdapterTerminalOutcomeV3) => void;
+  private resolveTerminal!: (outcome: AdapterTerminalOutcomeV4) => void;
   private rejectTerminal!: (error: unknown) => void;
 
   constructor(input: EngineStreamInput) {
@@ -117,7 +117,7 @@ class EngineStreamRun {
     this.parts = new StreamPartCheck(input.task, input.capability, input.acceptance, input.outputSchemaCheck);
     const take = (input.iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
     this.takeBuffered = typeof take === 'function' ? (take as () => unknown) : undefined;
-    this.terminal = new Promise<AdapterTerminalOutcomeV3>((resolve, reject) => {
+    this.terminal = new Promise<AdapterTerminalOutcomeV4>((resolve, reject) => {
       this.resolveTerminal = resolve;
       this.rejectTerminal = reject;
     });
@@ -163,7 +163,7 @@ class EngineStreamRun {
    * stream has ended (the next `next()` says done) or when the take failed (the next `next()` rejects with the
    * failure). Lets a host gather the events of one upstream read without a promise per event.
    */
-  private takeReady(): NormalizedStreamEventV3 | undefined {
+  private takeReady(): NormalizedStreamEventV4 | undefined {
     if (this.settled || this.takeBuffered === undefined || this.waiters.waiting || this.deferredFailure !== undefined) return undefined;
     try {
       const ready = this.nextBuffered();
@@ -256,7 +256,7 @@ class EngineStreamRun {
   };
 
   /** The consumer's result of a checked part: the event, or the end after a terminal, which settles the stream. */
-  private resultOf(event: NormalizedStreamEventV3 | undefined): Result {
+  private resultOf(event: NormalizedStreamEventV4 | undefined): Result {
     if (event !== undefined) {
       if (this.onFirstEvent !== undefined) {
         const first = this.onFirstEvent;
@@ -267,7 +267,7 @@ class EngineStreamRun {
     }
     this.settle();
     releaseIterator(this.iterator);
-    this.resolveTerminal(this.parts.outcome as AdapterTerminalOutcomeV3);
+    this.resolveTerminal(this.parts.outcome as AdapterTerminalOutcomeV4);
     return DONE;
   }
 

@@ -1,4 +1,4 @@
-import { ProviderTransportFailureV1, type AdapterTerminalOutcomeV3, type NormalizedStreamEventV3 } from '@tokenforge/model-protocol';
+import { ProviderTransportFailureV1, type AdapterTerminalOutcomeV4, type NormalizedStreamEventV4 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import type { ProtocolEngineStreamV1 } from '../../contracts/v1/protocol-engine-contracts-v1.js';
 import { createProtocolEngineV1 } from '../../engine/v1/create-protocol-engine-v1.js';
@@ -391,9 +391,9 @@ describe('engine stream: adapter output validation', () => {
       yield { type: 'text-end', index: 0 };
       yield terminalPart(chatResult({ type: 'text', text: 'Hello' }));
     });
-    const events: NormalizedStreamEventV3[] = await collect(stream.events);
+    const events: NormalizedStreamEventV4[] = await collect(stream.events);
     expect(events[1]).toEqual({ type: 'text-delta', index: 0, delta: 'Hel' });
-    const terminal: AdapterTerminalOutcomeV3 = await stream.terminal;
+    const terminal: AdapterTerminalOutcomeV4 = await stream.terminal;
     expect(terminal.status).toBe('completed');
   });
 });

@@ -1,6 +1,6 @@
-import type { NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
+import type { NormalizedStreamEventV4 } from '@tokenforge/model-protocol';
 
-type Result = IteratorResult<NormalizedStreamEventV1>;
+type Result = IteratorResult<NormalizedStreamEventV4>;
 type Resolve = (result: Result) => void;
 type Reject = (error: unknown) => void;
 

@@ -1,6 +1,6 @@
-import type { AdapterTerminalOutcomeV3, ChatOutputPartV1, NormalizedStreamEventV3, UsageV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, ChatOutputPartV4, NormalizedStreamEventV4, UsageV3 } from '@tokenforge/model-protocol';
 
-type BlockKind = 'text' | 'reasoning' | 'refusal' | 'tool-call' | 'redacted';
+type BlockKind = 'text' | 'reasoning' | 'refusal' | 'tool-call' | 'redacted' | 'compaction';
 
 interface Block {
   readonly kind: BlockKind;
@@ -12,6 +12,8 @@ interface Block {
   argumentsText?: string;
   signature?: string;
   readonly data?: string;
+  /** A compaction block's provider item id. */
+  readonly itemId?: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export class StreamLifecycle {
   private lastDeltaIndex = -1;
   private lastDeltaBlock: Block | undefined;
 
-  accept(event: NormalizedStreamEventV3): string | undefined {
+  accept(event: NormalizedStreamEventV4): string | undefined {
     switch (event.type) {
       // Deltas first: almost every event is one.
       case 'text-delta':
@@ -56,6 +58,10 @@ export class StreamLifecycle {
         if (this.blocks.has(event.index)) return 'a block index was used twice';
         this.blocks.set(event.index, { kind: 'redacted', open: false, chunks: [], data: event.data });
         return undefined;
+      case 'compaction':
+        if (this.blocks.has(event.index)) return 'a block index was used twice';
+        this.blocks.set(event.index, { kind: 'compaction', open: false, chunks: [], data: event.data, ...(event.id === undefined ? {} : { itemId: event.id }) });
+        return undefined;
       case 'text-end':
         return this.end(event.index, 'text');
       case 'refusal-end':
@@ -82,7 +88,7 @@ export class StreamLifecycle {
   }
 
   /** Checks a validated terminal against everything the stream said. */
-  checkTerminal(outcome: AdapterTerminalOutcomeV3): string | undefined {
+  checkTerminal(outcome: AdapterTerminalOutcomeV4): string | undefined {
     if (outcome.status === 'cancelled') return undefined;
     if (outcome.usage !== undefined && this.usage !== undefined) {
       const problem = compareUsage(this.usage, outcome.usage);
@@ -96,7 +102,7 @@ export class StreamLifecycle {
     const indexes = [...this.blocks.keys()].sort((left, right) => left - right);
     for (let position = 0; position < indexes.length; position += 1) {
       const block = this.blocks.get(indexes[position] as number) as Block;
-      if (!samePart(block, content[position] as ChatOutputPartV1)) {
+      if (!samePart(block, content[position] as ChatOutputPartV4)) {
         return 'the terminal content does not match the streamed blocks';
       }
     }
@@ -170,7 +176,7 @@ function compareFigures(earlier: Readonly<Record<string, unknown>>, later: Reado
   return undefined;
 }
 
-function samePart(block: Block, part: ChatOutputPartV1): boolean {
+function samePart(block: Block, part: ChatOutputPartV4): boolean {
   switch (part.type) {
     case 'text':
       return block.kind === 'text' && part.text === block.chunks.join('');
@@ -180,6 +186,8 @@ function samePart(block: Block, part: ChatOutputPartV1): boolean {
       return block.kind === 'reasoning' && part.text === block.chunks.join('') && part.signature === block.signature;
     case 'redacted-reasoning':
       return block.kind === 'redacted' && part.data === block.data;
+    case 'compaction':
+      return block.kind === 'compaction' && part.data === block.data && part.id === block.itemId;
     case 'tool-call':
       return (
         block.kind === 'tool-call' &&

@@ -1,12 +1,12 @@
 import {
-  adapterTerminalOutcomeV3Schema,
+  adapterTerminalOutcomeV4Schema,
   normalizedProviderFailureV3Schema,
   providerAcceptanceFactsSchema,
   providerAsyncJobListPageV2Schema,
   providerAsyncJobSnapshotV2Schema,
   providerJobIdSchema,
   providerResponseMetadataV3Schema,
-  type AdapterTerminalOutcomeV3,
+  type AdapterTerminalOutcomeV4,
   type NormalizedProviderFailureV3,
   type ProtocolCapabilityV3,
   type ProviderAcceptanceFacts,
@@ -14,8 +14,8 @@ import {
   type ProviderAsyncJobListPageV2,
   type ProviderAsyncJobSnapshotV2,
   type ProviderResponseMetadataV3,
-  type TaskEnvelopeV3,
-  type TaskResultV3,
+  type TaskEnvelopeV4,
+  type TaskResultV4,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError, type ProtocolEngineErrorV1 } from '../../error/v1/protocol-engine-error-v1.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -54,12 +54,12 @@ export function checkFailure(value: unknown): NormalizedProviderFailureV3 {
 }
 
 /**
- * Validates a terminal outcome: its closed shape (V3 revision; the hand-written path covers the V1 shapes), and
+ * Validates a terminal outcome: its closed shape (V4 revision; the hand-written path covers the V1 shapes), and
  * for a completed one a result of the task's kind whose facts agree with the task and the capability. The
  * returned copy is frozen.
  */
-export function checkTerminal(value: unknown, task: TaskEnvelopeV3, capability: ProtocolCapabilityV3): AdapterTerminalOutcomeV3 {
-  const outcome: AdapterTerminalOutcomeV3 = fastParseTerminal(value) ?? parseOutput(adapterTerminalOutcomeV3Schema, value, 'the terminal outcome');
+export function checkTerminal(value: unknown, task: TaskEnvelopeV4, capability: ProtocolCapabilityV3): AdapterTerminalOutcomeV4 {
+  const outcome: AdapterTerminalOutcomeV4 = fastParseTerminal(value) ?? parseOutput(adapterTerminalOutcomeV4Schema, value, 'the terminal outcome');
   if (outcome.status === 'completed') {
     if (outcome.result.kind !== task.kind) throw outputInvalid('the result kind differs from the task kind');
     checkResult(outcome.result, task, capability);
@@ -67,7 +67,7 @@ export function checkTerminal(value: unknown, task: TaskEnvelopeV3, capability: 
   return deepFreeze(outcome);
 }
 
-function checkResult(result: TaskResultV3, task: TaskEnvelopeV3, capability: ProtocolCapabilityV3): void {
+function checkResult(result: TaskResultV4, task: TaskEnvelopeV4, capability: ProtocolCapabilityV3): void {
   switch (result.kind) {
     case 'chat':
     case 'token-count':

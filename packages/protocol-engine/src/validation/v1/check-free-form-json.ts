@@ -1,4 +1,4 @@
-import type { TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import type { TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError, isProtocolEngineErrorV1 } from '../../error/v1/protocol-engine-error-v1.js';
 
 const MAX_DEPTH = 256;
@@ -12,7 +12,7 @@ const MAX_NODES = 1_000_000;
  * object with a `toJSON` function, a class instance, a getter that throws) is INPUT_INVALID here, before any
  * adapter runs, instead of a transport or adapter failure later.
  */
-export function checkFreeFormJson(task: TaskEnvelopeV3): TaskEnvelopeV3 {
+export function checkFreeFormJson(task: TaskEnvelopeV4): TaskEnvelopeV4 {
   if (task.kind === 'token-count') {
     if (task.tools === undefined) return task;
     const copy = { ...task, tools: copyTools(task.tools) };

@@ -3,14 +3,14 @@ import {
   describeUsageInconsistency,
   usageV1Schema,
   usageV3Schema,
-  type NormalizedStreamEventV3,
+  type NormalizedStreamEventV4,
   type UsageV3,
 } from '@tokenforge/model-protocol';
 import { deepFreeze } from './deep-freeze.js';
 import { isIntegerIn, isString, type Loose } from './plain-data-checks.js';
 
 /*
- * The per-event hot path. A hand-written equivalent of model-protocol's `normalizedStreamEventV3Schema`
+ * The per-event hot path. A hand-written equivalent of model-protocol's `normalizedStreamEventV4Schema`
  * (closed objects, same bounds), several times cheaper than the schema. Usage snapshots in V1 form take the
  * hand-written check; one it refuses (V3 details, or a malformed snapshot) goes to `usageV3Schema`. Its agreement
  * with the schema is proven by property tests in check-stream-event.test.ts; change both together.
@@ -19,6 +19,8 @@ import { isIntegerIn, isString, type Loose } from './plain-data-checks.js';
 const MAX_INDEX = CONTRACT_BOUNDS_V1.streamIndexMax;
 const TOOL_CALL_ID_MAX = CONTRACT_BOUNDS_V1.toolCallIdMaxLength;
 const TOOL_NAME_MAX = CONTRACT_BOUNDS_V1.toolNameMaxLength;
+/** The longest provider item id of a V4 compaction event. */
+const ITEM_ID_MAX = 512;
 /** The usage fields, taken from the schema itself so the two cannot drift apart. */
 const USAGE_KEYS: ReadonlySet<string> = new Set(Object.keys(usageV1Schema.shape));
 
@@ -62,7 +64,7 @@ function checkUsageV3(value: unknown): UsageV3 | undefined {
  * Returns a fresh copy of a valid normalized stream event (optional fields that are `undefined` are dropped),
  * or `undefined` when the value is not one. Never throws for plain data.
  */
-export function checkStreamEvent(value: unknown): NormalizedStreamEventV3 | undefined {
+export function checkStreamEvent(value: unknown): NormalizedStreamEventV4 | undefined {
   if (!isObject(value)) return undefined;
   const type = value.type;
   const index = value.index;
@@ -92,6 +94,13 @@ export function checkStreamEvent(value: unknown): NormalizedStreamEventV3 | unde
       const data = value.data;
       if (!isIndex(index) || typeof data !== 'string' || data.length === 0 || !hasOnlyListedKeys(value, 'type', 'index', 'data')) return undefined;
       return { type, index, data };
+    }
+    case 'compaction': {
+      const data = value.data;
+      const id = value.id;
+      if (!isIndex(index) || typeof data !== 'string' || data.length === 0 || !hasOnlyListedKeys(value, 'type', 'index', 'data', 'id')) return undefined;
+      if (id === undefined) return { type, index, data };
+      return isString(id, 1, ITEM_ID_MAX) && /^[\x21-\x7E]+$/.test(id) ? { type, index, data, id } : undefined;
     }
     case 'tool-call-start': {
       const toolCallId = value.toolCallId;

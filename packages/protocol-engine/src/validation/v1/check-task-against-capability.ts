@@ -2,14 +2,14 @@ import {
   planStructuredOutputV3,
   preparedMediaExecutionInputV2Schema,
   STRUCTURED_OUTPUT_TOOL_NAME_V3,
-  taskEnvelopeV3Schema,
-  type ChatMessageV3,
-  type ChatTaskV3,
+  taskEnvelopeV4Schema,
+  type ChatMessageV4,
+  type ChatTaskV4,
   type PreparedMediaExecutionInputV2,
   type PreparedMediaItemV2,
   type ProtocolCapabilityV3,
-  type TaskEnvelopeV3,
-  type TokenCountTaskV3,
+  type TaskEnvelopeV4,
+  type TokenCountTaskV4,
 } from '@tokenforge/model-protocol';
 import { PROTOCOL_ENGINE_ERROR_CODES_V1 as CODES, engineError } from '../../error/v1/protocol-engine-error-v1.js';
 import { fastParseChatTask } from './fast-parse-chat-task.js';
@@ -19,7 +19,7 @@ const MAX_CALLBACK_URL_LENGTH = 2048;
 
 /** The task and the optional execution inputs after validation, as the adapter will receive them. */
 export interface CheckedExecutionInputs {
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   readonly preparedMedia?: PreparedMediaExecutionInputV2;
   readonly providerCallbackUrl?: string;
 }
@@ -27,14 +27,14 @@ export interface CheckedExecutionInputs {
 /**
  * Validates the task with its schema (the parsed copy is what the engine uses from then on). A plain-data V2 chat
  * task takes the hand-written equivalent; anything it cannot decide (V3 members included) goes to the
- * `TaskEnvelopeV3` schema, which every V2 task also satisfies.
+ * `TaskEnvelopeV4` schema, which every V2 task also satisfies.
  */
-export function parseTask(task: unknown): TaskEnvelopeV3 {
+export function parseTask(task: unknown): TaskEnvelopeV4 {
   const fast = fastParseChatTask(task);
   if (fast !== undefined) return fast;
-  const parsed = taskEnvelopeV3Schema.safeParse(task);
+  const parsed = taskEnvelopeV4Schema.safeParse(task);
   if (!parsed.success) {
-    throw engineError(CODES.INPUT_INVALID, `the task is not a valid TaskEnvelopeV3${describePath(parsed.error.issues)}`, parsed.error);
+    throw engineError(CODES.INPUT_INVALID, `the task is not a valid TaskEnvelopeV4${describePath(parsed.error.issues)}`, parsed.error);
   }
   return parsed.data;
 }
@@ -44,7 +44,7 @@ export function parseTask(task: unknown): TaskEnvelopeV3 {
  * Reads only capability facts: never the provider or model name.
  */
 export function checkTaskAgainstCapability(
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   capability: ProtocolCapabilityV3,
   options: { readonly preparedMedia: unknown; readonly providerCallbackUrl: unknown },
 ): CheckedExecutionInputs {
@@ -86,7 +86,7 @@ export function checkTaskAgainstCapability(
   };
 }
 
-function checkChat(task: ChatTaskV3, capability: ProtocolCapabilityV3): void {
+function checkChat(task: ChatTaskV4, capability: ProtocolCapabilityV3): void {
   if (task.stream && capability.executionMode !== 'stream-capable') {
     throw engineError(CODES.CAPABILITY_UNSUPPORTED, 'the target cannot stream');
   }
@@ -102,7 +102,7 @@ function checkChat(task: ChatTaskV3, capability: ProtocolCapabilityV3): void {
 }
 
 /** A JSON-schema request needs a strategy the target can carry beside the rest of the task. */
-function checkStructuredOutput(task: ChatTaskV3, capability: ProtocolCapabilityV3): void {
+function checkStructuredOutput(task: ChatTaskV4, capability: ProtocolCapabilityV3): void {
   const plan = planStructuredOutputV3(task, capability);
   if (plan.status !== 'refused') return;
   switch (plan.reason) {
@@ -117,13 +117,13 @@ function checkStructuredOutput(task: ChatTaskV3, capability: ProtocolCapabilityV
   }
 }
 
-function checkTokenCount(task: TokenCountTaskV3, capability: ProtocolCapabilityV3): void {
+function checkTokenCount(task: TokenCountTaskV4, capability: ProtocolCapabilityV3): void {
   checkTools(task, capability);
   checkMessages(task.messages, task.reasoning !== undefined, capability);
 }
 
 /** Function tools, tool choice and hosted tools of a chat or token-count task. */
-function checkTools(task: ChatTaskV3 | TokenCountTaskV3, capability: ProtocolCapabilityV3): void {
+function checkTools(task: ChatTaskV4 | TokenCountTaskV4, capability: ProtocolCapabilityV3): void {
   const toolChoice = task.toolChoice;
   const usesTools = (task.tools !== undefined && task.tools.length > 0) || toolChoice !== undefined;
   if (task.tools?.some((tool) => tool.name === STRUCTURED_OUTPUT_TOOL_NAME_V3) === true) {
@@ -147,7 +147,7 @@ function checkTools(task: ChatTaskV3 | TokenCountTaskV3, capability: ProtocolCap
 }
 
 /** Media and reasoning parts of the conversation; `usesReasoning` when the task has reasoning controls. */
-function checkMessages(messages: readonly ChatMessageV3[], usesReasoning: boolean, capability: ProtocolCapabilityV3): void {
+function checkMessages(messages: readonly ChatMessageV4[], usesReasoning: boolean, capability: ProtocolCapabilityV3): void {
   let reasoning = usesReasoning;
   for (const message of messages) {
     for (const part of message.content) {
@@ -170,6 +170,8 @@ function checkMessages(messages: readonly ChatMessageV3[], usesReasoning: boolea
           break;
         case 'text':
         case 'tool-call':
+        // Another family's compaction never reaches an encoder that could send it: a family without a carrier leaves it out.
+        case 'compaction':
           break;
         default:
           assertNever(part);
@@ -183,7 +185,7 @@ function requireFlag(flag: boolean | undefined, what: string): void {
   if (flag !== true) throw engineError(CODES.CAPABILITY_UNSUPPORTED, `the target does not support ${what}`);
 }
 
-function checkPreparedMedia(task: TaskEnvelopeV3, capability: ProtocolCapabilityV3, preparedMedia: unknown): PreparedMediaExecutionInputV2 | undefined {
+function checkPreparedMedia(task: TaskEnvelopeV4, capability: ProtocolCapabilityV3, preparedMedia: unknown): PreparedMediaExecutionInputV2 | undefined {
   if (task.kind !== 'image-edit') {
     if (preparedMedia !== undefined) throw engineError(CODES.INPUT_INVALID, 'prepared media is accepted only for image-edit tasks');
     return undefined;

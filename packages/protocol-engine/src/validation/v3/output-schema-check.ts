@@ -1,8 +1,8 @@
-import { validateJsonOutputTextV3, type AdapterTerminalOutcomeV3, type ProviderDiagnosticV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import { validateJsonOutputTextV3, type AdapterTerminalOutcomeV4, type ProviderDiagnosticV3, type TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { deepFreeze } from '../v1/deep-freeze.js';
 
 /** Turns a validated terminal into the one the host receives: the same, or a failed `output-schema-mismatch`. */
-export type OutputSchemaCheck = (outcome: AdapterTerminalOutcomeV3) => AdapterTerminalOutcomeV3;
+export type OutputSchemaCheck = (outcome: AdapterTerminalOutcomeV4) => AdapterTerminalOutcomeV4;
 
 /** Longest diagnostic text (the contract bound). */
 const TEXT_MAX = 512;
@@ -17,7 +17,7 @@ const NOT_AN_ANSWER = new Set(['length', 'content-filter', 'refusal', 'tool-call
  * (a keyword the bounded validator does not check) passes: the provider or the client decides. Where the output
  * broke the schema goes to the host's diagnostics, never into the terminal.
  */
-export function outputSchemaCheckFor(task: TaskEnvelopeV3, report?: (diagnostic: ProviderDiagnosticV3) => void): OutputSchemaCheck | undefined {
+export function outputSchemaCheckFor(task: TaskEnvelopeV4, report?: (diagnostic: ProviderDiagnosticV3) => void): OutputSchemaCheck | undefined {
   if (task.kind !== 'chat') return undefined;
   const format = task.responseFormat;
   if (format === undefined || format.type !== 'json' || format.schema === undefined) return undefined;

@@ -1,4 +1,4 @@
-import type { AdapterStreamPartV1, AdapterTerminalOutcomeV3, NormalizedStreamEventV3 } from '@tokenforge/model-protocol';
+import type { AdapterStreamPartV1, AdapterTerminalOutcomeV4, NormalizedStreamEventV4 } from '@tokenforge/model-protocol';
 import { createAdapterStreamParts, type AdapterStreamMachine } from '../adapter-stream.js';
 import type { SseDecoderOptions, SseItem } from '../sse-decoder.js';
 
@@ -23,8 +23,8 @@ export function bodyOf(reads: readonly (string | Uint8Array)[]): AsyncIterable<U
 
 /** What {@link runSseStream} saw: the events, the one terminal, every part, and whether the body was released. */
 export interface SseStreamRun {
-  readonly events: NormalizedStreamEventV3[];
-  readonly terminal: AdapterTerminalOutcomeV3;
+  readonly events: NormalizedStreamEventV4[];
+  readonly terminal: AdapterTerminalOutcomeV4;
   readonly parts: AdapterStreamPartV1[];
   readonly released: boolean;
 }
@@ -43,7 +43,7 @@ export async function runSseStream(
   if (last === undefined || last.type !== 'terminal') throw new Error('the stream ended without a terminal');
   if (parts.filter((part) => part.type === 'terminal').length !== 1) throw new Error('more than one terminal');
   return {
-    events: parts.filter((part): part is NormalizedStreamEventV3 => part.type !== 'terminal'),
+    events: parts.filter((part): part is NormalizedStreamEventV4 => part.type !== 'terminal'),
     terminal: last.outcome,
     parts,
     released: body.released,

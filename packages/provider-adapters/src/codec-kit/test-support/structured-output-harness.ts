@@ -1,11 +1,11 @@
-import type { AdapterStreamPartV1, ChatTaskV3, ProtocolCapabilityV3, ProviderAdapterExecutionV1, ProviderAdapterFactory, ProviderTransport } from '@tokenforge/model-protocol';
+import type { AdapterStreamPartV1, ChatTaskV4, ProtocolCapabilityV3, ProviderAdapterExecutionV1, ProviderAdapterFactory, ProviderTransport } from '@tokenforge/model-protocol';
 import { expect } from 'vitest';
 import { createFixtureTransportV1, type FixtureResponseV1 } from '../../testing/fixture-transport.js';
 
 export const PERSON_SCHEMA = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
 export const RESERVED = 'tokenforge_structured_output';
 
-export function structuredTask(stream = false): ChatTaskV3 {
+export function structuredTask(stream = false): ChatTaskV4 {
   return {
     kind: 'chat',
     stream,
@@ -23,7 +23,7 @@ export function structuredCapability(protocolFamily: ProtocolCapabilityV3['proto
 export async function runStructured(
   factory: ProviderAdapterFactory,
   capability: ProtocolCapabilityV3,
-  task: ChatTaskV3,
+  task: ChatTaskV4,
   response: FixtureResponseV1,
 ): Promise<{ sent: Record<string, unknown>; execution: ProviderAdapterExecutionV1 }> {
   const transport = createFixtureTransportV1({ responses: [response] });

@@ -11,7 +11,7 @@ import {
   type ProviderAdapterFactory,
   type ProviderAsyncJobAdapterFactory,
   type ProviderDispatchTargetV2,
-  type TaskEnvelopeV3,
+  type TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import { mapHttpStatusToFailure, readJsonBody } from '../../codec-kit/index.js';
 import type { ProtocolSuiteEntryV1 } from '../../suite/protocol-suite-entry-v1.js';
@@ -24,7 +24,7 @@ export interface ExampleChatOptions {
   readonly extraHeaders?: Readonly<Record<string, string>>;
 }
 
-function promptOf(task: TaskEnvelopeV3): string {
+function promptOf(task: TaskEnvelopeV4): string {
   if (task.kind === 'chat') {
     return task.messages
       .flatMap((message) => message.content.map((part) => (part.type === 'text' ? part.text : '')))

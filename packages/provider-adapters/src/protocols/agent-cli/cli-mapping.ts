@@ -1,4 +1,4 @@
-import type { ChatTaskV3, NormalizedProviderFailureV3, ProviderProcessBuiltInToolsV4 } from '@tokenforge/model-protocol';
+import type { ChatTaskV4, NormalizedProviderFailureV3, ProviderProcessBuiltInToolsV4 } from '@tokenforge/model-protocol';
 import type { CliFrame } from './cli-frame.js';
 
 /** What one CLI run is asked to do, as the mapping builds it. */
@@ -48,4 +48,4 @@ export const AGENT_CLI_NAMES = ['claude-code', 'codex', 'gemini-cli'] as const;
 export type AgentCliName = (typeof AGENT_CLI_NAMES)[number];
 
 /** The chat task type the family reads. */
-export type AgentCliChatTask = ChatTaskV3;
+export type AgentCliChatTask = ChatTaskV4;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { NormalizedStreamEventV3, ProviderDispatchTargetV3 } from '@tokenforge/model-protocol';
+import type { NormalizedStreamEventV4, ProviderDispatchTargetV3 } from '@tokenforge/model-protocol';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1, isProtocolEngineErrorV1 } from '@tokenforge/protocol-engine';
 import { describe, expect, it } from 'vitest';
 import { createTokenForgeProtocolSuiteV1 } from '../../suite/create-protocol-suite-v1.js';
@@ -64,7 +64,7 @@ describe('agent-cli/v1 conformance through the engine (recorded NDJSON)', () => 
         for (const [name, part] of Object.entries(testCase.files ?? {})) expect(request.files?.[name]).toContain(part);
         if (testCase.program === 'claude-code') expect(JSON.parse(request.stdin ?? '')).toEqual({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'Say hello' }] } });
         let terminal;
-        const events: NormalizedStreamEventV3[] = [];
+        const events: NormalizedStreamEventV4[] = [];
         if (stream) {
           expect(execution.kind).toBe('stream');
           if (execution.kind !== 'stream') return;

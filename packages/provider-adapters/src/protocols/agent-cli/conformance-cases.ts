@@ -1,4 +1,4 @@
-import type { ChatTaskV3, ProviderProcessExitV4 } from '@tokenforge/model-protocol';
+import type { ChatTaskV4, ProviderProcessExitV4 } from '@tokenforge/model-protocol';
 import type { AgentCliName } from './cli-mapping.js';
 
 /** One `agent-cli/v1` conformance case: recorded (or constructed) NDJSON replayed through the engine. */
@@ -11,7 +11,7 @@ export interface AgentCliConformanceCase {
   /** How the run ends (default exited 0). */
   readonly exit?: ProviderProcessExitV4;
   /** The task (default: one user turn, `Say hello`). */
-  readonly task?: Omit<ChatTaskV3, 'stream'>;
+  readonly task?: Omit<ChatTaskV4, 'stream'>;
   /** The built-in tools the host's transport allows (default: the transport says nothing, which means none). */
   readonly builtInTools?: 'none' | 'read-only';
   /** Files the run must ask for, by name, with a part of their text. */
@@ -214,7 +214,7 @@ export const agentCliConformanceCases: readonly AgentCliConformanceCase[] = [
     name: 'an image part: refused by the capability, nothing run',
     program: 'claude-code',
     stdout: { source: 'constructed', text: '' },
-    task: { kind: 'chat', messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } }] }] } as unknown as Omit<ChatTaskV3, 'stream'>,
+    task: { kind: 'chat', messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } }] }] } as unknown as Omit<ChatTaskV4, 'stream'>,
     expect: { kind: 'engine-refused', code: 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED' },
   },
   {
@@ -225,7 +225,7 @@ export const agentCliConformanceCases: readonly AgentCliConformanceCase[] = [
       kind: 'chat',
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather?' }] }],
       tools: [{ name: 'get_weather', description: 'weather', inputSchema: { type: 'object', properties: {} } }],
-    } as unknown as Omit<ChatTaskV3, 'stream'>,
+    } as unknown as Omit<ChatTaskV4, 'stream'>,
     expect: { kind: 'engine-refused', code: 'PROTOCOL_ENGINE_CAPABILITY_UNSUPPORTED' },
   },
   {

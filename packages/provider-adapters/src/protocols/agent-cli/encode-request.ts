@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ChatTaskV3 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ChatTaskV4 } from '@tokenforge/model-protocol';
 import type { RenderedPrompt } from './cli-mapping.js';
 
 /**
@@ -10,7 +10,7 @@ import type { RenderedPrompt } from './cli-mapping.js';
  *
  * @throws {CodecErrorV1} `unsupported-feature` for anything that cannot be carried.
  */
-export function renderPrompt(task: ChatTaskV3): RenderedPrompt {
+export function renderPrompt(task: ChatTaskV4): RenderedPrompt {
   const turns = task.messages.map((message) => {
     const texts: string[] = [];
     for (const part of message.content) {

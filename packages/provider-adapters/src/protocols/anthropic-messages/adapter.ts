@@ -3,7 +3,7 @@ import { defineHttpFamily, type HttpFamilyOptionsV1 } from '../../codec-kit/inde
 import { decodeAnthropicCountResponse } from './decode-count-response.js';
 import { decodeAnthropicMessagesResponse } from './decode-response.js';
 import { decodeAnthropicMessagesStream } from './decode-stream.js';
-import { ANTHROPIC_CONTEXT_MANAGEMENT_BETA } from './encode-context-management.js';
+import { anthropicBetaFlags } from './encode-beta-flags.js';
 import { encodeAnthropicCountRequest } from './encode-count-request.js';
 import { encodeAnthropicMessagesRequest } from './encode-request.js';
 import { mapAnthropicError } from './map-error.js';
@@ -36,13 +36,14 @@ export const ANTHROPIC_MESSAGES_HTTP_FAMILY = defineHttpFamily<AnthropicMessages
       ...(options?.defaultMaxTokens === undefined ? {} : { defaultMaxTokens: options.defaultMaxTokens }),
       ...(target.capability.reasoningEfforts === undefined ? {} : { reasoningEfforts: target.capability.reasoningEfforts }),
     });
+    // Context management and compaction are betas of the Messages API: the request names the flags it needs.
+    const beta = anthropicBetaFlags(body);
     return {
       method: 'POST',
       path: ANTHROPIC_MESSAGES_PATH,
       headers: {
         accept: task.stream ? 'text/event-stream' : 'application/json',
-        // Context management is a beta of the Messages API: the request names the flag it needs.
-        ...(body.context_management === undefined ? {} : { 'anthropic-beta': ANTHROPIC_CONTEXT_MANAGEMENT_BETA }),
+        ...(beta === undefined ? {} : { 'anthropic-beta': beta }),
       },
       body: { type: 'json', value: body },
     };

@@ -1,7 +1,7 @@
 import type {
   CacheControlV2,
-  ChatContentPartV3 as ChatContentPartV2,
-  ChatMessageV3 as ChatMessageV2,
+  ChatContentPartV4 as ChatContentPartV2,
+  ChatMessageV4 as ChatMessageV2,
   MediaSourceV2,
   TextPartV2,
   ToolResultContentPartV2,
@@ -124,7 +124,8 @@ function readToolResultContent(block: JsonRecord, path: string): ToolResultConte
  *   blocks `user` messages, keeping their order. The tool name each result needs is the name of the earlier
  *   assistant `tool_use` with the same id; a result for an unknown id is refused (the API refuses it too).
  * - An `assistant` turn keeps `text`, `tool_use` (its `input` object serialized as the argument text),
- *   `thinking` (with its signature) and `redacted_thinking`.
+ *   `thinking` (with its signature), `redacted_thinking` and `compaction` (its `content` as the part's opaque
+ *   data; a `null` content, a failed compaction the API ignores, is left out, and so is a turn left empty).
  * - `cache_control` on text, image, document, `tool_use` and `tool_result` blocks becomes a breakpoint; on
  *   thinking blocks the normalized part has no breakpoint and it is dropped (it changes cost, not the answer).
  *   Citations settings are ignored. Server-tool blocks, search results, file references, document `context` and
@@ -142,7 +143,12 @@ export function readAnthropicMessages(messages: readonly unknown[], lateSystem?:
     const role = message.role;
     const blocks = contentBlocks(message, path);
     if (role === 'assistant') {
-      result.push({ role: 'assistant', content: blocks.map((block, index) => readAssistantBlock(block, `${path}.content.${index}`, toolNames)) });
+      const content: ChatContentPartV2[] = [];
+      blocks.forEach((block, index) => {
+        const part = readAssistantBlock(block, `${path}.content.${index}`, toolNames);
+        if (part !== undefined) content.push(part);
+      });
+      if (content.length > 0) result.push({ role: 'assistant', content });
       return;
     }
     if (role === 'system') {
@@ -198,7 +204,17 @@ function readToolResult(block: JsonRecord, path: string, toolNames: ReadonlyMap<
   });
 }
 
-function readAssistantBlock(block: JsonRecord, path: string, toolNames: Map<string, string>): ChatContentPartV2 {
+/**
+ * A `compaction` block (compaction beta): its `content` summary is the part's opaque data, unmodified, with its
+ * cache breakpoint. `content: null` marks a failed compaction, which the API treats as a no-op: it is left out.
+ * https://platform.claude.com/docs/en/build-with-claude/compaction
+ */
+function readCompactionBlock(block: JsonRecord, path: string): ChatContentPartV2 | undefined {
+  if (block.content === null) return undefined;
+  return compact({ type: 'compaction' as const, data: requireNonEmptyString(block, 'content', path), cacheControl: readCacheControl(block, path) });
+}
+
+function readAssistantBlock(block: JsonRecord, path: string, toolNames: Map<string, string>): ChatContentPartV2 | undefined {
   switch (block.type) {
     case 'text':
       return readTextBlock(block, path);
@@ -215,6 +231,8 @@ function readAssistantBlock(block: JsonRecord, path: string, toolNames: Map<stri
     }
     case 'redacted_thinking':
       return { type: 'redacted-reasoning', data: requireNonEmptyString(block, 'data', path) };
+    case 'compaction':
+      return readCompactionBlock(block, path);
     default:
       throw unsupportedBlock(block, path);
   }

@@ -6,8 +6,8 @@ import {
   normalizedStreamEventV3Schema,
   usageV3Schema,
   type AdapterStreamPartV1,
-  type AdapterTerminalOutcomeV3,
-  type NormalizedStreamEventV3,
+  type AdapterTerminalOutcomeV4,
+  type NormalizedStreamEventV4,
 } from '@tokenforge/model-protocol';
 import { frameRecordedChunksV1 } from '../../testing/frame-recorded-chunks.js';
 import { decodeAnthropicMessagesStream } from './decode-stream.js';
@@ -62,7 +62,7 @@ function splitAt(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
 async function run(
   reads: readonly Uint8Array[],
   options: { headers?: Record<string, string>; signal?: AbortSignal } = {},
-): Promise<{ events: NormalizedStreamEventV3[]; terminal: AdapterTerminalOutcomeV3; released: boolean }> {
+): Promise<{ events: NormalizedStreamEventV4[]; terminal: AdapterTerminalOutcomeV4; released: boolean }> {
   const body = bodyOf(reads);
   const parts: AdapterStreamPartV1[] = [];
   for await (const part of decodeAnthropicMessagesStream({
@@ -75,13 +75,13 @@ async function run(
   }
   const last = parts.at(-1);
   if (last?.type !== 'terminal') throw new Error('the stream did not end with a terminal');
-  const events = parts.slice(0, -1) as NormalizedStreamEventV3[];
+  const events = parts.slice(0, -1) as NormalizedStreamEventV4[];
   expect(events.every((event) => (event.type as string) !== 'terminal')).toBe(true);
   return { events, terminal: last.outcome, released: body.released() };
 }
 
 /** What the engine checks: valid events, growing usage, and deltas that add up to the terminal's content. */
-function expectConsistent(events: readonly NormalizedStreamEventV3[], terminal: AdapterTerminalOutcomeV3): void {
+function expectConsistent(events: readonly NormalizedStreamEventV4[], terminal: AdapterTerminalOutcomeV4): void {
   for (const event of events) expect(normalizedStreamEventV3Schema.safeParse(event).success).toBe(true);
   expect(adapterTerminalOutcomeV3Schema.safeParse(terminal).success).toBe(true);
   const usages = events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import {
   isCodecErrorV1,
   type AdapterStreamPartV1,
-  type AdapterTerminalOutcomeV3,
+  type AdapterTerminalOutcomeV4,
   type EgressContextV1,
-  type NormalizedStreamEventV3,
+  type NormalizedStreamEventV4,
 } from '@tokenforge/model-protocol';
 import { frameRecordedChunksV1 } from '../../testing/frame-recorded-chunks.js';
 import { decodeAnthropicMessagesResponse } from './decode-response.js';
@@ -36,10 +36,10 @@ async function decodeStream(bytes: Uint8Array) {
   for await (const part of decodeAnthropicMessagesStream({ body, headers: {}, nowMs: 0, signal: new AbortController().signal })) parts.push(part);
   const last = parts.at(-1);
   if (last?.type !== 'terminal') throw new Error('no terminal');
-  return { events: parts.slice(0, -1) as NormalizedStreamEventV3[], terminal: last.outcome };
+  return { events: parts.slice(0, -1) as NormalizedStreamEventV4[], terminal: last.outcome };
 }
 
-function encodeStream(events: readonly NormalizedStreamEventV3[], terminal: AdapterTerminalOutcomeV3): Uint8Array {
+function encodeStream(events: readonly NormalizedStreamEventV4[], terminal: AdapterTerminalOutcomeV4): Uint8Array {
   const stream = codec.createStreamEncoder?.(context);
   if (stream === undefined) throw new Error('no stream encoder');
   const chunks = [...events.map((event) => stream.encodeEvent(event)), stream.encodeTerminal(terminal)];
@@ -152,7 +152,7 @@ describe('anthropic-messages egress: whole responses', () => {
     [{ unified: 'other', raw: 'tool_use' }, 'end_turn'],
     [undefined, 'end_turn'],
   ] as const)('writes finish reason %j as %s', (finishReason, stopReason) => {
-    const outcome: AdapterTerminalOutcomeV3 = {
+    const outcome: AdapterTerminalOutcomeV4 = {
       status: 'completed',
       result: { kind: 'chat', content: [] },
       ...(finishReason === undefined ? {} : { finishReason: { ...finishReason } }),
@@ -223,14 +223,14 @@ describe('anthropic-messages egress: streams', () => {
     expect(wire.at(-1)).toEqual({ event: 'message_stop', data: { type: 'message_stop' } });
     const roundTrip = await decodeStream(bytes);
     // Content events survive the round trip exactly, and so does the final usage (thinking_tokens included).
-    const content = (events: readonly NormalizedStreamEventV3[]) => events.filter((event) => event.type !== 'usage');
+    const content = (events: readonly NormalizedStreamEventV4[]) => events.filter((event) => event.type !== 'usage');
     expect(content(roundTrip.events)).toEqual(content(original.events));
     expect(roundTrip.terminal).toMatchObject({ status: 'completed', result: (original.terminal as { result: unknown }).result, finishReason: { unified: 'tool-calls', raw: 'tool_use' } });
     expect((roundTrip.terminal as { usage?: unknown }).usage).toEqual((original.terminal as { usage?: unknown }).usage);
   });
 
   it('numbers blocks by start order, closes blocks left open, and writes a tool call that streamed no fragment', async () => {
-    const events: NormalizedStreamEventV3[] = [
+    const events: NormalizedStreamEventV4[] = [
       { type: 'tool-call-start', index: 7, toolCallId: 'call_a', toolName: 'a' },
       { type: 'text-start', index: 2 },
       { type: 'tool-call-end', index: 7, argumentsText: '{"x":1}' },
@@ -261,7 +261,7 @@ describe('anthropic-messages egress: streams', () => {
   });
 
   it('ends a failed stream with an in-stream error event that the decoder maps back', async () => {
-    const events: NormalizedStreamEventV3[] = [
+    const events: NormalizedStreamEventV4[] = [
       { type: 'usage', usage: { inputTokens: 12, outputTokens: 1 } },
       { type: 'text-start', index: 0 },
       { type: 'text-delta', index: 0, delta: 'Partial' },
@@ -297,9 +297,9 @@ describe('anthropic-messages egress: streams', () => {
   it('round-trips any text split into deltas, whatever the characters', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.string({ unit: 'grapheme' }), { minLength: 1, maxLength: 8 }), async (deltas) => {
-        const events: NormalizedStreamEventV3[] = [
+        const events: NormalizedStreamEventV4[] = [
           { type: 'text-start', index: 0 },
-          ...deltas.map((delta): NormalizedStreamEventV3 => ({ type: 'text-delta', index: 0, delta })),
+          ...deltas.map((delta): NormalizedStreamEventV4 => ({ type: 'text-delta', index: 0, delta })),
           { type: 'text-end', index: 0 },
         ];
         const bytes = encodeStream(events, { status: 'completed', result: { kind: 'chat', content: [{ type: 'text', text: deltas.join('') }] } });

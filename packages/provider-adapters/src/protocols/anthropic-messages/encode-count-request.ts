@@ -1,5 +1,6 @@
-import type { ProviderTransportRequest, ReasoningEffortV3, TokenCountTaskV3 } from '@tokenforge/model-protocol';
+import type { ProviderTransportRequest, ReasoningEffortV3, TokenCountTaskV4 } from '@tokenforge/model-protocol';
 import { tokenCountChatTask } from '../../codec-kit/index.js';
+import { anthropicBetaFlags } from './encode-beta-flags.js';
 import { encodeAnthropicMessagesRequest } from './encode-request.js';
 import type { AnthropicMessagesRequestBody } from './wire-request.js';
 
@@ -14,12 +15,13 @@ export type AnthropicCountTokensRequestBody = Pick<AnthropicMessagesRequestBody,
  *
  * The body is what `encodeAnthropicMessagesRequest` would send for the same input, restricted to the members the
  * counting endpoint takes: `model`, `system`, `messages`, `tools`, `tool_choice` and `thinking` (never
- * `max_tokens`, sampling or `stream`, which do not change the input).
+ * `max_tokens`, sampling or `stream`, which do not change the input). A conversation that replays a compaction
+ * block names the compaction beta in `anthropic-beta`, as the Messages request does.
  *
  * @throws {CodecErrorV1} as `encodeAnthropicMessagesRequest` does for the same input.
  */
 export function encodeAnthropicCountRequest(
-  task: TokenCountTaskV3,
+  task: TokenCountTaskV4,
   model: string,
   reasoningEfforts?: readonly ReasoningEffortV3[],
 ): Omit<ProviderTransportRequest, 'signal'> {
@@ -32,5 +34,11 @@ export function encodeAnthropicCountRequest(
     ...(full.tool_choice === undefined ? {} : { tool_choice: full.tool_choice }),
     ...(full.thinking === undefined ? {} : { thinking: full.thinking }),
   };
-  return { method: 'POST', path: ANTHROPIC_COUNT_TOKENS_PATH, headers: { accept: 'application/json' }, body: { type: 'json', value: body } };
+  const beta = anthropicBetaFlags({ messages: body.messages });
+  return {
+    method: 'POST',
+    path: ANTHROPIC_COUNT_TOKENS_PATH,
+    headers: { accept: 'application/json', ...(beta === undefined ? {} : { 'anthropic-beta': beta }) },
+    body: { type: 'json', value: body },
+  };
 }

@@ -1,7 +1,7 @@
 import {
   CodecErrorV1,
-  type ChatContentPartV3 as ChatContentPartV2,
-  type ChatMessageV3 as ChatMessageV2,
+  type ChatContentPartV4 as ChatContentPartV2,
+  type ChatMessageV4 as ChatMessageV2,
   type TextPartV2,
 } from '@tokenforge/model-protocol';
 import { encodeAnthropicDocumentSource, encodeAnthropicImageSource } from './encode-media-source.js';
@@ -28,8 +28,9 @@ import type {
  *   in a merged `user` turn the `tool_result` blocks come first, in their order, then the other blocks in
  *   theirs (the API requires tool results to lead the turn that answers a tool use);
  * - cache breakpoints of text, media, `tool_use` and `tool_result` parts become `cache_control`;
- * - thinking and redacted thinking are replayed unmodified; a tool call's own `signature` (opaque state of
- *   another dialect) has no Anthropic field and is not sent.
+ * - thinking, redacted thinking and compaction blocks (the summary in `content`, with its cache breakpoint) are
+ *   replayed unmodified; a tool call's own `signature` (opaque state of another dialect) has no Anthropic field
+ *   and is not sent.
  *
  * @throws {CodecErrorV1} `unsupported-feature` for audio and unsupported media types, `invalid-request` for
  * unparsable tool arguments, bad media URLs or a conversation with nothing left to send.
@@ -92,6 +93,12 @@ function encodePart(part: ChatContentPartV2, path: string): AnthropicContentBloc
       return part.signature === undefined ? undefined : { type: 'thinking', thinking: part.text, signature: part.signature };
     case 'redacted-reasoning':
       return { type: 'redacted_thinking', data: part.data };
+    case 'compaction':
+      return {
+        type: 'compaction',
+        content: part.data,
+        ...(part.cacheControl === undefined ? {} : { cache_control: encodeAnthropicCacheControl(part.cacheControl) }),
+      };
     default: {
       const unknownPart: never = part;
       throw new CodecErrorV1('invalid-request', `unknown content part ${String((unknownPart as { type: unknown }).type)}`, { path });

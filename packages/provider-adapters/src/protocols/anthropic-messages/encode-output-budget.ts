@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ChatTaskV3, type ReasoningEffortV3 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ChatTaskV4, type ReasoningEffortV3 } from '@tokenforge/model-protocol';
 import { resolveReasoningEffortV3 } from '../../codec-kit/index.js';
 import type { AnthropicThinkingParam } from './wire-request.js';
 
@@ -52,7 +52,7 @@ export interface AnthropicOutputBudget {
  * @throws {CodecErrorV1} `invalid-request` when the budget cannot fit below `max_tokens`.
  */
 export function encodeAnthropicOutputBudget(
-  task: Pick<ChatTaskV3, 'maxOutputTokens' | 'reasoning'>,
+  task: Pick<ChatTaskV4, 'maxOutputTokens' | 'reasoning'>,
   defaultMaxTokens: number,
   reasoningEfforts?: readonly ReasoningEffortV3[],
 ): AnthropicOutputBudget {

@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ChatTaskV3, type ReasoningEffortV3 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ChatTaskV4, type ReasoningEffortV3 } from '@tokenforge/model-protocol';
 import { encodeAnthropicMessages } from './encode-messages.js';
 import { encodeAnthropicContextManagement } from './encode-context-management.js';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS } from './encode-output-budget.js';
@@ -47,7 +47,7 @@ const ANTHROPIC_MAX_TEMPERATURE = 1;
  * max output tokens, unparsable tool-call arguments).
  */
 export function encodeAnthropicMessagesRequest(
-  task: ChatTaskV3,
+  task: ChatTaskV4,
   options: EncodeAnthropicMessagesRequestOptions,
 ): AnthropicMessagesRequestBody {
   const budget = encodeAnthropicThinking(task, options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, options.reasoningEfforts);
@@ -74,7 +74,7 @@ export function encodeAnthropicMessagesRequest(
   };
 }
 
-function encodeSystem(system: ChatTaskV3['system']): AnthropicTextBlockParam[] | undefined {
+function encodeSystem(system: ChatTaskV4['system']): AnthropicTextBlockParam[] | undefined {
   if (system === undefined) return undefined;
   const blocks = system
     .filter((part) => part.text.length > 0)
@@ -88,7 +88,7 @@ function encodeSystem(system: ChatTaskV3['system']): AnthropicTextBlockParam[] |
   return blocks.length === 0 ? undefined : blocks;
 }
 
-function encodeResponseFormat(format: ChatTaskV3['responseFormat']): Pick<AnthropicMessagesRequestBody, 'output_config'> {
+function encodeResponseFormat(format: ChatTaskV4['responseFormat']): Pick<AnthropicMessagesRequestBody, 'output_config'> {
   if (format === undefined) return {};
   switch (format.type) {
     case 'text':

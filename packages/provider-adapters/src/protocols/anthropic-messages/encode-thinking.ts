@@ -1,4 +1,4 @@
-import type { ChatTaskV3, ReasoningEffortV3 } from '@tokenforge/model-protocol';
+import type { ChatTaskV4, ReasoningEffortV3 } from '@tokenforge/model-protocol';
 import { resolveReasoningEffortV3 } from '../../codec-kit/index.js';
 import { encodeAnthropicOutputBudget } from './encode-output-budget.js';
 import type { AnthropicThinkingParam, AnthropicWireEffort } from './wire-request.js';
@@ -24,7 +24,7 @@ export interface AnthropicThinkingFields {
  * declared levels, or with an explicit `budgetTokens`, `encodeAnthropicOutputBudget` alone decides, as before.
  */
 export function encodeAnthropicThinking(
-  task: Pick<ChatTaskV3, 'maxOutputTokens' | 'reasoning'>,
+  task: Pick<ChatTaskV4, 'maxOutputTokens' | 'reasoning'>,
   defaultMaxTokens: number,
   reasoningEfforts?: readonly ReasoningEffortV3[],
 ): AnthropicThinkingFields {

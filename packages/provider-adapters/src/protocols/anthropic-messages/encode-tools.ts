@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ChatTaskV3 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ChatTaskV4 } from '@tokenforge/model-protocol';
 import { encodeAnthropicCacheControl } from './map-cache-control.js';
 import type { AnthropicToolChoiceParam, AnthropicToolParam, AnthropicWebSearchToolParam } from './wire-request.js';
 
@@ -17,7 +17,7 @@ export interface AnthropicToolFields {
  * flag). Without any tool nothing is sent, not even the choice (the API refuses a choice without tools, and with
  * no tools the model cannot call one anyway).
  */
-export function encodeAnthropicTools(task: Pick<ChatTaskV3, 'tools' | 'toolChoice' | 'hostedTools' | 'parallelToolCalls'>): AnthropicToolFields {
+export function encodeAnthropicTools(task: Pick<ChatTaskV4, 'tools' | 'toolChoice' | 'hostedTools' | 'parallelToolCalls'>): AnthropicToolFields {
   const functions = (task.tools ?? []).map(
     (tool): AnthropicToolParam => ({
       name: tool.name,
@@ -48,7 +48,7 @@ export function encodeAnthropicTools(task: Pick<ChatTaskV3, 'tools' | 'toolChoic
   return choice === undefined ? { tools } : { tools, tool_choice: choice };
 }
 
-function encodeToolChoice(choice: NonNullable<ChatTaskV3['toolChoice']>): AnthropicToolChoiceParam {
+function encodeToolChoice(choice: NonNullable<ChatTaskV4['toolChoice']>): AnthropicToolChoiceParam {
   switch (choice.type) {
     case 'auto':
       return { type: 'auto' };

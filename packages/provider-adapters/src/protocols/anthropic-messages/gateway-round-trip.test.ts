@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { describe, expect, it } from 'vitest';
-import type { AdapterStreamPartV1, EgressContextV1, NormalizedStreamEventV1, ProviderDispatchTargetV2 } from '@tokenforge/model-protocol';
+import type { AdapterStreamPartV1, EgressContextV1, NormalizedStreamEventV4, ProviderDispatchTargetV2 } from '@tokenforge/model-protocol';
 import { createTokenForgeProtocolSuiteV1 } from '../../suite/create-protocol-suite-v1.js';
 import { createFixtureTransportV1, type FixtureResponseV1 } from '../../testing/fixture-transport.js';
 import { frameRecordedChunksV1 } from '../../testing/frame-recorded-chunks.js';
@@ -107,7 +107,7 @@ describe('anthropic-messages gateway round trip through the engine', () => {
     const stream = egress.createStreamEncoder?.(context);
     if (stream === undefined) throw new Error('no stream encoder');
     const written: string[] = [];
-    const events: NormalizedStreamEventV1[] = [];
+    const events: NormalizedStreamEventV4[] = [];
     for await (const event of execution.events) {
       events.push(event);
       written.push(decoder.decode(stream.encodeEvent(event)));

@@ -1,7 +1,7 @@
 import {
-  chatTaskV3Schema,
+  chatTaskV4Schema,
   CodecErrorV1,
-  type ChatTaskV3,
+  type ChatTaskV4,
   type ClientWireRequestV1,
   type ContextManagementV3,
   type HostedToolV3,
@@ -327,7 +327,7 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
     throw unsupported('tool_choice.name', 'forcing a server tool the target cannot run');
   }
   const metadata = isRecord(body.metadata) ? body.metadata : undefined;
-  const candidate = compact<ChatTaskV3>({
+  const candidate = compact<ChatTaskV4>({
     kind: 'chat',
     system: joinSystem(readSystem(body.system), lateSystem),
     messages,
@@ -344,7 +344,7 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
     reasoning: readReasoning(body),
     stream,
   });
-  const checked = chatTaskV3Schema.safeParse(candidate);
+  const checked = chatTaskV4Schema.safeParse(candidate);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const path = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';

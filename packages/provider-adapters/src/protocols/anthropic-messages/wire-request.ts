@@ -63,6 +63,16 @@ export interface AnthropicRedactedThinkingBlockParam {
   readonly data: string;
 }
 
+/**
+ * A compaction block replayed from an earlier answer (compaction beta): `content` is the summary exactly as the
+ * API returned it. https://platform.claude.com/docs/en/build-with-claude/compaction
+ */
+export interface AnthropicCompactionBlockParam {
+  readonly type: 'compaction';
+  readonly content: string;
+  readonly cache_control?: AnthropicCacheControl;
+}
+
 /** Any block of a request message. */
 export type AnthropicContentBlockParam =
   | AnthropicTextBlockParam
@@ -71,7 +81,8 @@ export type AnthropicContentBlockParam =
   | AnthropicToolUseBlockParam
   | AnthropicToolResultBlockParam
   | AnthropicThinkingBlockParam
-  | AnthropicRedactedThinkingBlockParam;
+  | AnthropicRedactedThinkingBlockParam
+  | AnthropicCompactionBlockParam;
 
 /** One turn. The API wants `user` and `assistant` turns to alternate. */
 export interface AnthropicMessageParam {

@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ProviderAdapterTargetV1, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ProviderAdapterTargetV1, type TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { resolveCohereRerankProtocolOptions, type CohereRerankProtocolOptionsV1 } from './protocol-options.js';
 
 /** Most documents one request may carry (Cohere's hard maximum; it recommends at most 1,000). */
@@ -41,7 +41,7 @@ export interface CohereRerankEncodedRequest {
  * 10,000 documents or a malformed `path` option.
  */
 export function encodeCohereRerankRequest(
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   target: ProviderAdapterTargetV1,
   options?: CohereRerankProtocolOptionsV1,
 ): CohereRerankEncodedRequest {

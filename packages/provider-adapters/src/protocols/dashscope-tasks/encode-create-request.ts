@@ -1,4 +1,4 @@
-import { CodecErrorV1, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 
 /** Video synthesis (text or first-frame image to video). */
 export const DASHSCOPE_VIDEO_SYNTHESIS_PATH = '/api/v1/services/aigc/video-generation/video-synthesis';
@@ -42,7 +42,7 @@ function encodeImageUrl(image: string, path: string): string {
   return image;
 }
 
-function encodeVideo(task: Extract<TaskEnvelopeV3, { kind: 'video-generation' }>, model: string): DashScopeCreateRequest {
+function encodeVideo(task: Extract<TaskEnvelopeV4, { kind: 'video-generation' }>, model: string): DashScopeCreateRequest {
   if (task.guidance !== undefined) throw unsupported('guidance', 'a guidance scale');
   if (task.mode !== undefined) throw unsupported('mode', 'a quality mode');
   if (task.durationSeconds !== undefined && !Number.isInteger(task.durationSeconds)) throw unsupported('durationSeconds', 'a fractional duration');
@@ -65,7 +65,7 @@ function encodeVideo(task: Extract<TaskEnvelopeV3, { kind: 'video-generation' }>
   return request(keyframes ? DASHSCOPE_KEYFRAME_VIDEO_SYNTHESIS_PATH : DASHSCOPE_VIDEO_SYNTHESIS_PATH, model, input, parameters);
 }
 
-function encodeImage(task: Extract<TaskEnvelopeV3, { kind: 'image-generation' }>, model: string): DashScopeCreateRequest {
+function encodeImage(task: Extract<TaskEnvelopeV4, { kind: 'image-generation' }>, model: string): DashScopeCreateRequest {
   if (task.quality !== undefined) throw unsupported('quality', 'a quality tier');
   if (task.background !== undefined) throw unsupported('background', 'a background mode');
   if (task.outputFormat !== undefined) throw unsupported('outputFormat', 'an output format');
@@ -104,7 +104,7 @@ function request(path: string, model: string, input: Record<string, string>, par
  * The host's idempotency key is not sent: DashScope documents none (§5); reconciliation of an `unknown` start goes
  * by submission window through `list`.
  */
-export function encodeDashScopeCreateRequest(task: TaskEnvelopeV3, providerModel: string): DashScopeCreateRequest {
+export function encodeDashScopeCreateRequest(task: TaskEnvelopeV4, providerModel: string): DashScopeCreateRequest {
   switch (task.kind) {
     case 'video-generation':
       return encodeVideo(task, providerModel);

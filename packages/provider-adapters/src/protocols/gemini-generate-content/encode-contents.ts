@@ -1,4 +1,4 @@
-import type { ChatMessageV2, ToolCallPartV2, ToolResultPartV2 } from '@tokenforge/model-protocol';
+import type { ChatMessageV4 as ChatMessageV2, ToolCallPartV2, ToolResultPartV2 } from '@tokenforge/model-protocol';
 import { encodeMediaSource } from './encode-media.js';
 import { parseToolArgumentsObject } from './parse-tool-arguments.js';
 import { isDerivedToolCallId } from './tool-call-id.js';
@@ -73,6 +73,8 @@ export function encodeGeminiContents(
           parts.push({ text: part.text, thought: true, ...(part.signature === undefined ? {} : { thoughtSignature: part.signature }) });
           break;
         case 'redacted-reasoning':
+        // Another family's compaction: Gemini has no carrier for it.
+        case 'compaction':
           break;
         default:
           assertNever(part, 'content part');

@@ -1,4 +1,4 @@
-import type { ProviderTransportRequest, ReasoningEffortV3, TokenCountTaskV3 } from '@tokenforge/model-protocol';
+import type { ProviderTransportRequest, ReasoningEffortV3, TokenCountTaskV4 } from '@tokenforge/model-protocol';
 import { tokenCountChatTask } from '../../codec-kit/index.js';
 import { encodeGeminiRequest, type GeminiEncodeOptions } from './encode-request.js';
 import { buildGeminiModelPath } from './model-path.js';
@@ -14,7 +14,7 @@ import { buildGeminiModelPath } from './model-path.js';
  * @throws {CodecErrorV1} as `encodeGeminiRequest` does for the same input.
  */
 export function encodeGeminiCountRequest(
-  task: TokenCountTaskV3,
+  task: TokenCountTaskV4,
   providerModel: string,
   options?: GeminiEncodeOptions,
   reasoningEfforts?: readonly ReasoningEffortV3[],

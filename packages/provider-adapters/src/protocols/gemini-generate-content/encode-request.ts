@@ -1,10 +1,10 @@
 import {
   CodecErrorV1,
-  type ChatTaskV3,
+  type ChatTaskV4,
   type ProviderTransportBody,
   type ReasoningControlV3,
   type ReasoningEffortV3,
-  type TaskEnvelopeV3,
+  type TaskEnvelopeV4,
   type ToolChoiceV2,
 } from '@tokenforge/model-protocol';
 import { encodeGeminiContents, type GeminiMissingSignaturePolicy } from './encode-contents.js';
@@ -85,7 +85,7 @@ export interface GeminiEncodedRequest {
  * choice) or `unsupported-feature` (a task kind other than chat, too many stop sequences, schema keywords).
  */
 export function encodeGeminiRequest(
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   providerModel: string,
   options?: GeminiEncodeOptions,
   reasoningEfforts?: readonly ReasoningEffortV3[],
@@ -134,7 +134,7 @@ export function encodeGeminiRequest(
  * @throws {CodecErrorV1} `unsupported-feature` for allowed domains (Google Search cannot be limited to domains,
  * and searching beyond them would change the answer).
  */
-function encodeHostedTools(hostedTools: ChatTaskV3['hostedTools']): Record<string, unknown>[] {
+function encodeHostedTools(hostedTools: ChatTaskV4['hostedTools']): Record<string, unknown>[] {
   return (hostedTools ?? []).map((tool, index) => {
     if (tool.allowedDomains !== undefined && tool.allowedDomains.length > 0) {
       throw new CodecErrorV1('unsupported-feature', 'Google Search cannot be limited to allowed domains', { path: `hostedTools.${index}.allowedDomains` });
@@ -143,7 +143,7 @@ function encodeHostedTools(hostedTools: ChatTaskV3['hostedTools']): Record<strin
   });
 }
 
-function encodeToolChoice(choice: ToolChoiceV2, task: ChatTaskV3): Record<string, unknown> {
+function encodeToolChoice(choice: ToolChoiceV2, task: ChatTaskV4): Record<string, unknown> {
   switch (choice.type) {
     case 'auto':
       return { mode: 'AUTO' };
@@ -162,7 +162,7 @@ function encodeToolChoice(choice: ToolChoiceV2, task: ChatTaskV3): Record<string
 }
 
 function encodeGenerationConfig(
-  task: ChatTaskV3,
+  task: ChatTaskV4,
   options: GeminiEncodeOptions | undefined,
   reasoningEfforts: readonly ReasoningEffortV3[] | undefined,
 ): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
-import type { NormalizedStreamEventV1, ProviderDispatchTargetV2 } from '@tokenforge/model-protocol';
+import type { NormalizedStreamEventV4, ProviderDispatchTargetV2 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { createSseParser } from '../../codec-kit/index.js';
 import { createTokenForgeProtocolSuiteV1 } from '../../suite/create-protocol-suite-v1.js';
@@ -79,7 +79,7 @@ describe('Gemini client through the engine to a Gemini provider', () => {
     if (execution.kind !== 'stream') throw new Error('expected a stream');
     const streamEncoder = egress.createStreamEncoder?.(context);
     if (streamEncoder === undefined) throw new Error('the egress must stream');
-    const events: NormalizedStreamEventV1[] = [];
+    const events: NormalizedStreamEventV4[] = [];
     const bytes: Uint8Array[] = [];
     for await (const event of execution.events) {
       events.push(event);

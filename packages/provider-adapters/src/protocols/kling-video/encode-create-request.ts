@@ -1,4 +1,4 @@
-import { CodecErrorV1, type TaskEnvelopeV3, type VideoGenerationTaskV2 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type TaskEnvelopeV4, type VideoGenerationTaskV2 } from '@tokenforge/model-protocol';
 import { klingEndpointPath, type KlingVideoEndpoint } from './kling-endpoint.js';
 
 /** The JSON body of a Kling create request (fact sheet §4, "Create request fields"): the fields this family sends. */
@@ -29,7 +29,7 @@ export interface KlingCreateRequest {
 /** Input of {@link encodeKlingCreateRequest}. */
 export interface KlingCreateRequestInput {
   /** The task (only `video-generation` is expressible). */
-  readonly task: TaskEnvelopeV3;
+  readonly task: TaskEnvelopeV4;
   /** The wire model name (`model_name`; never the legacy `model` key, which Kling runs as `kling-v1`). */
   readonly providerModel: string;
   /** The host's callback URL (`callback_url`). */

@@ -7,7 +7,7 @@ import {
   isProviderTransportFailureV1,
   type AdapterStreamPartV1,
   type ChatTaskV2,
-  type NormalizedStreamEventV1,
+  type NormalizedStreamEventV4,
   type ProviderAdapterExecutionV1,
   type ProviderAdapterTargetV1,
   type ProviderTransport,
@@ -209,7 +209,7 @@ describe('openai-chat adapter through the engine', () => {
   ])('passes the engine validation for the recorded stream %s', async (name) => {
     const { execution, transport } = await run(chatTask({ stream: true }), { body: { type: 'chunks', text: readFixture(name), framing: 'openai-chat' } });
     if (execution.kind !== 'stream') throw new Error('expected a stream');
-    const events: NormalizedStreamEventV1[] = [];
+    const events: NormalizedStreamEventV4[] = [];
     for await (const event of execution.events) events.push(event);
     const terminal = await execution.terminal;
     expect(terminal.status).toBe('completed');

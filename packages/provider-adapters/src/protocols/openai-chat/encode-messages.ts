@@ -1,7 +1,7 @@
 import {
   CodecErrorV1,
   type AudioPartV2,
-  type ChatMessageV2,
+  type ChatMessageV4 as ChatMessageV2,
   type DocumentPartV2,
   type ImagePartV2,
   type TextPartV2,
@@ -113,6 +113,7 @@ function encodeUser(message: ChatMessageV2, path: string, documents: { count: nu
       case 'tool-result':
       case 'reasoning':
       case 'redacted-reasoning':
+      case 'compaction':
         throw new CodecErrorV1('invalid-request', `a user message cannot hold a ${part.type} part`, { path: partPath });
       default: {
         const unknownPart: never = part;
@@ -151,6 +152,8 @@ function encodeAssistant(
         if (options.reasoningReplay === 'reasoning-content' && part.text.length > 0) reasoning.push(part.text);
         return;
       case 'redacted-reasoning':
+      // Another family's compaction: chat completions has no carrier for it.
+      case 'compaction':
         return;
       case 'image':
       case 'document':

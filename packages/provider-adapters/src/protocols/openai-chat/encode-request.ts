@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ChatTaskV3, type ReasoningEffortV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ChatTaskV4, type ReasoningEffortV3, type TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { encodeOpenAiChatMessages, type OpenAiChatRequestMessage } from './encode-messages.js';
 import {
   encodeOpenAiChatToolChoice,
@@ -81,7 +81,7 @@ export interface OpenAiChatEncodedRequest {
 /** Default schema name when a JSON-schema response format has none (`name` is required on the wire). */
 const DEFAULT_SCHEMA_NAME = 'response';
 
-function encodeResponseFormat(format: ChatTaskV3['responseFormat']): OpenAiChatRequestResponseFormat | undefined {
+function encodeResponseFormat(format: ChatTaskV4['responseFormat']): OpenAiChatRequestResponseFormat | undefined {
   if (format === undefined || format.type === 'text') return undefined;
   if (format.schema === undefined) return { type: 'json_object' };
   return {
@@ -98,7 +98,7 @@ function encodeResponseFormat(format: ChatTaskV3['responseFormat']): OpenAiChatR
  * The hosted web search as `web_search_options: {}`. Chat Completions takes no domain lists: a web search with
  * allowed or blocked domains is refused, since searching without the limits would change the answer.
  */
-function encodeWebSearch(hostedTools: ChatTaskV3['hostedTools']): Pick<OpenAiChatRequestBody, 'web_search_options'> {
+function encodeWebSearch(hostedTools: ChatTaskV4['hostedTools']): Pick<OpenAiChatRequestBody, 'web_search_options'> {
   if (hostedTools === undefined || hostedTools.length === 0) return {};
   hostedTools.forEach((tool, index) => {
     if ((tool.allowedDomains?.length ?? 0) > 0 || (tool.blockedDomains?.length ?? 0) > 0) {
@@ -130,7 +130,7 @@ function encodeWebSearch(hostedTools: ChatTaskV3['hostedTools']): Pick<OpenAiCha
  * carry; `invalid-request` for an inconsistent tool choice.
  */
 export function encodeOpenAiChatRequest(
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   providerModel: string,
   options?: OpenAiChatProtocolOptionsV1,
   reasoningEfforts?: readonly ReasoningEffortV3[],

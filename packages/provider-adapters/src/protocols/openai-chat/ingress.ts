@@ -1,7 +1,7 @@
 import {
   chatTaskV3Schema,
   REASONING_EFFORTS_V3,
-  type ChatTaskV3,
+  type ChatTaskV4,
   type ClientWireRequestV1,
   type IngressCodecV1,
   type IngressDecodedRequestV1,
@@ -61,7 +61,7 @@ function decodeResponseFormat(value: ClientJsonObject | undefined): ResponseForm
   }
 }
 
-function decodeReasoningEffort(value: string | undefined): ChatTaskV3['reasoning'] {
+function decodeReasoningEffort(value: string | undefined): ChatTaskV4['reasoning'] {
   if (value === undefined) return undefined;
   // The whole V3 scale is kept; `none` asks for no reasoning (a host leaves it out for a target without `none`).
   if ((REASONING_EFFORTS_V3 as readonly string[]).includes(value)) return { effort: value as (typeof REASONING_EFFORTS_V3)[number] };
@@ -69,7 +69,7 @@ function decodeReasoningEffort(value: string | undefined): ChatTaskV3['reasoning
 }
 
 /** `verbosity` (low, medium, high; another value is a hint and left out). */
-function decodeVerbosity(value: unknown): ChatTaskV3['verbosity'] {
+function decodeVerbosity(value: unknown): ChatTaskV4['verbosity'] {
   return value === 'low' || value === 'medium' || value === 'high' ? value : undefined;
 }
 

@@ -1,5 +1,5 @@
 import { createProtocolEngineTargetBindingV1, createProtocolEngineV1 } from '@tokenforge/protocol-engine';
-import type { AdapterTerminalOutcomeV3, EgressContextV1, NormalizedStreamEventV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, EgressContextV1, NormalizedStreamEventV4 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { parseSafeJson, parseSafeJsonBytes } from '../../codec-kit/index.js';
 import { createFixtureTransportV1, type FixtureResponseV1 } from '../../testing/fixture-transport.js';
@@ -40,7 +40,7 @@ async function executeThroughEngine(clientBody: unknown, response: FixtureRespon
 }
 
 /** Compares two terminals on what survives egress: block kinds and texts (reasoning signatures aside), unified finish, usage. */
-function comparable(terminal: AdapterTerminalOutcomeV3): unknown {
+function comparable(terminal: AdapterTerminalOutcomeV4): unknown {
   if (terminal.status !== 'completed' || terminal.result.kind !== 'chat') return terminal;
   return {
     content: terminal.result.content.map((part) => (part.type === 'reasoning' ? { type: 'reasoning', text: part.text } : part)),
@@ -102,7 +102,7 @@ describe('openai-chat round trips', () => {
     if (execution.kind !== 'stream') throw new Error('expected a stream');
     const encoder = egress.createStreamEncoder?.(context);
     if (encoder === undefined) throw new Error('expected a stream encoder');
-    const events: NormalizedStreamEventV3[] = [];
+    const events: NormalizedStreamEventV4[] = [];
     let wire = '';
     for await (const event of execution.events) {
       events.push(event);

@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ProviderAdapterTargetV1, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ProviderAdapterTargetV1, type TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import {
   OPENAI_EMBEDDINGS_MAX_INPUTS,
   resolveOpenAiEmbeddingsProtocolOptions,
@@ -48,7 +48,7 @@ function invalid(path: string, rule: string): CodecErrorV1 {
  * the target's `maxInputs`; `invalid-request` for the other limits (with the offending input's index as path).
  */
 export function encodeOpenAiEmbeddingsRequest(
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   target: ProviderAdapterTargetV1,
   options?: OpenAiEmbeddingsProtocolOptionsV1,
 ): OpenAiEmbeddingsEncodedRequest {

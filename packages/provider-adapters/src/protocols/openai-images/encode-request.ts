@@ -5,7 +5,7 @@ import {
   type PreparedMediaExecutionInputV2,
   type ProviderAdapterTargetV1,
   type ProviderMultipartPartV1,
-  type TaskEnvelopeV3,
+  type TaskEnvelopeV4,
 } from '@tokenforge/model-protocol';
 import { isGptImageModel } from './model-rules.js';
 
@@ -134,7 +134,7 @@ function encodeEdit(task: ImageEditTaskV2, model: string, preparedMedia: Prepare
  * @throws {CodecErrorV1} `unsupported-feature` or `invalid-request` as above, or for a task of another kind.
  */
 export function encodeOpenAiImagesRequest(
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   target: ProviderAdapterTargetV1,
   preparedMedia?: PreparedMediaExecutionInputV2,
 ): OpenAiImagesEncodedRequest {

@@ -1,4 +1,4 @@
-import type { ChatContentPartV2, ChatMessageV2, MediaSourceV2, TextPartV2, ToolResultContentPartV2 } from '@tokenforge/model-protocol';
+import type { ChatContentPartV4 as ChatContentPartV2, ChatMessageV4 as ChatMessageV2, MediaSourceV2, TextPartV2, ToolResultContentPartV2 } from '@tokenforge/model-protocol';
 import {
   invalidClientField,
   isClientObject,
@@ -108,6 +108,9 @@ function summaryText(item: ClientJsonObject, path: string): string {
   return texts.join(OPENAI_RESPONSES_REASONING_PART_SEPARATOR);
 }
 
+/** The item ids the task carries (a V4 stored item id). */
+const STORED_ITEM_ID = /^[\x21-\x7E]{1,512}$/;
+
 /** Items that only make sense with conversation state kept by the server, or with tools this codec refuses. */
 const STATEFUL_OR_UNSUPPORTED_ITEMS = 'is not supported (server-side state or a tool other than function)';
 
@@ -119,14 +122,16 @@ const STATEFUL_OR_UNSUPPORTED_ITEMS = 'is not supported (server-side state or a 
  * base64 data URLs, `detail` low/high/auto) and `input_file` (`file_data`, PDF unless its data URL says otherwise,
  * or `file_url`) parts, while `file_id` references and other parts are refused; assistant messages (`output_text`,
  * refusals as text, `input_text`), `function_call` and `reasoning` items that follow each other form one assistant
- * message; a `reasoning` item needs its `encrypted_content` (the part's signature; summary and reasoning texts
- * joined by a blank line are its text), since a reasoning item without it refers to state stored at the server;
+ * message; a `reasoning` item's `encrypted_content` is the part's signature (summary and reasoning texts joined
+ * by a blank line are its text); a `reasoning` item without it refers to reasoning the server stored and keeps its
+ * `id` as the part's `storedItemId` (an item with neither is refused); a `compaction` item is a compaction part
+ * (`encrypted_content` its data, with its `id`), both replayed unmodified to a Responses target only;
  * consecutive `function_call_output` items form one tool message whose results take the name of the call they
  * answer. `custom_tool_call` items are tool calls whose `input` text becomes the one `input` property of the
  * arguments (see `decodeOpenAiResponsesClientTools`), and `custom_tool_call_output` items tool results like
  * function call outputs. `additional_tools` items carry more tools (read with the request's `tools`); they hold
  * no conversation. `item_reference`, `phase` and item ids are server-state conveniences: references are refused,
- * phases and ids ignored. Any other item type is refused as unsupported.
+ * phases and other ids ignored. Any other item type is refused as unsupported.
  */
 export function decodeOpenAiResponsesClientInput(value: readonly unknown[]): DecodedClientInput {
   const system: TextPartV2[] = [];
@@ -183,10 +188,25 @@ export function decodeOpenAiResponsesClientInput(value: readonly unknown[]): Dec
       }
       case 'reasoning': {
         const signature = optionalClientString(item, 'encrypted_content', `${path}.`);
-        if (signature === undefined || signature.length === 0) {
-          throw unsupportedClientField(`${path}.encrypted_content`, 'is required: reasoning without it refers to server-side state');
+        if (signature !== undefined && signature.length > 0) {
+          assistantParts().push({ type: 'reasoning', text: summaryText(item, path), signature });
+          return;
         }
-        assistantParts().push({ type: 'reasoning', text: summaryText(item, path), signature });
+        // Without encrypted content the item refers to reasoning the provider stored: its id is what replays it.
+        const storedItemId = optionalClientString(item, 'id', `${path}.`);
+        if (storedItemId === undefined || storedItemId.length === 0) {
+          throw unsupportedClientField(`${path}.encrypted_content`, 'is required when the reasoning item has no id');
+        }
+        if (!STORED_ITEM_ID.test(storedItemId)) throw invalidClientField(`${path}.id`, 'must be 1 to 512 printable characters without spaces');
+        assistantParts().push({ type: 'reasoning', text: summaryText(item, path), storedItemId });
+        return;
+      }
+      case 'compaction': {
+        const data = requiredClientString(item, 'encrypted_content', `${path}.`);
+        if (data.length === 0) throw invalidClientField(`${path}.encrypted_content`, 'must not be empty');
+        const id = optionalClientString(item, 'id', `${path}.`);
+        if (id !== undefined && !STORED_ITEM_ID.test(id)) throw invalidClientField(`${path}.id`, 'must be 1 to 512 printable characters without spaces');
+        assistantParts().push({ type: 'compaction', data, ...(id === undefined ? {} : { id }) });
         return;
       }
       case 'function_call_output': {

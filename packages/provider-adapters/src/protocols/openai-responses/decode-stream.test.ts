@@ -1,4 +1,4 @@
-import type { NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
+import type { NormalizedStreamEventV4 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { parseSafeJson } from '../../codec-kit/index.js';
 import {
@@ -17,7 +17,7 @@ import { readFixture, runStream, splitRecordedResponses, sse, typedSse } from '.
 
 const REASONING_FILE = 'vercel-ai__openai-reasoning-encrypted-content.1.chunks.txt';
 
-function deltasOf(events: readonly NormalizedStreamEventV1[], index: number): string {
+function deltasOf(events: readonly NormalizedStreamEventV4[], index: number): string {
   return events
     .filter((event) => 'delta' in event && 'index' in event && event.index === index)
     .map((event) => (event as { delta: string }).delta)

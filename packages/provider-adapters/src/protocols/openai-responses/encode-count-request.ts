@@ -1,4 +1,4 @@
-import type { ProviderTransportRequest, ReasoningEffortV3, TokenCountTaskV3 } from '@tokenforge/model-protocol';
+import type { ProviderTransportRequest, ReasoningEffortV3, TokenCountTaskV4 } from '@tokenforge/model-protocol';
 import { tokenCountChatTask } from '../../codec-kit/index.js';
 import { encodeOpenAiResponsesRequest, OPENAI_RESPONSES_PATH } from './encode-request.js';
 
@@ -15,7 +15,7 @@ export const OPENAI_RESPONSES_INPUT_TOKENS_PATH = `${OPENAI_RESPONSES_PATH}/inpu
  * @throws {CodecErrorV1} as `encodeOpenAiResponsesRequest` does for the same input.
  */
 export function encodeOpenAiResponsesCountRequest(
-  task: TokenCountTaskV3,
+  task: TokenCountTaskV4,
   providerModel: string,
   reasoningEfforts?: readonly ReasoningEffortV3[],
 ): Omit<ProviderTransportRequest, 'signal'> {

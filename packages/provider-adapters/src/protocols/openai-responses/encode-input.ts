@@ -1,6 +1,6 @@
 import {
   CodecErrorV1,
-  type ChatMessageV2,
+  type ChatMessageV4,
   type DocumentPartV2,
   type ImagePartV2,
   type ToolResultPartV2,
@@ -43,6 +43,18 @@ export type OpenAiResponsesInputItem =
       readonly type: 'reasoning';
       readonly summary: readonly { readonly type: 'summary_text'; readonly text: string }[];
       readonly encrypted_content: string;
+    }
+  | {
+      /** A reasoning item the provider stored, replayed by its id as the client sent it (no encrypted content). */
+      readonly type: 'reasoning';
+      readonly id: string;
+      readonly summary: readonly { readonly type: 'summary_text'; readonly text: string }[];
+    }
+  | {
+      /** A compaction item replayed unmodified (https://platform.openai.com/docs/api-reference/responses/compact). */
+      readonly type: 'compaction';
+      readonly id?: string;
+      readonly encrypted_content: string;
     };
 
 function unsupported(path: string, rule: string): CodecErrorV1 {
@@ -77,15 +89,18 @@ function toolOutput(part: ToolResultPartV2): string | (OpenAiResponsesInputText 
  *   each tool call a `function_call` item (`call_id`, `name`, `arguments`); each reasoning part with a signature a
  *   `reasoning` item replayed statelessly: `encrypted_content` is the signature and `summary` holds the reasoning
  *   text (none when empty). No item `id` is sent: with `store: false` nothing is stored to refer to, and OpenAI
- *   looks an id up and fails when it is unknown. Reasoning without a signature and redacted reasoning (another
- *   dialect's opaque data) have no stateless carrier and are dropped.
+ *   looks an id up and fails when it is unknown. A reasoning part without a signature but with a `storedItemId`
+ *   (a stored reasoning item the client sent back by id) is replayed as that item: `id` and `summary`. Other
+ *   reasoning without a signature and redacted reasoning (another dialect's opaque data) have no stateless carrier
+ *   and are dropped. A compaction part is a `compaction` item: `encrypted_content` is its data, with its `id` when
+ *   it has one, unmodified.
  * - tool: each result is a `function_call_output` item (`call_id`); all-text content is sent as one string, content
  *   with images as `input_text` / `input_image` parts. `isError` has no carrier (the content says what failed).
  * - Cache-control hints are dropped: OpenAI caches prompt prefixes automatically.
  *
  * @throws {CodecErrorV1} `unsupported-feature` for audio input.
  */
-export function encodeOpenAiResponsesInput(messages: readonly ChatMessageV2[]): OpenAiResponsesInputItem[] {
+export function encodeOpenAiResponsesInput(messages: readonly ChatMessageV4[]): OpenAiResponsesInputItem[] {
   const items: OpenAiResponsesInputItem[] = [];
   messages.forEach((message, messageIndex) => {
     const path = `messages.${messageIndex}`;
@@ -124,7 +139,12 @@ export function encodeOpenAiResponsesInput(messages: readonly ChatMessageV2[]): 
               items.push({ type: 'function_call', call_id: part.toolCallId, name: part.toolName, arguments: part.argumentsText });
               break;
             case 'reasoning':
-              if (part.signature === undefined) break;
+              if (part.signature === undefined) {
+                if (part.storedItemId === undefined) break;
+                flush();
+                items.push({ type: 'reasoning', id: part.storedItemId, summary: part.text.length === 0 ? [] : [{ type: 'summary_text', text: part.text }] });
+                break;
+              }
               flush();
               items.push({
                 type: 'reasoning',
@@ -133,6 +153,10 @@ export function encodeOpenAiResponsesInput(messages: readonly ChatMessageV2[]): 
               });
               break;
             case 'redacted-reasoning':
+              break;
+            case 'compaction':
+              flush();
+              items.push({ type: 'compaction', ...(part.id === undefined ? {} : { id: part.id }), encrypted_content: part.data });
               break;
             default:
               throw new CodecErrorV1('invalid-request', `openai-responses an assistant message cannot hold a ${part.type} part`, { path });

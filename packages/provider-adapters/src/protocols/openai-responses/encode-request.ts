@@ -1,4 +1,4 @@
-import { CodecErrorV1, type ChatTaskV3, type ReasoningEffortV3, type TaskEnvelopeV3 } from '@tokenforge/model-protocol';
+import { CodecErrorV1, type ChatTaskV4, type ReasoningEffortV3, type TaskEnvelopeV4 } from '@tokenforge/model-protocol';
 import { encodeOpenAiResponsesInput, type OpenAiResponsesInputItem } from './encode-input.js';
 import {
   encodeOpenAiResponsesHostedTools,
@@ -83,7 +83,7 @@ export interface OpenAiResponsesEncodedRequest {
 /** Default schema name when a JSON-schema format has none (`name` is required on the wire). */
 const DEFAULT_SCHEMA_NAME = 'response';
 
-function encodeTextFormat(format: ChatTaskV3['responseFormat']): OpenAiResponsesRequestTextFormat | undefined {
+function encodeTextFormat(format: ChatTaskV4['responseFormat']): OpenAiResponsesRequestTextFormat | undefined {
   if (format === undefined || format.type === 'text') return undefined;
   if (format.schema === undefined) return { type: 'json_object' };
   return {
@@ -118,7 +118,7 @@ function encodeTextFormat(format: ChatTaskV3['responseFormat']): OpenAiResponses
  * inconsistent tool choice.
  */
 export function encodeOpenAiResponsesRequest(
-  task: TaskEnvelopeV3,
+  task: TaskEnvelopeV4,
   providerModel: string,
   options?: OpenAiResponsesEncodeOptionsV1,
 ): OpenAiResponsesEncodedRequest {

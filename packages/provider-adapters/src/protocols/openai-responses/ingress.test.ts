@@ -207,7 +207,7 @@ describe('openai-responses ingress', () => {
     ['a grammar without a definition', { tools: [{ type: 'custom', name: 'a', format: { type: 'grammar', syntax: 'lark' } }] }, 'invalid-request:tools.0.format.definition'],
     ['an unknown effort', { reasoning: { effort: 'huge' } }, 'invalid-request:reasoning.effort'],
     ['an item reference', { input: [{ type: 'item_reference', id: 'msg_1' }] }, 'unsupported-feature:input.0.type'],
-    ['reasoning without encrypted content', { input: [{ type: 'reasoning', id: 'rs_1', summary: [] }] }, 'unsupported-feature:input.0.encrypted_content'],
+    ['reasoning with neither encrypted content nor an id', { input: [{ type: 'reasoning', summary: [] }] }, 'unsupported-feature:input.0.encrypted_content'],
     ['a file id', { input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file_1' }] }] }, 'unsupported-feature:input.0.content.0.file_id'],
     ['audio input', { input: [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }] }, 'unsupported-feature:input.0.content.0.type'],
     ['a late system message', { input: [{ role: 'user', content: 'a' }, { role: 'system', content: 'b' }] }, 'unsupported-feature:input.1.role'],

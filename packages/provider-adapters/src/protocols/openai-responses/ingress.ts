@@ -1,5 +1,5 @@
 import {
-  chatTaskV3Schema,
+  chatTaskV4Schema,
   REASONING_EFFORTS_V3,
   type ChatTaskV2,
   type ReasoningControlV3,
@@ -221,7 +221,7 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
     ...(promptCacheKey === undefined ? {} : { caching: { promptCacheKey } }),
     stream: optionalClientBoolean(body, 'stream', '') ?? false,
   };
-  const checked = chatTaskV3Schema.safeParse(candidate);
+  const checked = chatTaskV4Schema.safeParse(candidate);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const path = issue === undefined ? 'body' : clientFieldPath(issue.path, RESPONSES_FIELD_NAMES);

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type {
   AdapterStreamPartV1,
-  AdapterTerminalOutcomeV3,
+  AdapterTerminalOutcomeV4,
   ChatTaskV2,
-  NormalizedStreamEventV3,
+  NormalizedStreamEventV4,
   ProviderAdapterTargetV1,
   ProviderTransport,
 } from '@tokenforge/model-protocol';
@@ -36,15 +36,15 @@ export function dataItems(payloads: readonly (string | object)[]): SseItem[] {
 
 /** What the stream machine makes of some items, including the end of the body. */
 export interface MachineRun {
-  readonly events: NormalizedStreamEventV3[];
+  readonly events: NormalizedStreamEventV4[];
   /** The terminal, or `undefined` when the machine left it to the kit (truncated). */
-  readonly terminal: AdapterTerminalOutcomeV3 | undefined;
+  readonly terminal: AdapterTerminalOutcomeV4 | undefined;
 }
 
 /** Runs the stream machine over items the way the kit's driver does (stops at a terminal). */
 export function runMachine(items: readonly SseItem[]): MachineRun {
   const machine = createGeminiStreamMachine();
-  const events: NormalizedStreamEventV3[] = [];
+  const events: NormalizedStreamEventV4[] = [];
   for (const item of items) {
     const step = machine.onFrame(item);
     events.push(...(step?.events ?? []));
@@ -70,7 +70,7 @@ export const adapterTarget: ProviderAdapterTargetV1 = {
 };
 
 /** The parts of an adapter stream over the given body reads (a 200 response), drained. */
-export async function runStream(reads: readonly Uint8Array[], signal = new AbortController().signal): Promise<{ parts: AdapterStreamPartV1[]; terminal: AdapterTerminalOutcomeV3 }> {
+export async function runStream(reads: readonly Uint8Array[], signal = new AbortController().signal): Promise<{ parts: AdapterStreamPartV1[]; terminal: AdapterTerminalOutcomeV4 }> {
   const transport: ProviderTransport = {
     send: async () => ({
       status: 200,

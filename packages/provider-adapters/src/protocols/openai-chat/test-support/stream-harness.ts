@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
+import type { NormalizedStreamEventV4 } from '@tokenforge/model-protocol';
 import { splitAt } from '../../../codec-kit/test-support/byte-streams.js';
 import { runSseStream, type SseStreamRun } from '../../../codec-kit/test-support/run-sse-stream.js';
 import { frameRecordedChunksV1 } from '../../../testing/frame-recorded-chunks.js';
@@ -36,7 +36,7 @@ export function runStream(reads: string | readonly (string | Uint8Array)[], sign
 }
 
 /** Joins the deltas of each block and returns the per-index text, the way the engine checks a stream. */
-export function accumulate(events: readonly NormalizedStreamEventV1[]): Map<number, string> {
+export function accumulate(events: readonly NormalizedStreamEventV4[]): Map<number, string> {
   const texts = new Map<number, string[]>();
   for (const event of events) {
     if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta' || event.type === 'tool-call-delta') {
