@@ -23,7 +23,7 @@ import {
 import { convertAnthropicUsage, type AnthropicWireUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
-import { readPlainDeltaText } from './read-plain-delta-text.js';
+import { decodePlainDeltaText } from './decode-plain-delta-text.js';
 import { readAnthropicStreamEvent, type AnthropicWireContentBlock, type AnthropicWireDelta } from './wire-readers.js';
 
 /** Options of {@link createAnthropicMessagesStreamMachine}. */
@@ -273,7 +273,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
       if (frame.kind !== 'event') return undefined;
       if (plainDeltaFastPath && (frame.event === undefined || frame.event === 'content_block_delta')) {
         // The compact wire spelling is read without parsing the whole event; what it reads equals the parse.
-        const plain = readPlainDeltaText(frame.data);
+        const plain = decodePlainDeltaText(frame.data);
         if (plain !== undefined) {
           const step = plainFragmentStep(plain.index, plain.kind, plain.fragment);
           if (step !== false) return step;

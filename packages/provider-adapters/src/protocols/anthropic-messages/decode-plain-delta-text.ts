@@ -1,4 +1,4 @@
-/** A `content_block_delta` read from its exact compact wire text by {@link readPlainDeltaText}. */
+/** A `content_block_delta` read from its exact compact wire text by {@link decodePlainDeltaText}. */
 export interface PlainDeltaText {
   /** The block index. */
   readonly index: number;
@@ -23,7 +23,7 @@ const MAX_INDEX_DIGITS = 7;
  * spelling (whitespace, another key order, extra keys, a leading zero) answers `undefined` and takes the
  * general path. Such a text can hold no forbidden key and nests two levels, so the safe parser's limits hold.
  */
-export function readPlainDeltaText(text: string): PlainDeltaText | undefined {
+export function decodePlainDeltaText(text: string): PlainDeltaText | undefined {
   if (!text.startsWith(HEAD) || !text.endsWith(TAIL)) return undefined;
   const digitsStart = HEAD.length;
   let position = digitsStart;

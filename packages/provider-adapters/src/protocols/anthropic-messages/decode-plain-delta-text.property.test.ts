@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSafeJson } from '../../codec-kit/index.js';
-import { readPlainDeltaText } from './read-plain-delta-text.js';
+import { decodePlainDeltaText } from './decode-plain-delta-text.js';
 
 /** What the general path reads from the parsed event: the fields the plain delta step looks at. */
 function parsedFields(text: string): unknown {
@@ -33,12 +33,12 @@ const edited = fc.tuple(compact, fc.nat(), fc.constantFrom('', ' ', '0', '"', '\
   return text.slice(0, position) + insert + text.slice(position + (insert === '' ? 1 : at % 2));
 });
 
-describe('readPlainDeltaText', () => {
+describe('decodePlainDeltaText', () => {
   it('reads exactly what parsing the whole event reads, or leaves the text to the general path (property)', () => {
     let read = 0;
     fc.assert(
       fc.property(fc.oneof(compact, edited), (text) => {
-        const plain = readPlainDeltaText(text);
+        const plain = decodePlainDeltaText(text);
         if (plain === undefined) return;
         read += 1;
         expect(parsedFields(text)).toStrictEqual(plain);
@@ -52,7 +52,7 @@ describe('readPlainDeltaText', () => {
     fc.assert(
       fc.property(fc.nat(1_000_000), fragment, fc.boolean(), (at, text, tool) => {
         const body = tool ? { type: 'input_json_delta', partial_json: text } : { type: 'text_delta', text };
-        expect(readPlainDeltaText(JSON.stringify({ type: 'content_block_delta', index: at, delta: body }))).toStrictEqual({ index: at, kind: tool ? 'tool' : 'text', fragment: text });
+        expect(decodePlainDeltaText(JSON.stringify({ type: 'content_block_delta', index: at, delta: body }))).toStrictEqual({ index: at, kind: tool ? 'tool' : 'text', fragment: text });
       }),
     );
   });
@@ -68,7 +68,7 @@ describe('readPlainDeltaText', () => {
       '{"type":"content_block_delta","index":12345678,"delta":{"type":"text_delta","text":"a"}}',
       '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\u0001"}}',
     ]) {
-      expect(readPlainDeltaText(text)).toBeUndefined();
+      expect(decodePlainDeltaText(text)).toBeUndefined();
     }
   });
 });
