@@ -1,17 +1,16 @@
 import {
   CONTRACT_BOUNDS_V1,
-  describeUsageInconsistency,
   FINISH_REASONS_V1,
   PROVIDER_FAILURE_CODES_V1,
-  usageV1Schema,
   type AdapterTerminalOutcome,
-  type UsageV1,
 } from '@tokenforge/model-protocol';
+import { fastParseUsageV3 } from './fast-parse-usage-v3.js';
 import { reasoningPart, redactedReasoningPart, toolCallPart } from './fast-parse-shared-parts.js';
-import { booleanCheck, checkArray, copyOptional, hasOnlyKeys, integerCheck, optionalFieldsCheck, plainObject, stringCheck, type Loose } from './plain-data-checks.js';
+import { booleanCheck, checkArray, copyOptional, hasOnlyKeys, integerCheck, plainObject, stringCheck, type Loose } from './plain-data-checks.js';
 
 /*
- * A hand-written equivalent of model-protocol's `adapterTerminalOutcomeSchema` for the terminals every stream
+ * A hand-written equivalent of model-protocol's `adapterTerminalOutcomeSchema` (with V3 usage, as
+ * `adapterTerminalOutcomeV3Schema` has it) for the terminals every stream
  * and most sync calls end with: `cancelled`, `failed`, and `completed` with a chat result. Same contract as
  * fast-parse-chat-task.ts: the schema's output for valid plain data, `undefined` otherwise (and for other result
  * kinds), so the schema decides and words every error. Agreement is proven by property tests in
@@ -31,16 +30,12 @@ const FINISH_REASON_KEYS = new Set(['unified', 'raw']);
 const CHAT_RESULT_KEYS = new Set(['kind', 'content']);
 const TEXT_KEYS = new Set(['type', 'text']);
 const retryAfterMs = integerCheck(0, CONTRACT_BOUNDS_V1.retryAfterMsMax);
-const count = integerCheck(0, MAX_SAFE);
 const providerCode = stringCheck(1, CONTRACT_BOUNDS_V1.providerCodeMaxLength, PROVIDER_CODE);
 const rawFinishReason = stringCheck(0, CONTRACT_BOUNDS_V1.providerCodeMaxLength, RAW_FINISH_REASON);
 
-/** Every usage field is an optional count; the field list is the schema's own, in its order. */
-const usageFields = optionalFieldsCheck(Object.keys(usageV1Schema.shape).map((field) => [field, count] as const));
-
+/** V3 usage (every V1 usage is one): the checked terminal is a V3 terminal. */
 function usage(value: unknown): Loose | undefined {
-  const out = usageFields(value);
-  return out !== undefined && describeUsageInconsistency(out as UsageV1) === undefined ? out : undefined;
+  return fastParseUsageV3(value) as Loose | undefined;
 }
 
 function failure(value: unknown): Loose | undefined {

@@ -23,6 +23,7 @@ import {
 import { convertAnthropicUsage, type AnthropicWireUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
+import { decodePlainDeltaText } from './decode-plain-delta-text.js';
 import { readAnthropicStreamEvent, type AnthropicWireContentBlock, type AnthropicWireDelta } from './wire-readers.js';
 
 /** Options of {@link createAnthropicMessagesStreamMachine}. */
@@ -35,7 +36,8 @@ export interface AnthropicMessagesStreamMachineOptions {
   readonly nowMs: number;
   /**
    * Whether a `content_block_delta` that only continues an open text or tool block skips the general event
-   * reader (default true). Both paths give the same steps; tests turn it off to prove it.
+   * reader, and, written in the API's compact spelling, the parse of the whole event (default true). Both paths
+   * give the same steps; tests turn it off to prove it.
    */
   readonly plainDeltaFastPath?: boolean;
 }
@@ -234,7 +236,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
 
   /**
    * The step for a `content_block_delta` that continues an open text block with a `text_delta` or an open
-   * tool_use block with an `input_json_delta` (nearly every event of a long answer), or `undefined` when the event
+   * tool_use block with an `input_json_delta` (nearly every event of a long answer), or `false` when the event
    * needs the general reader. Only members the reader would read are looked at, so the outcome is the same.
    */
   function plainDeltaStep(value: unknown, eventName: string | undefined): AdapterStreamStep | undefined | false {
@@ -243,27 +245,40 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     if (event.type !== 'content_block_delta' || (eventName !== undefined && eventName !== 'content_block_delta')) return false;
     const index = event.index;
     const delta = event.delta;
+    if (typeof index !== 'number' || typeof delta !== 'object' || delta === null || Array.isArray(delta)) return false;
+    const fields = delta as Record<string, unknown>;
+    if (fields.type === 'text_delta' && typeof fields.text === 'string') return plainFragmentStep(index, 'text', fields.text);
+    if (fields.type === 'input_json_delta' && typeof fields.partial_json === 'string') return plainFragmentStep(index, 'tool', fields.partial_json);
+    return false;
+  }
+
+  /** The step of a plain text or tool fragment for block `index`, or `false` when that block is not open with that kind. */
+  function plainFragmentStep(index: number, kind: 'text' | 'tool', fragment: string): AdapterStreamStep | undefined | false {
     // Blocks open only at a content_block_start the reader accepted after message_start, so an open block proves
     // both the index and the order valid.
-    const block = typeof index === 'number' ? open.get(index) : undefined;
-    if (block === undefined || typeof delta !== 'object' || delta === null || Array.isArray(delta)) return false;
-    const fields = delta as Record<string, unknown>;
-    if (block.kind === 'text' && fields.type === 'text_delta' && typeof fields.text === 'string') {
-      if (fields.text.length === 0) return undefined;
-      block.fragments.push(fields.text);
-      return { events: [{ type: 'text-delta', index: index as number, delta: fields.text }] };
+    const block = open.get(index);
+    if (block === undefined || block.kind !== kind) return false;
+    if (block.kind === 'text') {
+      if (fragment.length === 0) return undefined;
+      block.fragments.push(fragment);
+      return { events: [{ type: 'text-delta', index, delta: fragment }] };
     }
-    if (block.kind === 'tool' && fields.type === 'input_json_delta' && typeof fields.partial_json === 'string') {
-      const events: NormalizedStreamEventV3[] = [];
-      appendToolText(index as number, fields.partial_json, events);
-      return events.length === 0 ? undefined : { events };
-    }
-    return false;
+    const events: NormalizedStreamEventV3[] = [];
+    appendToolText(index, fragment, events);
+    return events.length === 0 ? undefined : { events };
   }
 
   return {
     onFrame(frame): AdapterStreamStep | undefined {
       if (frame.kind !== 'event') return undefined;
+      if (plainDeltaFastPath && (frame.event === undefined || frame.event === 'content_block_delta')) {
+        // The compact wire spelling is read without parsing the whole event; what it reads equals the parse.
+        const plain = decodePlainDeltaText(frame.data);
+        if (plain !== undefined) {
+          const step = plainFragmentStep(plain.index, plain.kind, plain.fragment);
+          if (step !== false) return step;
+        }
+      }
       const value = parseSafeJson(frame.data);
       if (plainDeltaFastPath) {
         const step = plainDeltaStep(value, frame.event);

@@ -1,0 +1,55 @@
+/** A `content_block_delta` read from its exact compact wire text by {@link decodePlainDeltaText}. */
+export interface PlainDeltaText {
+  /** The block index. */
+  readonly index: number;
+  /** `text` for a `text_delta`, `tool` for an `input_json_delta`. */
+  readonly kind: 'text' | 'tool';
+  /** The decoded `text` or `partial_json` string. */
+  readonly fragment: string;
+}
+
+const HEAD = '{"type":"content_block_delta","index":';
+const TEXT_MIDDLE = ',"delta":{"type":"text_delta","text":';
+const TOOL_MIDDLE = ',"delta":{"type":"input_json_delta","partial_json":';
+const TAIL = '}}';
+/** Longest index accepted here (7 digits); longer ones take the general reader. */
+const MAX_INDEX_DIGITS = 7;
+
+/**
+ * Reads a `content_block_delta` event written exactly as the Messages API writes it (compact, keys in its
+ * order): `{"type":"content_block_delta","index":N,"delta":{"type":"text_delta","text":"…"}}` or the same with
+ * `input_json_delta` / `partial_json`. Only the string literal is parsed (by `JSON.parse`, which accepts it only
+ * when it is exactly one valid JSON string), so the result is what parsing the whole text would give; any other
+ * spelling (whitespace, another key order, extra keys, a leading zero) answers `undefined` and takes the
+ * general path. Such a text can hold no forbidden key and nests two levels, so the safe parser's limits hold.
+ */
+export function decodePlainDeltaText(text: string): PlainDeltaText | undefined {
+  if (!text.startsWith(HEAD) || !text.endsWith(TAIL)) return undefined;
+  const digitsStart = HEAD.length;
+  let position = digitsStart;
+  let index = 0;
+  for (; position < text.length && position - digitsStart <= MAX_INDEX_DIGITS; position += 1) {
+    const code = text.charCodeAt(position);
+    if (code < 0x30 || code > 0x39) break;
+    index = index * 10 + (code - 0x30);
+  }
+  const digits = position - digitsStart;
+  if (digits === 0 || digits > MAX_INDEX_DIGITS || (digits > 1 && text.charCodeAt(digitsStart) === 0x30)) return undefined;
+  let kind: PlainDeltaText['kind'];
+  if (text.startsWith(TOOL_MIDDLE, position)) {
+    kind = 'tool';
+    position += TOOL_MIDDLE.length;
+  } else if (text.startsWith(TEXT_MIDDLE, position)) {
+    kind = 'text';
+    position += TEXT_MIDDLE.length;
+  } else return undefined;
+  const literalEnd = text.length - TAIL.length;
+  if (literalEnd - position < 2 || text.charCodeAt(position) !== 0x22 || text.charCodeAt(literalEnd - 1) !== 0x22) return undefined;
+  let fragment: unknown;
+  try {
+    fragment = JSON.parse(text.slice(position, literalEnd));
+  } catch {
+    return undefined;
+  }
+  return typeof fragment === 'string' ? { index, kind, fragment } : undefined;
+}
