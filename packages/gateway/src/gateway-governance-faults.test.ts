@@ -55,12 +55,18 @@ function switchable(store: EmbeddedGovernanceStore): GovernanceStoreV1 {
 
 beforeAll(async () => {
   simulator = await startProviderSimulator();
-  const { catalogue, env } = simulatorCatalogue(simulator, [{ name: 'chat', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text' }] }]);
+  const { catalogue, env } = simulatorCatalogue(simulator, [
+    { name: 'chat', taskKind: 'chat', targets: [{ family: 'openai-chat/v1', model: 'text' }] },
+    { name: 'video', taskKind: 'video-generation', targets: [{ family: 'kling-video/v1', model: 'job.50.100' }] },
+  ]);
   for (const target of catalogue.models[0]?.targets ?? []) (target as { price?: unknown }).price = { currency: 'USD', inputPerMillion: '1', outputPerMillion: '1' };
+  for (const target of catalogue.models[1]?.targets ?? [])
+    (target as { price?: unknown }).price = { currency: 'USD', version: 'v1', inputPerMillion: '0', outputPerMillion: '0', perVideoSecond: '0.1' };
+  const jobs = { ...catalogue.jobs, polling: { claimIntervalMs: 50, plans: { '*': { firstPollMs: 100, backoffFactor: 1, ceilingMs: 100 } } } };
   dataDir = mkdtempSync(join(tmpdir(), 'tokenforge-faults-'));
   inner = openEmbeddedGovernanceStore({ dataDirectory: dataDir });
   gateway = await startGateway({
-    catalogue: { ...catalogue, governance: { failOpen: { requestsPerMinute: true } } } as GatewayCatalogueV1,
+    catalogue: { ...catalogue, jobs, governance: { failOpen: { requestsPerMinute: true } } } as GatewayCatalogueV1,
     env: { ...env, TOKENFORGE_ADMIN_KEY: ADMIN_KEY, TOKENFORGE_KEY_HASHING_SECRET: 'k'.repeat(64) },
     logger: createLogCapture(),
     governanceStore: switchable(inner),
@@ -110,6 +116,31 @@ describe('governance when the store cannot be reached', () => {
     await gateway.governance?.settled();
     // Admitted unmetered: nothing reserved, so nothing to settle.
     expect(await inner.admin.ledger({ tenantId, limit: 10 })).toEqual([]);
+  });
+
+  it('a job admitted unmetered (store down, limits fail open) is still tracked before its 202: polled and settled with nobody asking', async () => {
+    const { apiKey, tenantId } = await tenantKey({ requestsPerMinute: 100 });
+    down = true;
+    const created = await fetch(`${gateway.url}/v2/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'video', prompt: 'a fox', durationSeconds: 5 }),
+    }).finally(() => (down = false));
+    expect(created.status).toBe(202);
+    // The row exists when the client holds the handle (without the fix: no row, the job is never polled or settled).
+    const [recorded] = await inner.listJobs(tenantId, { limit: 10 });
+    expect(recorded).toMatchObject({ publicModel: 'video', state: 'queued', reservedMicros: 0, pollAttempts: 0 });
+    expect(recorded?.nextPollAtMs).toBeTypeOf('number');
+    let settled = recorded;
+    for (let tries = 0; tries < 100 && settled?.settledAtMs === undefined; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      [settled] = await inner.listJobs(tenantId, { limit: 10 });
+    }
+    expect(settled).toMatchObject({ state: 'succeeded', attemptId: expect.stringMatching(/:1$/) });
+    expect(settled?.settledAtMs).toBeTypeOf('number');
+    await gateway.governance?.settled();
+    const ledger = await inner.admin.ledger({ tenantId, limit: 10 });
+    expect(ledger.map((row) => [row.attemptId, row.kind, row.costMicros])).toEqual([[settled?.attemptId, 'actual', 500_000]]);
   });
 
   it('a settlement the store could not take is retried until it is written, exactly once', async () => {

@@ -219,16 +219,37 @@ describe.skipIf(!available)('tracked jobs over three instances, one Redis, one P
     await Promise.all([killer(), ...Array.from({ length: 24 }, creator)]);
     const createdMs = Date.now() - started;
     expect(refusedCreates).toEqual([]);
+    // Every 202 has its row before the client got the handle (an untracked job is never polled, settled or announced).
+    expect(Number((await pool.query<{ count: string }>('SELECT count(*) AS count FROM governance_tracked_jobs')).rows[0]?.count)).toBe(JOBS);
 
+
+    // The gateway's Kling job ids carry their endpoint (`text2video:<task id>`); the simulator counts by task id.
+    // On failure: which jobs are stuck and how their rows stand (lease, schedule, attempts, last observation, settlement).
+    const stuck = async (seen: JobRow[]): Promise<string> => {
+      const open = seen.filter((row) => row.settled_at_ms === null || !verifiedEvents.has(terminalEventOf(row))).slice(0, 20);
+      const { rows: detail } = await pool.query(
+        `SELECT tenant_id, target_ref, provider_job_id, state, lease_owner, lease_until_ms, next_poll_at_ms, poll_attempts, created_at_ms,
+           last_observed_at_ms, settled_at_ms, terminal, deliveries, (extract(epoch from clock_timestamp()) * 1000)::bigint AS db_now_ms
+         FROM governance_tracked_jobs WHERE provider_job_id = ANY($1::text[])`,
+        [open.map((row) => row.provider_job_id)],
+      );
+      const victimPid = `:${victim.pid}:`;
+      return `\nstuck (victim pid ${victim.pid}, killed at ${killedAt}):\n${detail.map((row) => JSON.stringify({ ...row, createdAfterStartMs: Number(row.created_at_ms) - started, ownedByVictim: String(row.lease_owner ?? '').includes(victimPid), polls: polls.get(String(row.provider_job_id)) ?? null, announced: verifiedEvents.has(terminalEventOf(row as JobRow)) })).join('\n')}`;
+    };
+    const simulatorPollsNow = () => simulator.jobPolls();
+    const polls = { get: (id: string) => simulatorPollsNow().get(id) ?? simulatorPollsNow().get(id.slice(id.lastIndexOf(':') + 1)) };
 
     // Wait for every job to be settled and its terminal event verified by the receiver.
     let final: JobRow[] = [];
+    const settleDeadline = Math.min(started + 150_000, Date.now() + 45_000);
     for (;;) {
       final = await rows();
       const settled = final.filter((row) => row.settled_at_ms !== null).length;
       const announced = final.filter((row) => row.settled_at_ms !== null && verifiedEvents.has(terminalEventOf(row))).length;
       if (settled === JOBS && announced === JOBS) break;
-      if (Date.now() - started > 130_000) throw new Error(`after 130 s: ${settled} settled, ${announced} announced of ${JOBS}${dead()}`);
+      // A busy two-core machine may spend most of a minute on the creates: the settling budget counts from their end
+      // (all settle within seconds of the last create when healthy), capped so the test ends well inside its timeout.
+      if (Date.now() > settleDeadline) throw new Error(`after ${Date.now() - started} ms (creates done at ${createdMs} ms): ${final.length} rows, ${settled} settled, ${announced} announced of ${JOBS}${await stuck(final)}${dead()}`);
       await sleep(200);
     }
     const doneMs = Date.now() - started;
@@ -237,9 +258,6 @@ describe.skipIf(!available)('tracked jobs over three instances, one Redis, one P
     expect(final).toHaveLength(JOBS);
     const ends = new Map<string, string>(MODELS.map((model) => [model.name, model.ends]));
     expect(final.filter((row) => row.state !== ends.get(row.public_model)).map((row) => `${row.public_model}: ${row.state}`)).toEqual([]);
-    const simulatorPolls = simulator.jobPolls();
-    // The gateway's Kling job ids carry their endpoint (`text2video:<task id>`); the simulator counts by task id.
-    const polls = { get: (id: string) => simulatorPolls.get(id) ?? simulatorPolls.get(id.slice(id.lastIndexOf(':') + 1)) };
     expect(final.filter((row) => (polls.get(row.provider_job_id)?.polls ?? 0) === 0)).toEqual([]);
     expect(final.filter((row) => (polls.get(row.provider_job_id)?.maxConcurrent ?? 0) > 1).map((row) => row.provider_job_id)).toEqual([]);
     const totalPolls = final.reduce((sum, row) => sum + (polls.get(row.provider_job_id)?.polls ?? 0), 0);
@@ -276,5 +294,5 @@ describe.skipIf(!available)('tracked jobs over three instances, one Redis, one P
         `(${(totalPolls / JOBS).toFixed(2)} per job, ${(totalPolls / seconds).toFixed(0)}/s); receiver refused ${refusedWhileDown} while down; ` +
         `${retried.length} jobs with retried deliveries; victim held ${victimLeased.size} leases at SIGKILL`,
     );
-  }, 170_000);
+  }, 240_000);
 });

@@ -230,8 +230,11 @@ function registerJobRoutesOf(app: Hono, runtime: GatewayRuntime, version: 1 | 2)
         const logged = { client, model: model.name, target: target_, attempts, ...(providerRequestId === undefined ? {} : { providerRequestId }) };
         if (execution.kind === 'accepted-job') {
           note('ok');
-          if (meter !== undefined && principal !== undefined && metering !== undefined) {
-            // Recorded before the client gets its handle; the reservation stays held until a terminal state is observed.
+          if (principal !== undefined && metering !== undefined) {
+            // Recorded before the client gets its handle, metered or not: an attempt admitted unmetered (the store
+            // could not be asked and the tenant's limits fail open) is a paid provider job all the same, so it is
+            // tracked, polled and settled like any other (nothing reserved: its reservation is 0). The reservation
+            // of a metered one stays held until a terminal state is observed.
             await runtime.governance?.store.recordJob({
               tenantId: principal.tenant.id,
               keyId: principal.key.id,
@@ -239,8 +242,8 @@ function registerJobRoutesOf(app: Hono, runtime: GatewayRuntime, version: 1 | 2)
               targetRef: target.ref,
               providerJobId: execution.providerJobId,
               idempotencyKey: task.idempotencyKey ?? visibleKey,
-              attemptId: meter.attemptId,
-              reservedMicros: metering.reservedMicros,
+              attemptId: meter?.attemptId ?? `${requestId}:${attempts.length}`,
+              reservedMicros: meter === undefined ? 0 : metering.reservedMicros,
               currency: metering.currency,
               createdAtMs: runtime.now(),
               state: 'queued',
