@@ -10,13 +10,14 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { startGateway, type GatewayCatalogueV1 } from '@tokenforge/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processGroupMembers } from './test-support/process-group-members.js';
 
 const FAKE_CLI = join(dirname(fileURLToPath(import.meta.url)), 'test-support', 'fake-gemini-cli.mjs');
 /** What the stand-in prints on stderr or stdout as its own words: the operator's, never the client's. */
@@ -77,20 +78,6 @@ async function logged(from: number, model: string, runs: number) {
 }
 
 /** Processes still in the group `pgid` (zombies count as gone). */
-function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) members.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return members;
-}
 
 async function failureOf(model: string) {
   const error = await ask(model).catch((caught: unknown) => caught);
@@ -142,7 +129,7 @@ describe('agent-cli/v1 failures through the gateway (a real process, the officia
     expect(runs[0]).toMatchObject({ reason: 'deadline', exitCode: null });
     const grandchild = Number(/grandchild (\d+)/.exec(runs[0]?.stderr ?? '')?.[1]);
     expect(grandchild).toBeGreaterThan(0);
-    expect(groupMembers(runs[0]!.pid)).toEqual([]);
+    expect(processGroupMembers(runs[0]!.pid)).toEqual([]);
   });
 
   it('runs queue up to the target\'s bound, then one more is refused as overloaded in each client\'s dialect', async () => {

@@ -8,7 +8,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -17,6 +17,7 @@ import { AGENT_CLI_NAMES, type AgentCliName } from '@tokenforge/provider-adapter
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAgentCliExecutables, SIMULATOR_KEY, simulatorTargetFor } from './agent-cli-targets.js';
+import { processGroupMembers } from './test-support/process-group-members.js';
 
 const found = findAgentCliExecutables();
 if ('missing' in found) {
@@ -80,20 +81,6 @@ afterAll(async () => {
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
-function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) members.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return members;
-}
 
 const openai = () => new OpenAI({ apiKey: CLIENT_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 const anthropic = () => new Anthropic({ apiKey: CLIENT_KEY, baseURL: gateway.url, maxRetries: 0 });
@@ -146,7 +133,7 @@ describe.skipIf('missing' in found)('agent CLIs served through the gateway to th
         await expect.poll(() => logLines.slice(before).find((line) => line.agentCliRun !== undefined), { timeout: 20_000 }).toBeDefined();
         const run = logLines.slice(before).find((line) => line.agentCliRun !== undefined) as { pid: number; reason: string };
         expect(run.reason).toBe('aborted');
-        expect(groupMembers(run.pid)).toEqual([]);
+        expect(processGroupMembers(run.pid)).toEqual([]);
       }, 120_000);
 
       it('not signed in: a typed failure in the client\'s dialect that carries none of the CLI\'s own words', async () => {
@@ -174,7 +161,7 @@ describe.skipIf('missing' in found)('agent CLIs served through the gateway to th
         await expect.poll(() => logLines.slice(before).find((line) => line.agentCliRun === path), { timeout: 20_000 }).toBeDefined();
         const run = logLines.slice(before).find((line) => line.agentCliRun === path) as { pid: number; reason: string };
         expect(run.reason).toBe('deadline');
-        expect(groupMembers(run.pid)).toEqual([]);
+        expect(processGroupMembers(run.pid)).toEqual([]);
         expect(logLines.slice(before).find((line) => line.model === `${program}-deadline`)).toMatchObject({ outcome: 'failed:timeout' });
       }, 120_000);
     });

@@ -8,7 +8,7 @@
  * again in that phase with TOKENFORGE_AGENT_CLIENTS_PHASE=1, where a missing cache fails. Elsewhere a missing
  * cache skips the file with the reason printed (never silently).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NormalizedStreamEventV4, ProviderDispatchTargetV3, TaskEnvelopeV4 } from '@tokenforge/model-protocol';
@@ -18,6 +18,7 @@ import { AGENT_CLI_CAPABILITY, AGENT_CLI_NAMES, createAgentCliSuiteEntryV1, crea
 import { startProviderSimulator, type ProviderSimulator } from '@tokenforge/provider-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAgentCliExecutables, SIMULATOR_KEY, simulatorTargetFor } from './agent-cli-targets.js';
+import { processGroupMembers } from './test-support/process-group-members.js';
 
 const found = findAgentCliExecutables();
 const mustRun = process.env.TOKENFORGE_AGENT_CLIENTS_PHASE === '1' || (process.env.CI === 'true' && process.env.TOKENFORGE_AGENT_CLIENTS_PHASE !== '0' && 'executables' in found);
@@ -40,20 +41,6 @@ afterAll(async () => {
 });
 
 /** Processes still in the group `pgid` (zombies count as gone). */
-function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) members.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return members;
-}
 
 function bindingFor(program: AgentCliName, model: string, options: { deadlineMs?: number; reports?: ProcessRunReport[] } = {}) {
   const executables = (found as { executables: Record<AgentCliName, string> }).executables;
@@ -112,7 +99,7 @@ describe.skipIf('missing' in found)('real agent CLIs as providers (simulator as 
         expect(await execution.terminal).toEqual({ status: 'cancelled' });
         await expect.poll(() => reports.length, { timeout: 10_000 }).toBe(1);
         expect(reports[0]?.reason).toBe('aborted');
-        expect(groupMembers(reports[0]!.pid)).toEqual([]);
+        expect(processGroupMembers(reports[0]!.pid)).toEqual([]);
       }, 150_000);
 
       it('a run over its deadline is a timeout (agent-cli.deadline), its group killed', async () => {
@@ -122,7 +109,7 @@ describe.skipIf('missing' in found)('real agent CLIs as providers (simulator as 
         if (execution.kind !== 'response') return;
         expect(execution.terminal).toMatchObject({ status: 'failed', failure: { code: 'timeout', providerCode: 'agent-cli.deadline', retryable: true } });
         await expect.poll(() => reports.length, { timeout: 10_000 }).toBe(1);
-        expect(groupMembers(reports[0]!.pid)).toEqual([]);
+        expect(processGroupMembers(reports[0]!.pid)).toEqual([]);
       }, 150_000);
     });
   }
