@@ -116,6 +116,7 @@ describe('renderBenchmarksMarkdown: gateways', () => {
       metric('gateway.portkey.peak-rss', 300 * 1048576, { unit: 'bytes', label: 'Portkey 1.15.2: OpenAI chat in, openai out (custom host): peak RSS of the gateway process (whole run)' }),
       metric('gateway.targets.cpu-vs-portkey', 0.4, { target: { comparison: 'at-most', value: 0.5, gated: false }, met: true }),
       metric('gateway.reference.ours-same-c1-added-p50-vs-bare-proxy', 1.4, { label: 'TokenForge same-dialect sync at concurrency 1: p50 added / the bare proxy' }),
+      metric('gateway.governance.ours-same.sync-c1-added-p50', 1.2, { label: 'TokenForge same-dialect, governance on (embedded) / off: sync at concurrency 1, p50 added (per round)' }),
     ];
     const markdown = renderBenchmarksMarkdown({ ...base, peerVersions: { ...base.peerVersions, '@portkey-ai/gateway': '1.15.2' }, benchmarks: [...base.benchmarks, { name: 'gateway', status: 'ran', processes: 3 }], metrics: [...base.metrics, ...gateway] });
     expect(markdown).toContain('## Gateways over loopback HTTP');
@@ -126,6 +127,7 @@ describe('renderBenchmarksMarkdown: gateways', () => {
     expect(markdown).not.toContain('| targets |');
     // A ratio between paths is a figure, not a path: no row of n/a in the path table.
     expect(markdown).not.toMatch(/\| TokenForge same-dialect sync at concurrency 1: p50 added \/ the bare proxy \| n\/a/);
+    expect(markdown).not.toMatch(/\| TokenForge same-dialect, governance on \(embedded\) \/ off: [^|]* \| n\/a/);
     expect(markdown).toContain('1.40×');
   });
 });

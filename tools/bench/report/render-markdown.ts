@@ -53,7 +53,7 @@ function formatTarget(metric: ReportMetric): string {
 function gatewaySection(report: BenchReport, metrics: ReadonlyMap<string, ReportMetric>): string[] {
   const own = report.metrics.filter((metric) => metric.benchmark === 'gateway');
   if (own.length === 0) return [];
-  const paths = [...new Set(own.map((metric) => metric.id.split('.')[1] ?? '').filter((id) => id !== 'targets' && id !== 'reference' && id.length > 0))];
+  const paths = [...new Set(own.map((metric) => metric.id.split('.')[1] ?? '').filter((id) => id !== 'targets' && id !== 'reference' && id !== 'governance' && id.length > 0))];
   const cell = (path: string, figure: string): string => {
     const metric = metrics.get(`gateway.${path}.${figure}`);
     return metric === undefined ? 'n/a' : formatNumber(metric.value, metric.unit);
