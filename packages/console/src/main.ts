@@ -19,6 +19,8 @@ function notice(message: string, error = false): void {
 async function route(): Promise<void> {
   stopPage?.();
   stopPage = undefined;
+  const rendering = location.hash;
+  main.removeAttribute('data-route');
   const [path = '', search = ''] = location.hash.replace(/^#/, '').split('?');
   const query = new URLSearchParams(search);
   const page = path === '' || path === '/' ? '/tenants' : path;
@@ -37,6 +39,8 @@ async function route(): Promise<void> {
     replace(main, h('h1', {}, 'Error'), h('p', { role: 'alert', class: 'error' }, (error as Error).message));
   }
   document.title = `${main.querySelector('h1')?.textContent ?? 'Console'} · TokenForge console`;
+  // Marks which route the page now shows, so a reader can tell a finished render from the previous page.
+  if (location.hash === rendering) main.setAttribute('data-route', rendering);
 }
 
 document.getElementById('sign-out')?.addEventListener('click', () => void signOut());

@@ -94,9 +94,12 @@ async function mainText(): Promise<string> {
   return page.locator('main').innerText();
 }
 
+/** Opens a page and waits for its own render: a hash change keeps the previous page in `main` until the new one is drawn. */
 async function openPage(name: (typeof PAGES)[number], query = ''): Promise<void> {
-  await page.goto(`${gateway.url}/console/#/${name}${query}`);
-  await page.locator('main h1').first().waitFor();
+  const url = `${gateway.url}/console/#/${name}${query}`;
+  if (page.url() === url) await page.reload();
+  else await page.goto(url);
+  await page.locator(`main[data-route="${`#/${name}${query}`}"]`).waitFor();
 }
 
 beforeAll(async () => {
