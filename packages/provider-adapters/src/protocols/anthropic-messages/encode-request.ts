@@ -55,7 +55,7 @@ export function encodeAnthropicMessagesRequest(
   const sampling = task.sampling;
   const format = encodeResponseFormat(task.responseFormat).output_config;
   const outputConfig = budget.effort === undefined ? format : { ...format, effort: budget.effort };
-  const contextManagement = task.contextManagement === undefined ? undefined : encodeAnthropicContextManagement(task.contextManagement);
+  const contextManagement = encodeAnthropicContextManagement(task.contextManagement, task.compaction);
   return {
     model: options.model,
     max_tokens: budget.max_tokens,
