@@ -5,7 +5,7 @@ import { decodeAnthropicMessagesResponse } from './decode-response.js';
 import { decodeAnthropicMessagesStream } from './decode-stream.js';
 import { anthropicBetaFlags } from './encode-beta-flags.js';
 import { createAnthropicMessagesStreamEncoder } from './encode-client-stream.js';
-import { encodeAnthropicMessagesResponse } from './egress.js';
+import { createAnthropicMessagesEgressCodec } from './egress.js';
 import { encodeAnthropicMessagesRequest } from './encode-request.js';
 import { decodeAnthropicMessagesRequest } from './ingress.js';
 
@@ -70,7 +70,7 @@ describe('anthropic-messages: compaction the provider emits', () => {
   it('decodes a sync compaction block into a compaction part, in block order, and writes it back to an Anthropic client unchanged', () => {
     const { terminal } = decodeAnthropicMessagesResponse({ body, headers: {}, status: 200, nowMs: 0 });
     expect(terminal).toMatchObject({ status: 'completed', result: { kind: 'chat', content: [{ type: 'compaction', data: SUMMARY }, { type: 'text', text: 'Step 4: move the invoices.' }] } });
-    const written = JSON.parse(decoder.decode(encodeAnthropicMessagesResponse(terminal, CONTEXT).body)) as { content: unknown[] };
+    const written = JSON.parse(decoder.decode(createAnthropicMessagesEgressCodec().encodeResponse(terminal, CONTEXT).body)) as { content: unknown[] };
     expect(JSON.stringify(written.content)).toBe(JSON.stringify(body.content));
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatTaskV4, EgressContextV1 } from '@tokenforge/model-protocol';
 import { decodeOpenAiResponsesResponse } from './decode-response.js';
-import { encodeOpenAiResponsesResponse } from './egress.js';
+import { createOpenAiResponsesEgressCodec } from './egress.js';
 import { createOpenAiResponsesStreamEncoder } from './encode-client-stream.js';
 import { encodeOpenAiResponsesRequest } from './encode-request.js';
 import { decodeOpenAiResponsesClientRequest } from './ingress.js';
@@ -35,7 +35,7 @@ describe('openai-responses: compaction the provider emits', () => {
       status: 'completed',
       result: { content: [{ type: 'compaction', data: ITEM.encrypted_content, id: ITEM.id }, { type: 'text', text: 'Next step.' }] },
     });
-    const written = JSON.parse(decoder.decode(encodeOpenAiResponsesResponse(terminal, CONTEXT).body)) as { output: unknown[] };
+    const written = JSON.parse(decoder.decode(createOpenAiResponsesEgressCodec().encodeResponse(terminal, CONTEXT).body)) as { output: unknown[] };
     expect(JSON.stringify(written.output[0])).toBe(JSON.stringify(ITEM));
   });
 
@@ -75,7 +75,7 @@ describe('openai-responses: compaction the provider emits', () => {
     const request = { model: 'm', input: 'hi', context_management: [{ type: 'compaction', compact_threshold: 200000 }] };
     const task = decodeOpenAiResponsesClientRequest({ path: '/responses', body: encoder.encode(JSON.stringify(request)) }).task as ChatTaskV4;
     expect(task.compaction).toEqual({ triggerInputTokens: 200000 });
-    const sent = encodeOpenAiResponsesRequest(task, 'm').body.value as Record<string, unknown>;
+    const sent = encodeOpenAiResponsesRequest(task, 'm').body.value;
     expect(JSON.stringify(sent.context_management)).toBe(JSON.stringify(request.context_management));
     const without = decodeOpenAiResponsesClientRequest({ path: '/responses', body: encoder.encode(JSON.stringify({ model: 'm', input: 'hi' })) }).task as ChatTaskV4;
     expect(encodeOpenAiResponsesRequest(without, 'm').body.value).not.toHaveProperty('context_management');
