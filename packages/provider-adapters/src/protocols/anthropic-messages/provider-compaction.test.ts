@@ -74,6 +74,12 @@ describe('anthropic-messages: compaction the provider emits', () => {
     expect(JSON.stringify(written.content)).toBe(JSON.stringify(body.content));
   });
 
+  it('keeps the compaction stop reason of a paused compaction for an Anthropic client', () => {
+    const { terminal } = decodeAnthropicMessagesResponse({ body: { ...body, content: [body.content[0]], stop_reason: 'compaction' }, headers: {}, status: 200, nowMs: 0 });
+    const written = JSON.parse(decoder.decode(createAnthropicMessagesEgressCodec().encodeResponse(terminal, CONTEXT).body)) as { stop_reason: string };
+    expect(written.stop_reason).toBe('compaction');
+  });
+
   it('leaves out a failed compaction (content null), which the API treats as a no-op', () => {
     const { terminal } = decodeAnthropicMessagesResponse({ body: { ...body, content: [{ type: 'compaction', content: null }, { type: 'text', text: 'x' }] }, headers: {}, status: 200, nowMs: 0 });
     expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'x' }] } });
