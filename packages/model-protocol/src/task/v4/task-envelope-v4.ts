@@ -52,6 +52,12 @@ export const compactionPartV4Schema = z.strictObject({
   data: z.string().min(1),
   /** The provider's id of the item (Responses `cmp_…`), where the dialect gives one; replayed with the payload. */
   id: providerItemId.optional(),
+  /**
+   * Members of the provider's block beside its payload that the producing family's codec carries verbatim, as a JSON
+   * object text that codec wrote (Anthropic: `encrypted_content`, `signature` and `tool_changes` of a compaction block,
+   * when not null). Opaque to everyone else and bound to the family like the payload.
+   */
+  providerFields: z.string().min(2).optional(),
   /** Optional prompt-caching breakpoint after this part (Anthropic allows one on a compaction block). */
   cacheControl: cacheControlV2Schema.optional(),
 });

@@ -1,5 +1,6 @@
 import type { AdapterTerminalOutcomeV4, ChatOutputPartV4 } from '@tokenforge/model-protocol';
 import { assertUsageConsistent, dropInconsistentUsageDetails } from '../../codec-kit/index.js';
+import { anthropicCompactionFieldsText } from './wire-compaction-fields.js';
 import { convertAnthropicUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
@@ -63,6 +64,10 @@ export function decodeAnthropicMessagesResponse(input: DecodeAnthropicMessagesRe
   };
 }
 
+function optionalFields(providerFields: string | undefined): { providerFields?: string } {
+  return providerFields === undefined ? {} : { providerFields };
+}
+
 function toOutputPart(block: AnthropicWireContentBlock): ChatOutputPartV4 | undefined {
   switch (block.type) {
     case 'text':
@@ -74,7 +79,8 @@ function toOutputPart(block: AnthropicWireContentBlock): ChatOutputPartV4 | unde
     case 'tool_use':
       return { type: 'tool-call', toolCallId: block.id, toolName: block.name, argumentsText: JSON.stringify(block.input) };
     case 'compaction':
-      return block.content === null ? undefined : { type: 'compaction', data: block.content };
+      if (block.content === null) return undefined;
+      return { type: 'compaction', data: block.content, ...optionalFields(anthropicCompactionFieldsText(block.fields)) };
     case 'server-tool':
       return undefined;
     default: {

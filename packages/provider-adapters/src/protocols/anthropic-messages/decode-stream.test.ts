@@ -335,12 +335,12 @@ describe('decodeAnthropicMessagesStream: constructed streams (fact sheet §3.11)
       ),
     ]);
     expect(events.filter((event) => event.type !== 'usage')).toEqual([
-      { type: 'compaction', index: 0, data: 'Summary' },
+      { type: 'compaction', index: 0, data: 'Summary', providerFields: '{"encrypted_content":"b3BhcXVl"}' },
       { type: 'text-start', index: 3 },
       { type: 'text-delta', index: 3, delta: 'ok' },
       { type: 'text-end', index: 3 },
     ]);
-    expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'compaction', data: 'Summary' }, { type: 'text', text: 'ok' }] } });
+    expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'compaction', data: 'Summary', providerFields: '{"encrypted_content":"b3BhcXVl"}' }, { type: 'text', text: 'ok' }] } });
   });
 
   it('refuses a compaction delta inside a text block', async () => {

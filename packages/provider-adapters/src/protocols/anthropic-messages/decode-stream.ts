@@ -20,6 +20,7 @@ import {
   type AdapterStreamStep,
   type SseItem,
 } from '../../codec-kit/index.js';
+import { anthropicCompactionFieldsText } from './wire-compaction-fields.js';
 import { convertAnthropicUsage, type AnthropicWireUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
@@ -47,7 +48,7 @@ type OpenBlock =
   | { readonly kind: 'thinking'; readonly fragments: string[]; readonly signature: string[] }
   | { readonly kind: 'redacted'; readonly data: string }
   | { readonly kind: 'tool'; readonly toolCallId: string; readonly toolName: string; textLength: number }
-  | { readonly kind: 'compaction'; content: string | null }
+  | { readonly kind: 'compaction'; content: string | null; fields: Record<string, unknown> | undefined }
   | { readonly kind: 'server-tool' };
 
 function invalid(rule: string): ProtocolViolationError {
@@ -127,7 +128,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
         return;
       }
       case 'compaction':
-        open.set(index, { kind: 'compaction', content: block.content });
+        open.set(index, { kind: 'compaction', content: block.content, fields: block.fields });
         return;
       case 'server-tool':
         open.set(index, { kind: 'server-tool' });
@@ -176,6 +177,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
         // The delta carries the block's final summary (the SDK's accumulator assigns it), not a fragment.
         if (delta.type !== 'compaction_delta') throw invalid(`${delta.type} inside a compaction block`);
         block.content = delta.content;
+        if (delta.fields !== undefined) block.fields = { ...block.fields, ...delta.fields };
         return;
       case 'server-tool':
         if (delta.type !== 'input_json_delta') throw invalid(`${delta.type} inside a skipped block`);
@@ -222,8 +224,12 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
       case 'compaction':
         // A failed compaction (`content: null`) is a no-op at the API: nothing to carry.
         if (block.content === null) return;
-        parts.set(index, { type: 'compaction', data: block.content });
-        events.push({ type: 'compaction', index, data: block.content });
+        {
+          const providerFields = anthropicCompactionFieldsText(block.fields);
+          const fields = providerFields === undefined ? {} : { providerFields };
+          parts.set(index, { type: 'compaction', data: block.content, ...fields });
+          events.push({ type: 'compaction', index, data: block.content, ...fields });
+        }
         return;
       case 'server-tool':
         return;

@@ -1,5 +1,6 @@
 import type { ChatOutputPartV4, EgressContextV1, FinishReasonV1, UsageV3 } from '@tokenforge/model-protocol';
 import { parseSafeJson } from '../../codec-kit/index.js';
+import { anthropicCompactionFieldsOf, type AnthropicCompactionFields } from './wire-compaction-fields.js';
 import { encodeAnthropicStopReason } from './encode-client-finish-reason.js';
 import { encodeAnthropicWireUsage, type AnthropicEgressUsage } from './encode-client-usage.js';
 
@@ -9,7 +10,7 @@ export type AnthropicEgressContentBlock =
   | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
   | { readonly type: 'redacted_thinking'; readonly data: string }
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
-  | { readonly type: 'compaction'; readonly content: string };
+  | ({ readonly type: 'compaction'; readonly content: string } & AnthropicCompactionFields);
 
 /** A whole Message as written to an Anthropic client. */
 export interface AnthropicEgressMessage {
@@ -41,8 +42,8 @@ export function parseEgressToolInput(argumentsText: string): Record<string, unkn
  * Maps one normalized output part to an Anthropic content block: text → `text`; reasoning → `thinking` (an
  * absent signature is written as `""`, which Anthropic clients accept and a replay drops); redacted reasoning
  * → `redacted_thinking`; tool call → `tool_use` with the parsed input; refusal → `text` (Anthropic has no
- * refusal block; the `refusal` stop reason says it); compaction → `compaction` with the data as its `content`,
- * unmodified (the gateway's seal leaves another family's compaction out before this). A tool call whose arguments are not a JSON object (cut
+ * refusal block; the `refusal` stop reason says it); compaction → `compaction` with the data as its `content` and its
+ * verbatim members (`encrypted_content`, `signature`, `tool_changes`) after it, unmodified (the gateway's seal leaves another family's compaction out before this). A tool call whose arguments are not a JSON object (cut
  * off by the token limit) cannot be written as `tool_use` and is left out, deliberately.
  */
 export function encodeAnthropicEgressBlock(part: ChatOutputPartV4): AnthropicEgressContentBlock | undefined {
@@ -59,7 +60,7 @@ export function encodeAnthropicEgressBlock(part: ChatOutputPartV4): AnthropicEgr
       return input === undefined ? undefined : { type: 'tool_use', id: part.toolCallId, name: part.toolName, input };
     }
     case 'compaction':
-      return { type: 'compaction', content: part.data };
+      return { type: 'compaction', content: part.data, ...anthropicCompactionFieldsOf(part.providerFields) };
     default: {
       const unknownPart: never = part;
       void unknownPart;

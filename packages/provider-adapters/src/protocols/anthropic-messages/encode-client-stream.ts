@@ -7,6 +7,7 @@ import {
   type UsageV3,
 } from '@tokenforge/model-protocol';
 import { formatSseEvent } from '../../codec-kit/index.js';
+import { anthropicCompactionFieldsOf } from './wire-compaction-fields.js';
 import { ANTHROPIC_CANCELLED_ERROR, mapAnthropicEgressError } from './encode-client-error.js';
 import { encodeAnthropicStopReason } from './encode-client-finish-reason.js';
 import { encodeAnthropicWireUsage } from './encode-client-usage.js';
@@ -181,8 +182,10 @@ export function createAnthropicMessagesStreamEncoder(context: EgressContextV1, o
         }
         case 'compaction': {
           // As Anthropic streams it: the block opens empty, its whole summary is one `compaction_delta`.
-          const wireIndex = startBlock(out, event.index, 'compaction', { type: 'compaction', content: null });
-          write(out, 'content_block_delta', { index: wireIndex, delta: { type: 'compaction_delta', content: event.data } });
+          // `encrypted_content` travels on the delta (as the SDK's accumulator reads it), the other members on the block.
+          const { encrypted_content: encrypted, ...blockFields } = anthropicCompactionFieldsOf(event.providerFields);
+          const wireIndex = startBlock(out, event.index, 'compaction', { type: 'compaction', content: null, ...blockFields });
+          write(out, 'content_block_delta', { index: wireIndex, delta: { type: 'compaction_delta', content: event.data, ...(encrypted === undefined ? {} : { encrypted_content: encrypted }) } });
           open.delete(event.index);
           write(out, 'content_block_stop', { index: wireIndex });
           break;

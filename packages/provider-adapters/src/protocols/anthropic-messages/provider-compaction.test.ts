@@ -121,4 +121,49 @@ describe('anthropic-messages: compaction the provider emits', () => {
     const alone = encodeAnthropicMessagesRequest({ ...task, contextManagement: undefined } as ChatTaskV4, { model: 'm' });
     expect(anthropicBetaFlags(alone)).toBe('compact-2026-01-12');
   });
+
+  describe('the members sent back verbatim beside content (SDK BetaCompactionBlock: encrypted_content, signature, tool_changes)', () => {
+    const block = {
+      type: 'compaction',
+      content: SUMMARY,
+      encrypted_content: 'RW5jcnlwdGVkTWV0YWRhdGE=',
+      signature: 'U2lnbmF0dXJlT3ZlclN1bW1hcnk=',
+      tool_changes: [{ type: 'tool_addition', tool: { type: 'tool_reference', name: 'bash' } }],
+    };
+
+    it('a sync block comes back to an Anthropic client with them, and a client sending it back reaches the provider with them', () => {
+      const { terminal } = decodeAnthropicMessagesResponse({ body: { ...body, content: [block, body.content[1]] }, headers: {}, status: 200, nowMs: 0 });
+      const written = JSON.parse(decoder.decode(createAnthropicMessagesEgressCodec().encodeResponse(terminal, CONTEXT).body)) as { content: unknown[] };
+      expect(JSON.stringify(written.content[0])).toBe(JSON.stringify(block));
+      const history = [{ role: 'user', content: 'a' }, { role: 'assistant', content: [block, { type: 'text', text: 'b' }] }, { role: 'user', content: 'c' }];
+      const task = decodeAnthropicMessagesRequest({ path: '/v1/messages', body: encoder.encode(JSON.stringify({ model: 'm', max_tokens: 10, messages: history })) }).task as ChatTaskV4;
+      const sent = encodeAnthropicMessagesRequest(task, { model: 'm' });
+      expect(JSON.stringify(sent.messages[1]?.content[0])).toBe(JSON.stringify(block));
+    });
+
+    it('a streamed block carries encrypted_content on its delta and the other members on its start, both ways', async () => {
+      const { encrypted_content: encrypted, ...start } = block;
+      const text = frames([
+        { type: 'message_start', message: { id: 'msg_01', usage: { input_tokens: 5, output_tokens: 1 } } },
+        { type: 'content_block_start', index: 0, content_block: { ...start, content: null } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'compaction_delta', content: SUMMARY, encrypted_content: encrypted } },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'message_delta', delta: { stop_reason: 'compaction' }, usage: { output_tokens: 9 } },
+        { type: 'message_stop' },
+      ]);
+      const parts = await decodeStream(text);
+      const events = parts.flatMap((part): NormalizedStreamEventV4[] => (part.type === 'terminal' ? [] : [part]));
+      const compaction = events.find((event) => event.type === 'compaction');
+      expect(compaction).toMatchObject({ type: 'compaction', data: SUMMARY });
+      expect(parts.at(-1)).toMatchObject({ type: 'terminal', outcome: { status: 'completed' } });
+      const out = createAnthropicMessagesStreamEncoder(CONTEXT).encodeEvent(compaction as NormalizedStreamEventV4);
+      const written = sseData(decoder.decode(out));
+      expect(written[1]).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'compaction', content: null, signature: block.signature, tool_changes: block.tool_changes } });
+      expect(written[2]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'compaction_delta', content: SUMMARY, encrypted_content: encrypted } });
+    });
+
+    it('refuses a malformed member', () => {
+      expect(() => decodeAnthropicMessagesResponse({ body: { ...body, content: [{ ...block, signature: 7 }] }, headers: {}, status: 200, nowMs: 0 })).toThrow(/signature is malformed/);
+    });
+  });
 });

@@ -2,6 +2,7 @@ import { CONTRACT_BOUNDS_V1 as BOUNDS } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { createWireReaders, isWireRecord as isRecord, type WireRecord as JsonRecord } from '../../codec-kit/wire-readers.js';
 import { readDetailCount, readDetailRecord, readServiceTier } from '../../codec-kit/usage-detail-readers.js';
+import { readAnthropicCompactionFields } from './wire-compaction-fields.js';
 import type { AnthropicWireUsage } from './convert-usage.js';
 
 /*
@@ -63,7 +64,7 @@ export type AnthropicWireContentBlock =
    * compaction (a no-op) and, when streamed, at `content_block_start` (the summary then comes as one
    * `compaction_delta`). https://platform.claude.com/docs/en/build-with-claude/compaction
    */
-  | { readonly type: 'compaction'; readonly content: string | null }
+  | { readonly type: 'compaction'; readonly content: string | null; readonly fields: Record<string, unknown> | undefined }
   /** A known server-tool block, skipped. */
   | { readonly type: 'server-tool'; readonly wireType: string };
 
@@ -92,7 +93,7 @@ export type AnthropicWireDelta =
   | { readonly type: 'thinking_delta'; readonly thinking: string }
   | { readonly type: 'signature_delta'; readonly signature: string }
   /** The summary of a `compaction` block: its final value (`null` for a failed compaction), not a fragment. */
-  | { readonly type: 'compaction_delta'; readonly content: string | null }
+  | { readonly type: 'compaction_delta'; readonly content: string | null; readonly fields: Record<string, unknown> | undefined }
   /** A known delta type that is dropped (see {@link ANTHROPIC_HARMLESS_DELTA_TYPES}). */
   | { readonly type: 'harmless'; readonly wireType: string };
 
@@ -215,7 +216,9 @@ function readContentBlock(value: unknown, path: string, streamed: boolean): Anth
       const content = value.content;
       if (content !== null && content !== undefined && typeof content !== 'string') throw violation(`${path}.content`, 'must be a string or null');
       if (!streamed && content === undefined) throw violation(`${path}.content`, 'is required');
-      return { type: 'compaction', content: typeof content === 'string' && content.length > 0 ? content : null };
+      const read = readAnthropicCompactionFields(value, undefined);
+      if ('malformed' in read) throw violation(`${path}.${read.malformed}`, 'is malformed');
+      return { type: 'compaction', content: typeof content === 'string' && content.length > 0 ? content : null, fields: read.fields };
     }
     default:
       if (ANTHROPIC_SERVER_TOOL_BLOCK_TYPES.has(type)) return { type: 'server-tool', wireType: type };
@@ -337,7 +340,9 @@ function readDelta(value: unknown): AnthropicWireDelta {
     case 'compaction_delta': {
       const content = value.content;
       if (content !== null && content !== undefined && typeof content !== 'string') throw violation('event.delta.content', 'must be a string or null');
-      return { type, content: typeof content === 'string' && content.length > 0 ? content : null };
+      const read = readAnthropicCompactionFields(value, undefined);
+      if ('malformed' in read) throw violation(`event.delta.${read.malformed}`, 'is malformed');
+      return { type, content: typeof content === 'string' && content.length > 0 ? content : null, fields: read.fields };
     }
     default:
       if (ANTHROPIC_HARMLESS_DELTA_TYPES.has(type)) return { type: 'harmless', wireType: type };

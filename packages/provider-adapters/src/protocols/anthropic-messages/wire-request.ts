@@ -70,6 +70,8 @@ export interface AnthropicRedactedThinkingBlockParam {
 export interface AnthropicCompactionBlockParam {
   readonly type: 'compaction';
   readonly content: string;
+  /** `encrypted_content`, `signature`, `tool_changes` as the API returned them, when it did. */
+  readonly [verbatim: string]: unknown;
   readonly cache_control?: AnthropicCacheControl;
 }
 
