@@ -1,10 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import type { SimulatorRequestRecord } from '@tokenforge/provider-simulator';
+import { startProviderSimulator, type SimulatorRequestRecord } from '@tokenforge/provider-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startGateway, type RunningGateway } from './start-gateway.js';
 import { createLogCapture, eventually, type LogCapture } from './test-support/log-capture.js';
+import { simulatorCatalogue, TEST_CLIENT_KEY } from './test-support/simulator-catalogue.js';
 
 /*
  * Compaction a provider emits, and the requests that ask for it, over real sockets with the official SDKs, gateway →
@@ -190,3 +191,32 @@ describe('content left out across dialects in the operator log', () => {
     expect(JSON.stringify(line)).not.toContain('c2VjcmV0LXBheWxvYWQ=');
   });
 });
+
+describe('another family\'s compaction in an answer (a provider that compacts unasked)', () => {
+  it('is never written to an Anthropic client: a sync answer names it in its header, a stream in its log line', async () => {
+    const simulator = await startProviderSimulator();
+    const own = createLogCapture();
+    const { catalogue, env } = simulatorCatalogue(simulator, [
+      { name: 'compacting', taskKind: 'chat', targets: [{ family: 'openai-responses/v1', model: 'recorded.constructed__openai-responses-compaction' }] },
+    ]);
+    const local = await startGateway({ catalogue, env, logger: own });
+    try {
+      const client = new Anthropic({ apiKey: TEST_CLIENT_KEY, baseURL: local.url, maxRetries: 0 });
+      const { data, response } = await client.messages.create({ model: 'compacting', max_tokens: 64, messages: [{ role: 'user', content: 'Go on.' }] }).withResponse();
+      expect(data.content).toEqual([{ type: 'text', text: 'Continuing from the compacted context.' }]);
+      expect(response.headers.get('x-tokenforge-dropped-content')).toBe('compaction');
+      await eventually(() => own.requests().length === 1);
+      expect(own.requests()[0]?.droppedContent).toEqual(['compaction']);
+
+      const stream = client.messages.stream({ model: 'compacting', max_tokens: 64, messages: [{ role: 'user', content: 'Go on.' }] });
+      const message = await stream.finalMessage();
+      expect(message.content).toEqual([{ type: 'text', text: 'Continuing from the compacted context.' }]);
+      await eventually(() => own.requests().length === 2);
+      expect(own.requests()[1]?.droppedContent).toEqual(['compaction']);
+    } finally {
+      await local.close();
+      await simulator.close();
+    }
+  });
+});
+

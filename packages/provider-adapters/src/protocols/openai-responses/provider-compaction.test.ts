@@ -6,7 +6,8 @@ import { createOpenAiResponsesStreamEncoder } from './encode-client-stream.js';
 import { encodeOpenAiResponsesRequest } from './encode-request.js';
 import { decodeOpenAiResponsesClientRequest } from './ingress.js';
 import { completed, opening, responseObject, textMessage } from './test-support/constructed-events.js';
-import { runStream, sse } from './test-support/stream-harness.js';
+import { readFixture, runStream, sse, typedSse } from './test-support/stream-harness.js';
+import { parseSafeJson } from '../../codec-kit/index.js';
 
 /*
  * Compaction a Responses provider emits, built from https://developers.openai.com/api/docs/guides/compaction
@@ -79,5 +80,12 @@ describe('openai-responses: compaction the provider emits', () => {
     expect(JSON.stringify(sent.context_management)).toBe(JSON.stringify(request.context_management));
     const without = decodeOpenAiResponsesClientRequest({ path: '/responses', body: encoder.encode(JSON.stringify({ model: 'm', input: 'hi' })) }).task as ChatTaskV4;
     expect(encodeOpenAiResponsesRequest(without, 'm').body.value).not.toHaveProperty('context_management');
+  });
+
+  it('reads the constructed fixtures the simulator serves (constructed__openai-responses-compaction), sync and stream alike', async () => {
+    const sync = decodeOpenAiResponsesResponse(parseSafeJson(readFixture('constructed__openai-responses-compaction.json'))).terminal;
+    const streamed = await runStream(typedSse(readFixture('constructed__openai-responses-compaction.chunks.txt')));
+    expect(sync).toMatchObject({ status: 'completed', result: { content: [{ type: 'compaction', id: 'cmp_constructed_01' }, { type: 'text' }] } });
+    expect(streamed.terminal).toEqual(sync);
   });
 });
