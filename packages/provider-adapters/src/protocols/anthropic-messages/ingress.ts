@@ -313,7 +313,7 @@ function readStopSequences(body: JsonRecord): string[] | undefined {
  * `output_config.format` (json_schema), or the beta's top-level `output_format` (the two must agree when both are
  * sent) → a JSON response format with that schema; `temperature`, `top_p`,
  * `top_k` → sampling; `stop_sequences`; `stream` (default false); `metadata.user_id` → `endUserId` (left out
- * when not a printable string within the bound); `context_management` edits → `contextManagement`
+ * when not a printable string within the bound); `context_management` clearing edits → `contextManagement` and its `compact_20260112` edit → `compaction`
  * (see `readContextManagement`). The rest of `metadata`, `service_tier`, `container`, `inference_geo`, a top-level
  * `cache_control` and unknown
  * fields are ignored: none of them changes the answer. The result must satisfy the task schema.
