@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AdapterStreamPartV1, ChatTaskV4, EgressContextV1, NormalizedStreamEventV4 } from '@tokenforge/model-protocol';
 import { bodyOf } from '../../codec-kit/test-support/run-sse-stream.js';
@@ -100,6 +101,23 @@ describe('anthropic-messages: compaction the provider emits', () => {
       { type: 'content_block_delta', index: 0, delta: { type: 'compaction_delta', content: SUMMARY } },
       { type: 'content_block_stop', index: 0 },
     ]);
+  });
+
+  it('any split of the stream\'s bytes, inside multi-byte characters of the summary too, gives the same parts', async () => {
+    const text = streamed.replace('step 4 is next', 'étape 4 — 下一步 🙂');
+    const bytes = encoder.encode(text);
+    const reference = await decodeStream(text);
+    expect(reference.at(-1)).toMatchObject({ outcome: { status: 'completed', result: { content: [{ type: 'compaction', data: expect.stringContaining('下一步 🙂') }, { type: 'text' }] } } });
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.byteLength - 1 }), { maxLength: 30 }), async (cuts) => {
+        const sorted = [...cuts].sort((left, right) => left - right);
+        const reads = [0, ...sorted].map((start, position) => bytes.slice(start, sorted[position] ?? bytes.byteLength));
+        const parts: AdapterStreamPartV1[] = [];
+        for await (const part of decodeAnthropicMessagesStream({ body: bodyOf(reads), headers: {}, nowMs: 0, signal: new AbortController().signal })) parts.push(part);
+        expect(parts).toEqual(reference);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('refuses a delta of another kind inside a compaction block', async () => {

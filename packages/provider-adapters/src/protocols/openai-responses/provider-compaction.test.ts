@@ -6,7 +6,8 @@ import { createOpenAiResponsesStreamEncoder } from './encode-client-stream.js';
 import { encodeOpenAiResponsesRequest } from './encode-request.js';
 import { decodeOpenAiResponsesClientRequest } from './ingress.js';
 import { completed, opening, responseObject, textMessage } from './test-support/constructed-events.js';
-import { readFixture, runStream, sse, typedSse } from './test-support/stream-harness.js';
+import fc from 'fast-check';
+import { readFixture, runStream, splitBytes, sse, typedSse } from './test-support/stream-harness.js';
 import { parseSafeJson } from '../../codec-kit/index.js';
 
 /*
@@ -87,5 +88,18 @@ describe('openai-responses: compaction the provider emits', () => {
     const streamed = await runStream(typedSse(readFixture('constructed__openai-responses-compaction.chunks.txt')));
     expect(sync).toMatchObject({ status: 'completed', result: { content: [{ type: 'compaction', id: 'cmp_constructed_01' }, { type: 'text' }] } });
     expect(streamed.terminal).toEqual(sync);
+  });
+
+  it('any split of the compaction stream\'s bytes gives the same events and terminal', async () => {
+    const bytes = encoder.encode(typedSse(readFixture('constructed__openai-responses-compaction.chunks.txt')));
+    const reference = await runStream([bytes]);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: bytes.byteLength - 1 }), { maxLength: 30 }), async (cuts) => {
+        const result = await runStream(splitBytes(bytes, cuts));
+        expect(result.events).toEqual(reference.events);
+        expect(result.terminal).toEqual(reference.terminal);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
