@@ -228,6 +228,7 @@ export type {
 } from './task/v3/task-envelope-v3.js';
 export {
   compactionPartV4Schema,
+  compactionControlV4Schema,
   reasoningPartV4Schema,
   chatContentPartV4Schema,
   chatMessageV4Schema,
@@ -237,6 +238,7 @@ export {
 } from './task/v4/task-envelope-v4.js';
 export type {
   CompactionPartV4,
+  CompactionControlV4,
   ReasoningPartV4,
   ChatContentPartV4,
   ChatMessageV4,

@@ -32,6 +32,7 @@ export function logStage(logger: Logger, scope: RequestScope, status: number, ou
     totalMs: Math.round(performance.now() - scope.started),
     ...(facts.providerRequestId === undefined ? {} : { providerRequestId: facts.providerRequestId }),
     ...(facts.droppedHostedTools === undefined ? {} : { droppedHostedTools: facts.droppedHostedTools }),
+    ...(facts.droppedContent === undefined ? {} : { droppedContent: facts.droppedContent }),
   };
   logRequest(logger, line);
   recordRequest?.({

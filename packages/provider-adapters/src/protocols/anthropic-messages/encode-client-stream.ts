@@ -3,10 +3,11 @@ import {
   type AdapterTerminalOutcome,
   type EgressContextV1,
   type EgressStreamEncoderV1,
-  type NormalizedStreamEventV1,
+  type NormalizedStreamEventV4,
   type UsageV3,
 } from '@tokenforge/model-protocol';
 import { formatSseEvent } from '../../codec-kit/index.js';
+import { anthropicCompactionFieldsOf } from './wire-compaction-fields.js';
 import { ANTHROPIC_CANCELLED_ERROR, mapAnthropicEgressError } from './encode-client-error.js';
 import { encodeAnthropicStopReason } from './encode-client-finish-reason.js';
 import { encodeAnthropicWireUsage } from './encode-client-usage.js';
@@ -14,7 +15,7 @@ import { encodeAnthropicWireUsage } from './encode-client-usage.js';
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 
-type WireBlockKind = 'text' | 'thinking' | 'tool_use';
+type WireBlockKind = 'text' | 'thinking' | 'tool_use' | 'compaction';
 
 interface WireBlock {
   readonly wireIndex: number;
@@ -45,7 +46,8 @@ const DELTA_HEAD = 'event: content_block_delta\ndata: {"type":"content_block_del
  *   addresses `content[index]`): text and refusal → `text` with `text_delta`; reasoning → `thinking` with
  *   `thinking_delta`, and its signature as one `signature_delta` before `content_block_stop`; redacted
  *   reasoning → a whole `redacted_thinking` block; tool calls → `tool_use` (`input: {}`) with
- *   `input_json_delta` fragments (if no fragment came, the final argument text is written as one);
+ *   `input_json_delta` fragments (if no fragment came, the final argument text is written as one); a compaction
+ *   → a `compaction` block opened with `content: null`, its data as one `compaction_delta`, then closed;
  * - later `usage` events are remembered, not written: Anthropic carries final usage on `message_delta`;
  * - a completed terminal closes any open block, then writes `message_delta` (stop reason, `stop_sequence:
  *   null`, cumulative usage including input and cache figures) and `message_stop`; a failed or cancelled
@@ -116,7 +118,7 @@ export function createAnthropicMessagesStreamEncoder(context: EgressContextV1, o
 
   return {
     contentType: 'text/event-stream',
-    encodeEvent(event: NormalizedStreamEventV1): Uint8Array {
+    encodeEvent(event: NormalizedStreamEventV4): Uint8Array {
       if (finished) return EMPTY;
       const out: string[] = [];
       if (event.type === 'usage') {
@@ -176,6 +178,16 @@ export function createAnthropicMessagesStreamEncoder(context: EgressContextV1, o
             delta(out, block, { type: 'input_json_delta', partial_json: event.argumentsText });
           }
           stopBlock(out, event.index, block);
+          break;
+        }
+        case 'compaction': {
+          // As Anthropic streams it: the block opens empty, its whole summary is one `compaction_delta`.
+          // `encrypted_content` travels on the delta (as the SDK's accumulator reads it), the other members on the block.
+          const { encrypted_content: encrypted, ...blockFields } = anthropicCompactionFieldsOf(event.providerFields);
+          const wireIndex = startBlock(out, event.index, 'compaction', { type: 'compaction', content: null, ...blockFields });
+          write(out, 'content_block_delta', { index: wireIndex, delta: { type: 'compaction_delta', content: event.data, ...(encrypted === undefined ? {} : { encrypted_content: encrypted }) } });
+          open.delete(event.index);
+          write(out, 'content_block_stop', { index: wireIndex });
           break;
         }
         default: {
