@@ -64,6 +64,11 @@ local function answer(kind, code, scope, retry)
   local s = states()
   return { kind, code, scope, retry, s[1], s[2], s[3], s[4], s[5], s[6] }
 end
+-- A window's key outlives its newest entry by at least a window: its expiry is pushed out (a write, copied to the
+-- append-only file) only when less than that is left, about once a minute, not on every admission.
+local function keep(key)
+  if redis.call('PTTL', key) < WINDOW_MS + 1000 then redis.call('PEXPIRE', key, 2 * WINDOW_MS) end
+end
 -- HMGET and HDEL of many fields, in slices that stay within Lua's limit on unpacked arguments.
 local function in_slices(command, key, fields, each)
   for i = 1, #fields, 1000 do
@@ -149,7 +154,7 @@ for _, h in ipairs(holders) do
   if first then
     if h.rpm then
       redis.call('ZADD', h.rq, int(now), attempt_id)
-      redis.call('PEXPIRE', h.rq, WINDOW_MS + 1000)
+      keep(h.rq)
       h.requests, h.requests_reset = h.requests + 1, WINDOW_MS
     end
     redis.call('ZADD', h.sl, int(deadline), request_id)
@@ -158,8 +163,8 @@ for _, h in ipairs(holders) do
     redis.call('ZADD', h.tk, int(now), attempt_id)
     redis.call('HSET', h.tkn, attempt_id, ARGV[6])
     redis.call('HINCRBY', h.tkn, '#', ARGV[6])
-    redis.call('PEXPIRE', h.tk, WINDOW_MS + 1000)
-    redis.call('PEXPIRE', h.tkn, WINDOW_MS + 1000)
+    keep(h.tk)
+    keep(h.tkn)
     h.tokens, h.tokens_reset = h.tokens + tokens, WINDOW_MS
   end
   add_budget(h.bg, 'r', currency, { p.day.id, p.month.id, p.total.id }, ARGV[7])
@@ -171,4 +176,4 @@ return answer('admitted', '', '', -1)
 `;
 
 /** SHA-1 of {@link REDIS_ADMISSION_SCRIPT}, pinned: a test fails when the script changes without it. */
-export const REDIS_ADMISSION_SCRIPT_SHA1 = 'd2c1542301520e708ebbaf13a279454e0102fca0';
+export const REDIS_ADMISSION_SCRIPT_SHA1 = 'a3ea949743d1e703198fa2cbf4a64402ce8380f7';
