@@ -26,6 +26,8 @@ const MAX_CANDIDATES = 4;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
+/** Longest slice V8 copies instead of pointing into its parent string (`SlicedString::kMinLength` is 13). */
+const LONGEST_COPIED_SLICE = 12;
 
 /**
  * Learns the template of `text`, a chunk the general reader parsed and found plain with `content`. The content
@@ -75,8 +77,10 @@ export function learnPlainChunkTemplate(
  * `undefined` (the general reader decides). Both literals must each be exactly one valid JSON string.
  */
 export function readPlainChunkContent(text: string, template: PlainChunkTemplate): string | undefined {
-  if (!text.startsWith(template.head)) return undefined;
   const start = template.head.length;
+  // Not `startsWith`: on Node 20 it fell to ~1 µs a call for this ~150-character head once warm, while a slice
+  // compared with `===` stays near 0.1 µs.
+  if (text.length < start || text.slice(0, start) !== template.head) return undefined;
   let end: number;
   if (template.varyingLast) {
     if (text.charCodeAt(text.length - 1) !== 0x7d) return undefined;
@@ -91,11 +95,14 @@ export function readPlainChunkContent(text: string, template: PlainChunkTemplate
 }
 
 /**
- * The value of `text.slice(start, end)` when that is exactly one JSON string literal, else `undefined`. Literals
- * without escapes (most stream fragments) are checked by a character loop and sliced; others go to `JSON.parse`.
+ * The value of `text.slice(start, end)` when that is exactly one JSON string literal, else `undefined`. Short
+ * literals without escapes (most stream fragments) are checked by a character loop and sliced (V8 copies a slice
+ * this short); others go to `JSON.parse`, whose result, unlike a longer slice, keeps no reference to the whole read
+ * (the decoder keeps every fragment until the stream ends).
  */
 export function readStringLiteral(text: string, start: number, end: number): string | undefined {
   if (end - start < 2 || text.charCodeAt(start) !== QUOTE || text.charCodeAt(end - 1) !== QUOTE) return undefined;
+  if (end - start - 2 > LONGEST_COPIED_SLICE) return parseLiteral(text.slice(start, end));
   const last = end - 1;
   for (let position = start + 1; position < last; position += 1) {
     const code = text.charCodeAt(position);
