@@ -146,7 +146,7 @@ describe('commitStream', () => {
       expect(sendDirectStream((await commit(reads, undefined, textEgress)).response, outgoing)).toBe(true);
     });
     expect(Buffer.from(await (await fetch(url)).arrayBuffer()).toString('utf8')).toBe(wire);
-    expect(writes).toEqual(['data: a\n\ndata: é\n\ndata: 文\n\n', 'data: d\n\n', 'data: e\n\ndata: 😀\n\n']);
+    expect(writes.map((chunk) => Buffer.from(chunk as Uint8Array).toString('utf8'))).toEqual(['data: a\n\ndata: é\n\ndata: 文\n\n', 'data: d\n\n', 'data: e\n\ndata: 😀\n\n']);
     const { response, ended } = await commit(reads, undefined, textEgress);
     const chunks: Buffer[] = [];
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));

@@ -132,15 +132,17 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
     input.end(200, status);
   };
   /**
-   * The next bytes for the client (as text when the encoder offers text): every event encoded since the last
-   * write, with the events of the same upstream read gathered into one chunk; `undefined` once the events have
-   * ended. Throws what the event iterator threw.
+   * The next bytes for the client: every event encoded since the last write, with the events of the same upstream
+   * read gathered into one chunk (joined as text and encoded once when the encoder offers text); `undefined` once
+   * the events have ended. Throws what the event iterator threw.
    */
-  const nextChunk = async (): Promise<Uint8Array | string | undefined> => {
+  const nextChunk = async (): Promise<Uint8Array | undefined> => {
     for (;;) {
       if (!ended) takeHeld();
       if (pendingText.length > 0) {
-        const chunk = pendingText;
+        // One encode per write into node's pooled buffers: a string handed to the socket instead is copied into a
+        // write buffer sized for its worst case (3 bytes a character), held until the client reads it.
+        const chunk = Buffer.from(pendingText, 'utf8');
         pendingText = '';
         facts.firstByteAt ??= performance.now();
         return chunk;
@@ -189,7 +191,7 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
         try {
           const bytes = await nextChunk();
           if (bytes !== undefined) {
-            controller.enqueue(typeof bytes === 'string' ? textEncoder.encode(bytes) : bytes);
+            controller.enqueue(bytes);
             return;
           }
           const { tail, terminal, status } = await ending();
@@ -247,8 +249,6 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   };
   return { kind: 'answer', response: withDirectStreamWriter(response, writeToSocket), outcome: 'stream' };
 }
-
-const textEncoder = new TextEncoder();
 
 function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
   let total = 0;
