@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { EgressContextV1 } from '@tokenforge/model-protocol';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
@@ -22,6 +23,8 @@ import { createRequestScope } from './request-scope.js';
 export interface ServeModelRequestOptions {
   /** The route label of the operator log and telemetry, in place of `METHOD /path` (`WS /v1/responses`). */
   readonly route?: string;
+  /** The `node:http` request under `request` (on `@hono/node-server`): the decode stage reads the body from it. */
+  readonly incoming?: IncomingMessage;
 }
 
 const SHUTDOWN_REFUSAL = egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'cancelled:shutdown', { connection: 'close' });
@@ -58,6 +61,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     dialect,
     ingress: codecs.ingress,
     maxBodyBytes: runtime.limits.maxBodyBytes,
+    incoming: options.incoming,
     bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs, signal: runtime.shutdown },
   });
   if (read.kind === 'refuse') return answerRefusal(read.refusal);
