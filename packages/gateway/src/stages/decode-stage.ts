@@ -18,6 +18,8 @@ export interface DecodeInput {
   readonly maxBodyBytes: number;
   /** How long the body may take; none for a request built in-process. */
   readonly bodyDeadlines?: BodyDeadlines | undefined;
+  /** `request.url` parsed, when the caller already has it. */
+  readonly url?: URL | undefined;
   /** The `node:http` request under `request` (on `@hono/node-server`): its body is read from it directly. */
   readonly incoming?: IncomingMessage | undefined;
 }
@@ -57,7 +59,7 @@ export async function decodeStage(input: DecodeInput): Promise<StageOutcome<Deco
       const custom = await dialect.decode(body, request);
       return proceed({ decoded: custom.decoded, preparedMedia: custom.preparedMedia, bodyBytes: body.byteLength });
     }
-    const url = new URL(request.url);
+    const url = input.url ?? new URL(request.url);
     const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: meaningfulHeaders(request.headers) };
     return proceed({ decoded: dialect.decodeWire === undefined ? input.ingress.decodeRequest(wire) : dialect.decodeWire(wire), bodyBytes: body.byteLength });
   } catch (error) {
