@@ -16,7 +16,8 @@
  * its concurrency. Paths run in alternating order each round. Per path: added p50/p99 over the floor, requests per second, CPU time
  * per request and peak RSS of the gateway process (/proc), and for streams added time per chunk and to first byte.
  * Gateways are pinned to core 0, the upstream and the load generator to core 1 when `taskset` exists
- * (`--no-pin` turns that off). `--quick` for short rounds, `--no-governance` leaves the governed paths out. Writes
+ * (`--no-pin` turns that off). `--quick` for short rounds, `--no-governance` leaves the governed paths out,
+ * `--sync-only` measures the sync cells alone, `--no-peers` leaves Portkey and claude-code-router out. Writes
  * gateway.json (tools/bench/results/ in the full pooled `bench` run, else tools/bench/.runs/results/).
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
@@ -36,6 +37,8 @@ import { machineFacts, writeResults } from './harness.js';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const QUICK = process.argv.includes('--quick');
 const GOVERNANCE = !process.argv.includes('--no-governance');
+const SYNC_ONLY = process.argv.includes('--sync-only');
+const PEERS = !process.argv.includes('--no-peers');
 const PIN = !process.argv.includes('--no-pin') && hasTaskset() && cpus().length >= 2;
 const CONCURRENCIES = [1, 32, 256] as const;
 const CCR_KEY = 'ccr-bench-key-0123456789';
@@ -213,7 +216,7 @@ async function main(): Promise<void> {
   const peerProblems: Record<string, string> = {};
   let peersFolder: string | undefined;
   try {
-    peersFolder = ensureGatewayPeers();
+    if (PEERS) peersFolder = ensureGatewayPeers();
   } catch (error) {
     peerProblems.install = `npm ci of tools/bench/gateway-peers failed: ${String(error).slice(0, 300)}`;
   }
@@ -276,12 +279,12 @@ async function main(): Promise<void> {
   // of its first requests compiling, and sync c1 runs first).
   for (const path of paths) {
     await load({ url: path.url, headers: path.headers, body: path.body(false), concurrency: WARMUP.syncConcurrency, count: WARMUP.sync, durationMs: WARMUP_TIME_LIMIT_MS });
-    await load({ url: path.url, headers: path.headers, body: path.body(true), concurrency: WARMUP.streamConcurrency, count: WARMUP.streams, durationMs: WARMUP_TIME_LIMIT_MS });
+    if (!SYNC_ONLY) await load({ url: path.url, headers: path.headers, body: path.body(true), concurrency: WARMUP.streamConcurrency, count: WARMUP.streams, durationMs: WARMUP_TIME_LIMIT_MS });
   }
-  console.log(`warm-up: ${WARMUP.sync} sync requests and ${WARMUP.streams} streams on each of ${paths.length} paths`);
+  console.log(`warm-up: ${WARMUP.sync} sync requests${SYNC_ONLY ? '' : ` and ${WARMUP.streams} streams`} on each of ${paths.length} paths`);
 
   const runs: PathRun[] = [];
-  for (const stream of [false, true]) {
+  for (const stream of SYNC_ONLY ? [false] : [false, true]) {
     for (const concurrency of CONCURRENCIES) {
       const rounds = QUICK ? 1 : stream && concurrency === 256 ? 2 : 3;
       const durationMs = QUICK ? 250 : stream ? 1_200 : 1_000;
@@ -324,6 +327,7 @@ async function main(): Promise<void> {
   for (const line of summary.consoleLines) console.log(line);
   const path = writeResults('gateway', {
     quick: QUICK,
+    ...(SYNC_ONLY ? { syncOnly: true } : {}),
     pinned: PIN,
     warmup: { ...WARMUP, perCellSyncPerSlot: CELL_WARMUP_PER_SLOT },
     cpuModel: machineFacts().cpuModel,
