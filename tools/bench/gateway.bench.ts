@@ -17,8 +17,10 @@
  * per request and peak RSS of the gateway process (/proc), and for streams added time per chunk and to first byte.
  * Gateways are pinned to core 0, the upstream and the load generator to core 1 when `taskset` exists
  * (`--no-pin` turns that off). `--quick` for short rounds, `--no-governance` leaves the governed paths out,
- * `--sync-only` measures the sync cells alone, `--no-peers` leaves Portkey and claude-code-router out. Writes
- * gateway.json (tools/bench/results/ in the full pooled `bench` run, else tools/bench/.runs/results/).
+ * `--streams-only` measures the stream cells alone and `--sync-only` the sync cells alone, `--concurrency=32` (a comma list) only those cells and
+ * `--paths=ours-same,bare-node-proxy` (a comma list of path ids; floors always run) only those paths, peers
+ * unstarted unless named: for focused before/after runs while profiling. Writes gateway.json
+ * (tools/bench/results/ in the full pooled `bench` run, else tools/bench/.runs/results/).
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,10 +39,13 @@ import { machineFacts, writeResults } from './harness.js';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const QUICK = process.argv.includes('--quick');
 const GOVERNANCE = !process.argv.includes('--no-governance');
-const SYNC_ONLY = process.argv.includes('--sync-only');
-const PEERS = !process.argv.includes('--no-peers');
 const PIN = !process.argv.includes('--no-pin') && hasTaskset() && cpus().length >= 2;
-const CONCURRENCIES = [1, 32, 256] as const;
+const STREAMS_ONLY = process.argv.includes('--streams-only');
+const SYNC_ONLY = process.argv.includes('--sync-only');
+const listArgument = (name: string): string[] | undefined =>
+  process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3).split(',').filter((item) => item.length > 0);
+const ONLY_PATHS = listArgument('paths');
+const CONCURRENCIES = (listArgument('concurrency')?.map(Number) ?? [1, 32, 256]).filter((concurrency) => Number.isInteger(concurrency) && concurrency > 0);
 const CCR_KEY = 'ccr-bench-key-0123456789';
 /** Requests every path gets before the first measured cell (the same count for ours and the peers'). */
 const WARMUP = QUICK ? { sync: 1_000, syncConcurrency: 4, streams: 16, streamConcurrency: 4 } : { sync: 3_000, syncConcurrency: 4, streams: 64, streamConcurrency: 8 };
@@ -191,7 +196,7 @@ async function main(): Promise<void> {
     { id: 'ours-anthropic-to-openai', label: 'TokenForge: Anthropic in, openai-chat out, governance off', role: 'ours', floor: 'floor-openai', process: 'tokenforge', url: `${oursUrl}/v1/messages`, headers: anthropicHeaders(BENCH_CLIENT_KEY), body: (s) => ANTHROPIC_BODY('bench-openai', s), pid: ours.pid },
     { id: 'ours-openai-to-anthropic', label: 'TokenForge: OpenAI chat in, anthropic out, governance off', role: 'ours', floor: 'floor-anthropic', process: 'tokenforge', url: `${oursUrl}/v1/chat/completions`, headers: openAiHeaders(BENCH_CLIENT_KEY), body: (s) => OPENAI_BODY('bench-anthropic', s), pid: ours.pid },
   ];
-  if (GOVERNANCE) {
+  if (GOVERNANCE && (ONLY_PATHS === undefined || ONLY_PATHS.some((id) => id.endsWith(GOVERNED_SUFFIX)))) {
     const governedFolder = mkdtempSync(join(governanceFolder, 'governed-'));
     const { url, apiKey, child: governed } = await startOurGateway(upstreamPort, governedFolder, true);
     for (const path of paths.filter((candidate) => candidate.role === 'ours')) {
@@ -215,14 +220,15 @@ async function main(): Promise<void> {
   const peerVersions: Record<string, string> = {};
   const peerProblems: Record<string, string> = {};
   let peersFolder: string | undefined;
-  try {
-    if (PEERS) peersFolder = ensureGatewayPeers();
+  const wanted = (id: string): boolean => ONLY_PATHS === undefined || ONLY_PATHS.includes(id);
+  if (wanted('portkey') || wanted('claude-code-router')) try {
+    peersFolder = ensureGatewayPeers();
   } catch (error) {
     peerProblems.install = `npm ci of tools/bench/gateway-peers failed: ${String(error).slice(0, 300)}`;
   }
   const ccrHome = mkdtempSync(join(tmpdir(), 'tokenforge-ccr-home-'));
   if (peersFolder !== undefined) {
-    try {
+    if (wanted('portkey')) try {
       peerVersions[PORTKEY_PACKAGE] = installedVersion(peersFolder, PORTKEY_PACKAGE);
       const port = await freePort();
       const portkey = startChild(0, [join(peersFolder, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${port}`, '--headless'], { cwd: peersFolder });
@@ -243,7 +249,7 @@ async function main(): Promise<void> {
     } catch (error) {
       peerProblems.portkey = String(error).slice(0, 300);
     }
-    try {
+    if (wanted('claude-code-router')) try {
       peerVersions[CCR_PACKAGE] = installedVersion(peersFolder, CCR_PACKAGE);
       const port = await freePort();
       writeCcrConfig(ccrHome, port, upstreamPort, CCR_KEY);
@@ -267,6 +273,10 @@ async function main(): Promise<void> {
     }
   }
   for (const [peer, problem] of Object.entries(peerProblems)) console.log(`peer not measured: ${peer}: ${problem}`);
+  if (ONLY_PATHS !== undefined) {
+    const kept = paths.filter((path) => path.role === 'floor' || ONLY_PATHS.includes(path.id));
+    paths.splice(0, paths.length, ...kept);
+  }
 
   const load = (job: LoadJob): Promise<LoadResult> =>
     new Promise((resolve, reject) => {
@@ -278,13 +288,13 @@ async function main(): Promise<void> {
   // alike), sync and stream, so no path is measured while its JIT is still cold (a cold gateway spends ~150 ms
   // of its first requests compiling, and sync c1 runs first).
   for (const path of paths) {
-    await load({ url: path.url, headers: path.headers, body: path.body(false), concurrency: WARMUP.syncConcurrency, count: WARMUP.sync, durationMs: WARMUP_TIME_LIMIT_MS });
+    if (!STREAMS_ONLY) await load({ url: path.url, headers: path.headers, body: path.body(false), concurrency: WARMUP.syncConcurrency, count: WARMUP.sync, durationMs: WARMUP_TIME_LIMIT_MS });
     if (!SYNC_ONLY) await load({ url: path.url, headers: path.headers, body: path.body(true), concurrency: WARMUP.streamConcurrency, count: WARMUP.streams, durationMs: WARMUP_TIME_LIMIT_MS });
   }
-  console.log(`warm-up: ${WARMUP.sync} sync requests${SYNC_ONLY ? '' : ` and ${WARMUP.streams} streams`} on each of ${paths.length} paths`);
+  console.log(`warm-up: ${WARMUP.sync} sync requests and ${WARMUP.streams} streams on each of ${paths.length} paths`);
 
   const runs: PathRun[] = [];
-  for (const stream of SYNC_ONLY ? [false] : [false, true]) {
+  for (const stream of STREAMS_ONLY ? [true] : SYNC_ONLY ? [false] : [false, true]) {
     for (const concurrency of CONCURRENCIES) {
       const rounds = QUICK ? 1 : stream && concurrency === 256 ? 2 : 3;
       const durationMs = QUICK ? 250 : stream ? 1_200 : 1_000;
@@ -327,7 +337,6 @@ async function main(): Promise<void> {
   for (const line of summary.consoleLines) console.log(line);
   const path = writeResults('gateway', {
     quick: QUICK,
-    ...(SYNC_ONLY ? { syncOnly: true } : {}),
     pinned: PIN,
     warmup: { ...WARMUP, perCellSyncPerSlot: CELL_WARMUP_PER_SLOT },
     cpuModel: machineFacts().cpuModel,

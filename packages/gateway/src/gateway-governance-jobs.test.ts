@@ -125,9 +125,12 @@ describe('jobs under governance', () => {
       const line = logs.requests().filter((entry) => entry.route === 'GET /v1/jobs/{id}').at(-1);
       return line?.source;
     };
-    expect((await call('GET', `/v1/jobs/${created.json.id}`, apiKey)).json.status).toBe('queued');
+    // The simulated job moves on its own clock (queued 30 ms, running 60 ms): on a loaded machine the first read can see
+    // any state, so the second read is held to the first one's observation rather than to a fixed state.
+    const first = (await call('GET', `/v1/jobs/${created.json.id}`, apiKey)).json;
+    expect(['queued', 'running', 'succeeded']).toContain(first.status);
     expect(await sources()).toBe('provider');
-    expect((await call('GET', `/v1/jobs/${created.json.id}`, apiKey)).json.status).toBe('queued');
+    expect((await call('GET', `/v1/jobs/${created.json.id}`, apiKey)).json.status).toBe(first.status);
     expect(await sources()).toBe('store');
     const done = await pollUntilDone(apiKey, created.json.id);
     expect(done).toEqual(expect.objectContaining({ status: 'succeeded', media: [expect.objectContaining({ type: 'video' })] }));

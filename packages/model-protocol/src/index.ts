@@ -179,6 +179,7 @@ export type {
 
 export { CODEC_ERROR_CODES_V1, CodecErrorV1, isCodecErrorV1 } from './codec/v1/codec-error-v1.js';
 export type { CodecErrorCodeV1 } from './codec/v1/codec-error-v1.js';
+export { EGRESS_STREAM_EVENT_TEXT_V1 } from './codec/v1/codec-contracts-v1.js';
 export type {
   ClientWireRequestV1,
   IngressDecodedRequestV1,
@@ -186,6 +187,7 @@ export type {
   EgressContextV1,
   EgressHttpResponseV1,
   EgressStreamEncoderV1,
+  EgressStreamEventTextV1,
   EgressFailureV1,
   EgressCodecV1,
 } from './codec/v1/codec-contracts-v1.js';
@@ -228,6 +230,7 @@ export type {
 } from './task/v3/task-envelope-v3.js';
 export {
   compactionPartV4Schema,
+  compactionControlV4Schema,
   reasoningPartV4Schema,
   chatContentPartV4Schema,
   chatMessageV4Schema,
@@ -237,6 +240,7 @@ export {
 } from './task/v4/task-envelope-v4.js';
 export type {
   CompactionPartV4,
+  CompactionControlV4,
   ReasoningPartV4,
   ChatContentPartV4,
   ChatMessageV4,

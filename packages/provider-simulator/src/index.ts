@@ -8,6 +8,7 @@ export type { SimCallbackDelivery, SimJobPhase } from './jobs/job-store.js';
 export type { SimulatorServedUsage } from './sim-exchange.js';
 export { SIMULATOR_ANTHROPIC_COMPACTION_BETA } from './wire/opaque-history.js';
 export type { SimulatorOpaqueHistory } from './wire/opaque-history.js';
+export type { SimulatorCompactionRequest } from './wire/compaction-request.js';
 export { createSimulatorCertificate } from './simulator-certificate.js';
 export type { SimulatorCertificate } from './simulator-certificate.js';
 export { SIMULATOR_COUNT_BYTES_PER_TOKEN, simulatedInputTokens } from './wire/count-tokens-wire.js';

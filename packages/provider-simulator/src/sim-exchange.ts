@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { SimulatorOpaqueHistory } from './wire/opaque-history.js';
+import type { SimulatorCompactionRequest } from './wire/compaction-request.js';
 
 /** Largest request body the simulator reads. */
 export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
@@ -43,6 +44,8 @@ export class SimExchange {
   private served: SimulatorServedUsage | undefined;
   /** The compaction payloads and stored reasoning ids the request sent back, when it sent any. */
   opaqueHistory: SimulatorOpaqueHistory | undefined;
+  /** The server-side compaction the request asked for, when it asked. */
+  compactionRequest: SimulatorCompactionRequest | undefined;
 
   constructor(request: SimRequest, response: ServerResponse, shutdown: Promise<void>) {
     this.request = request;

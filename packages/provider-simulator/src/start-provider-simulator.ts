@@ -29,6 +29,8 @@ import { planScriptedTurn, type ScriptedToolArguments } from './scripted/plan-sc
 import { planStructuredTurn } from './scripted/plan-structured-turn.js';
 import type { ScriptedDialect } from './scripted/scripted-dialect.js';
 import { readSimulatorOpaqueHistory, type SimulatorOpaqueHistory } from './wire/opaque-history.js';
+import { readSimulatorCompactionRequest, simulatorCompactionPayload, type SimulatorCompactionRequest } from './wire/compaction-request.js';
+import { planFor, type AnswerPlan } from './wire/answer-plan.js';
 
 /** Options of {@link startProviderSimulator}. */
 export interface StartProviderSimulatorOptions {
@@ -76,6 +78,8 @@ export interface SimulatorRequestRecord {
   readonly usage?: SimulatorServedUsage;
   /** The compaction payloads and stored reasoning ids a chat request sent back, when it sent any. */
   readonly opaqueHistory?: SimulatorOpaqueHistory;
+  /** The server-side compaction a chat request asked for, and whether the answer compacted, when it asked. */
+  readonly compactionRequest?: SimulatorCompactionRequest;
 }
 
 /** A running simulator. */
@@ -132,13 +136,17 @@ function chatRoute(surface: SimulatorSurface, wire: ChatWire, chat: ChatDialect,
       if (history.compactions.length + history.storedReasoningIds.length > 0) exchange.opaqueHistory = history;
       const scenario = headerScenario ?? parseSimulatorScenario(model) ?? DEFAULT_CHAT;
       const facts = { stream: streamOf(body), model, inputTokens: roughTokens(exchange.request.body.length) };
+      const compaction = readSimulatorCompactionRequest(chat.dialect, body, exchange.request.headers, facts.inputTokens);
+      if (compaction !== undefined && 'refusal' in compaction) return exchange.json(400, wire.errorBody(400, compaction.refusal));
+      exchange.compactionRequest = compaction;
+      const compacted = (plan: AnswerPlan): AnswerPlan => (compaction?.compacted === true ? { ...plan, compaction: { data: simulatorCompactionPayload(chat.dialect) } } : plan);
       if (scenario.kind === 'structured') {
-        return serveChat(wire, exchange, facts, scenario, planStructuredTurn({ dialect: chat.dialect, body, bad: scenario.bad, inputTokens: facts.inputTokens }));
+        return serveChat(wire, exchange, facts, scenario, compacted(planStructuredTurn({ dialect: chat.dialect, body, bad: scenario.bad, inputTokens: facts.inputTokens })));
       }
-      if (scenario.kind !== 'scripted') return serveChat(wire, exchange, facts, scenario);
+      if (scenario.kind !== 'scripted') return serveChat(wire, exchange, facts, scenario, compaction?.compacted === true ? compacted(planFor(scenario, facts.inputTokens)) : undefined);
       const turn = planScriptedTurn({ dialect: chat.dialect, body, tool: scenario.tool, inputTokens: facts.inputTokens, toolArguments: chat.scriptedToolArguments });
       if ('refusal' in turn) return exchange.json(400, wire.errorBody(400, turn.refusal));
-      return serveChat(wire, exchange, facts, scenario, turn.plan);
+      return serveChat(wire, exchange, facts, scenario, compacted(turn.plan));
     },
   };
 }
@@ -236,11 +244,13 @@ export async function startProviderSimulator(options: StartProviderSimulatorOpti
     response.once('close', () => {
       const usage = exchange?.servedUsage;
       const opaqueHistory = exchange?.opaqueHistory;
+      const compactionRequest = exchange?.compactionRequest;
       requests.push({
         ...record,
         status: response.headersSent ? response.statusCode : 0,
         ...(usage === undefined ? {} : { usage }),
         ...(opaqueHistory === undefined ? {} : { opaqueHistory }),
+        ...(compactionRequest === undefined ? {} : { compactionRequest }),
       });
     });
     const body = await readRequestBody(incoming);

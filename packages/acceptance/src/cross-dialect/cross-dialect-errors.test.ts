@@ -267,6 +267,31 @@ describe.each(CHAT_DIALECTS.map((dialect) => [DIALECT_NAME[dialect], dialect] as
   });
 });
 
+/** Hands the client the whole answer body as one read, as a slow reader on a loaded machine gets it. */
+function oneRead(fetchFn: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await fetchFn(input, init);
+    const body = new Uint8Array(await response.arrayBuffer());
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(body);
+        controller.close();
+      },
+    });
+    return new Response(stream, { status: response.status, headers: response.headers });
+  };
+}
+
+describe('a mid-stream error that arrives in the same read as the events before it', () => {
+  const midStream = ERROR_CASES.filter((testCase) => testCase.midStream);
+  it.each(midStream.map((testCase) => [testCase.name, testCase] as const))('is still a typed ApiError for a gemini client: %s', async (_title, testCase) => {
+    const gateway = createGatewayFetch({ dialect: 'gemini-generate-content/v1', provider: testCase.provider, responses: [testCase.response] });
+    const error = await captureError(runClient('gemini-generate-content/v1', oneRead(gateway.fetch), { prompt: 'Hi', tools: weatherTool, stream: true }));
+    expect(gateway.exchanges[0]?.chunks.length).toBeGreaterThan(1);
+    expectClientError('gemini-generate-content/v1', testCase, error);
+  });
+});
+
 describe('a content filter that ends the answer is a finish reason, not an error', () => {
   const blocked: FixtureResponseV1 = { headers: { 'content-type': 'application/json' }, body: { type: 'text', text: fixtureText('constructed__gemini-prompt-blocked.json') } };
   const expected: Readonly<Record<ChatDialect, string>> = {

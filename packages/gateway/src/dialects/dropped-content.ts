@@ -1,7 +1,9 @@
 /**
- * The response header that names the kinds of conversation content the gateway left out for the target, because
- * they are opaque state only the family that produced them can read (`compaction`, `reasoning` for a stored
- * reasoning item, `redacted-reasoning`): comma-separated, like the dropped-tools header.
+ * The response header that names the kinds of content the gateway left out across dialects, because they are opaque
+ * state only the family that produced them can read (`compaction`, `reasoning` for a stored reasoning item,
+ * `redacted-reasoning`; in history, or `compaction` in a sync answer) or would make the target produce such state
+ * (`compaction-trigger`): comma-separated, like the dropped-tools header. The request's operator log line names the
+ * same kinds (`droppedContent`), also those found in a stream after its headers went out.
  */
 export const DROPPED_CONTENT_HEADER = 'x-tokenforge-dropped-content';
 

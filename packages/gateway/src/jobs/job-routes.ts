@@ -216,7 +216,7 @@ function registerJobRoutesOf(app: Hono, runtime: GatewayRuntime, version: 1 | 2)
         }
         let execution;
         try {
-          execution = await withAttemptId(meter?.attemptId, () => runtime.engine.execute({ binding: target.binding, task, signal }));
+          execution = await withAttemptId(meter?.attemptId, signal, () => runtime.engine.execute({ binding: target.binding, task, signal }));
         } catch (error) {
           if (!isProtocolEngineErrorV1(error)) throw error;
           note(error.code);

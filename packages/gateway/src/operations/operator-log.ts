@@ -69,6 +69,13 @@ export interface OperatorLogLine {
   readonly providerRequestId?: string;
   /** Hosted tools the client offered that were dropped from the offered tools (the target cannot run them). */
   readonly droppedHostedTools?: readonly string[];
+  /**
+   * Kinds of content left out across dialects (names only, never content): another family's opaque history parts
+   * (`compaction`, `reasoning`, `redacted-reasoning`), a compaction request the target's family cannot honour
+   * (`compaction-trigger`), and another family's compaction in the answer (`compaction`). The same names as the
+   * `x-tokenforge-dropped-content` header; over the Responses WebSocket, which has no per-turn header, the only record.
+   */
+  readonly droppedContent?: readonly string[];
 }
 
 /** Where the operator log goes: a pino logger, or a destination stream pino writes JSON lines to. */

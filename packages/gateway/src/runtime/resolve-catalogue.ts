@@ -9,7 +9,7 @@ import type { TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { FAMILIES_ECHOING_IDEMPOTENCY_KEY } from '../catalogue/families-echoing-idempotency-key.js';
 import { capabilityOfTarget } from '../catalogue/family-capability-defaults.js';
 import { DEFAULT_TARGET_MAX_CONNECTIONS, type GatewayBalanceV1, type GatewayCatalogueV1, type GatewayCooldownV1, type GatewayTargetV1 } from '../catalogue/gateway-catalogue-v1.js';
-import { attemptIdTransport } from '../governance/wiring/attempt-id-header.js';
+import { attemptTransport } from '../governance/wiring/attempt-id-header.js';
 import { resolvePriceTableV1, type PriceTableV1 } from '../governance/v1/price-table-v1.js';
 import { clientKeyDigest } from '../http/client-key-digest.js';
 import { DEFAULT_COOLDOWN, type CooldownPolicy } from '../routing/target-health.js';
@@ -215,7 +215,7 @@ export function resolveCatalogue(
           return;
         }
         created.push(httpTransport);
-        bound = attemptIdTransport(httpTransport);
+        bound = httpTransport;
       }
       const ref = `${model.name}#${targetIndex}`;
       const runtimeTarget: RuntimeTarget = {
@@ -230,7 +230,8 @@ export function resolveCatalogue(
         routing: { model: model.name, tier: target.routing?.tier ?? 0, weight: target.routing?.weight ?? 1, ...(cooldown === undefined ? {} : { cooldown }) },
         binding: createProtocolEngineTargetBindingV1({
           target: { provider: target.provider, providerModel: target.model, connectionRef: ref, capability } as ProtocolEngineDispatchTargetV1,
-          bindTransport: () => bound,
+          // A metered attempt's HTTP requests carry its attempt id (a process transport gets none).
+          bindTransport: httpTransport === undefined ? () => bound : (signal) => attemptTransport(bound, signal),
         }),
       };
       if (httpTransport !== undefined) transports.set(runtimeTarget, httpTransport);

@@ -3,6 +3,7 @@ import type { ProtocolEngineV1 } from '@tokenforge/protocol-engine';
 import { fitOpaqueStateToTarget, sealEgressOpaqueState, type OpaqueStateSeal, type TokenForgeProtocolSuiteV1 } from '@tokenforge/provider-adapters';
 import { DROPPED_CONTENT_HEADER, isGatewayItemId } from '../dialects/dropped-content.js';
 import { DROPPED_TOOLS_HEADER, mergeNames } from '../dialects/dropped-hosted-tools.js';
+import { fitCompactionTrigger } from '../dialects/fit-compaction-trigger.js';
 import { fitTaskToTarget } from '../dialects/fit-task-to-target.js';
 import { STRUCTURED_OUTPUT_HEADER, structuredOutputStrategyOf } from '../dialects/structured-output-header.js';
 import type { AttemptEnding, AttemptMeter, RequestMetering } from '../governance/wiring/request-metering.js';
@@ -118,10 +119,15 @@ export async function attemptStage(input: AttemptInput, scope: RequestScope): Pr
           // Opaque reasoning state reaches only the family that produced it; another family's answer is sealed for the client.
           const seal = input.opaqueStateSeal;
           const opaque = fitOpaqueStateToTarget(fitted.task, { clientFamily: input.clientFamily, targetFamily: target.family, seal, isHostItemId: isGatewayItemId });
-          facts.droppedContent = opaque.droppedParts.length === 0 ? undefined : opaque.droppedParts;
-          const egress = sealEgressOpaqueState(input.egress, { sourceFamily: target.family, seal });
+          const trigger = fitCompactionTrigger(opaque.task, input.clientFamily, target.family);
+          facts.droppedContent = mergeNames(opaque.droppedParts.length === 0 ? undefined : opaque.droppedParts, trigger.dropped);
+          // Another family's compaction in the answer is left out; a sync answer names it in its header, a stream in its log line.
+          const onLeftOut = (partType: string): void => {
+            facts.droppedContent = mergeNames(facts.droppedContent, [partType]);
+          };
+          const egress = sealEgressOpaqueState(input.egress, { sourceFamily: target.family, seal, onLeftOut });
           last = await attemptTarget(
-            { engine: input.engine, egress, context: input.context, task: opaque.task, preparedMedia: input.preparedMedia, target, signal, release, end: input.end, meter },
+            { engine: input.engine, egress, context: input.context, task: trigger.task, preparedMedia: input.preparedMedia, target, signal, release, end: input.end, meter },
             scope,
           );
         } catch (error) {

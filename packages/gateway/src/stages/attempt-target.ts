@@ -77,7 +77,7 @@ export async function attemptTarget(input: AttemptTargetInput, scope: RequestSco
   const observer = { onDiagnostic: (diagnostic: ProviderDiagnosticV3): void => void diagnostics.push(diagnostic) };
   let execution: ProtocolEngineExecutionV1;
   try {
-    execution = await withAttemptId(meter?.attemptId, () =>
+    execution = await withAttemptId(meter?.attemptId, input.signal, () =>
       input.engine.execute({
         binding: target.binding,
         task,

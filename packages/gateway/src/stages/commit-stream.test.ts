@@ -1,6 +1,6 @@
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ADAPTER_STREAM_TAKE_BUFFERED_V1, type AdapterTerminalOutcomeV3, type EgressCodecV1, type NormalizedStreamEventV3 } from '@tokenforge/model-protocol';
+import { ADAPTER_STREAM_TAKE_BUFFERED_V1, EGRESS_STREAM_EVENT_TEXT_V1, type AdapterTerminalOutcomeV3, type EgressCodecV1, type NormalizedStreamEventV3 } from '@tokenforge/model-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendDirectStream } from '../pipeline/direct-stream-writer.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
@@ -62,15 +62,27 @@ const egress = {
   }),
 } as unknown as EgressCodecV1;
 
+/** The same wire, from an encoder that offers its events as text (its byte method must then go unused). */
+const textEgress = {
+  createStreamEncoder: () => ({
+    contentType: 'text/event-stream',
+    encodeEvent: () => {
+      throw new Error('encodeEvent called although the encoder offers text');
+    },
+    [EGRESS_STREAM_EVENT_TEXT_V1]: (event: NormalizedStreamEventV3) => (event.type === 'text-delta' ? `data: ${event.delta}\n\n` : ''),
+    encodeTerminal: (outcome: AdapterTerminalOutcomeV3) => text.encode(`data: [${outcome.status}]\n\n`),
+  }),
+} as unknown as EgressCodecV1;
+
 function scope(): RequestScope {
   return { requestId: 'req-1', route: 'POST /v1/chat/completions', started: performance.now(), telemetry: {} as RequestTelemetry, facts: { attempts: [] } };
 }
 
-async function commit(reads: readonly (readonly string[])[], stallAfter?: number) {
+async function commit(reads: readonly (readonly string[])[], stallAfter?: number, codec: EgressCodecV1 = egress) {
   const { stream, aborts } = execution(reads, stallAfter);
   const ended: string[] = [];
   const attempted = await commitStream(
-    { execution: stream, egress, context: { responseId: 'r', modelLabel: 'm', createdAtMs: 0 }, logAttempt: () => undefined, settle: () => undefined, signal: new AbortController().signal, release: () => undefined, end: (_status, outcome) => ended.push(outcome) },
+    { execution: stream, egress: codec, context: { responseId: 'r', modelLabel: 'm', createdAtMs: 0 }, logAttempt: () => undefined, settle: () => undefined, signal: new AbortController().signal, release: () => undefined, end: (_status, outcome) => ended.push(outcome) },
     scope(),
   );
   if (attempted.kind !== 'answer') throw new Error('no answer');
@@ -118,6 +130,28 @@ describe('commitStream', () => {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk).toString('utf8'));
     expect(chunks.join('')).toBe(WIRE);
     expect(chunks.slice(0, 3)).toEqual(['data: a\n\ndata: b\n\ndata: c\n\n', 'data: d\n\n', 'data: e\n\ndata: f\n\ndata: g\n\ndata: h\n\n']);
+    expect(ended).toEqual(['completed']);
+  });
+
+  it('writes an encoder\'s event text joined per upstream read, as the same UTF-8 bytes, to the socket and through the web body', async () => {
+    const reads = [['a', 'é', '文'], ['d'], ['e', '😀']];
+    const wire = 'data: a\n\ndata: é\n\ndata: 文\n\ndata: d\n\ndata: e\n\ndata: 😀\n\ndata: [completed]\n\n';
+    const writes: unknown[] = [];
+    const url = await serving(async (outgoing) => {
+      const write = outgoing.write.bind(outgoing) as (chunk: string | Uint8Array) => boolean;
+      outgoing.write = ((chunk: string | Uint8Array) => {
+        writes.push(chunk);
+        return write(chunk);
+      }) as typeof outgoing.write;
+      expect(sendDirectStream((await commit(reads, undefined, textEgress)).response, outgoing)).toBe(true);
+    });
+    expect(Buffer.from(await (await fetch(url)).arrayBuffer()).toString('utf8')).toBe(wire);
+    expect(writes.map((chunk) => Buffer.from(chunk as Uint8Array).toString('utf8'))).toEqual(['data: a\n\ndata: é\n\ndata: 文\n\n', 'data: d\n\n', 'data: e\n\ndata: 😀\n\n']);
+    const { response, ended } = await commit(reads, undefined, textEgress);
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(wire);
+    expect(chunks.length).toBe(4);
     expect(ended).toEqual(['completed']);
   });
 

@@ -1,4 +1,13 @@
-import { ADAPTER_STREAM_TAKE_BUFFERED_V1, type AdapterTerminalOutcomeV4, type EgressCodecV1, type EgressContextV1, type NormalizedStreamEventV4, type UsageV3 } from '@tokenforge/model-protocol';
+import {
+  ADAPTER_STREAM_TAKE_BUFFERED_V1,
+  EGRESS_STREAM_EVENT_TEXT_V1,
+  type AdapterTerminalOutcomeV4,
+  type EgressCodecV1,
+  type EgressContextV1,
+  type EgressStreamEventTextV1,
+  type NormalizedStreamEventV4,
+  type UsageV3,
+} from '@tokenforge/model-protocol';
 import type { ProtocolEngineExecutionV1 } from '@tokenforge/protocol-engine';
 import { isGatewayShutdown } from '../http/request-deadline.js';
 import { withDirectStreamWriter, type DirectStreamSocket, type DirectStreamWriter } from '../pipeline/direct-stream-writer.js';
@@ -58,13 +67,23 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   const iterator = execution.events[Symbol.asyncIterator]();
   const takeReadyOf = (iterator as { [ADAPTER_STREAM_TAKE_BUFFERED_V1]?: unknown })[ADAPTER_STREAM_TAKE_BUFFERED_V1];
   const takeReady = typeof takeReadyOf === 'function' ? (takeReadyOf as () => NormalizedStreamEventV4 | undefined).bind(iterator) : undefined;
+  // An encoder that offers its events as text gets them joined as text and encoded once per write (by the socket,
+  // or once per chunk for the web body) instead of one byte array per event.
+  const eventTextOf = (encoder as EgressStreamEventTextV1)[EGRESS_STREAM_EVENT_TEXT_V1];
+  const eventText = typeof eventTextOf === 'function' ? eventTextOf.bind(encoder) : undefined;
   const pending: Uint8Array[] = [];
+  let pendingText = '';
+  const hasPending = (): boolean => pendingText.length > 0 || pending.length > 0;
   // This attempt's latest usage event: what a stream cut before its terminal is settled with.
   let streamedUsage: UsageV3 | undefined;
   const take = (event: NormalizedStreamEventV4): void => {
     if (event.type === 'usage') {
       facts.usage = event.usage;
       streamedUsage = event.usage;
+    }
+    if (eventText !== undefined) {
+      pendingText += eventText(event);
+      return;
     }
     const bytes = encoder.encodeEvent(event);
     if (bytes.byteLength > 0) pending.push(bytes);
@@ -76,7 +95,7 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   };
   let ended = false;
   try {
-    while (pending.length === 0) {
+    while (!hasPending()) {
       const next = await iterator.next();
       if (next.done === true) {
         ended = true;
@@ -87,7 +106,7 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   } catch {
     ended = true;
   }
-  if (ended && pending.length === 0) {
+  if (ended && !hasPending()) {
     const terminal = await execution.terminal;
     if (terminal.status === 'failed') {
       logAttempt(terminal.failure.code, failureDetail(terminal.failure, 'unknown'));
@@ -114,11 +133,20 @@ export async function commitStream(input: CommitStreamInput, scope: RequestScope
   };
   /**
    * The next bytes for the client: every event encoded since the last write, with the events of the same upstream
-   * read gathered into one chunk; `undefined` once the events have ended. Throws what the event iterator threw.
+   * read gathered into one chunk (joined as text and encoded once when the encoder offers text); `undefined` once
+   * the events have ended. Throws what the event iterator threw.
    */
   const nextChunk = async (): Promise<Uint8Array | undefined> => {
     for (;;) {
       if (!ended) takeHeld();
+      if (pendingText.length > 0) {
+        // One encode per write into node's pooled buffers: a string handed to the socket instead is copied into a
+        // write buffer sized for its worst case (3 bytes a character), held until the client reads it.
+        const chunk = Buffer.from(pendingText, 'utf8');
+        pendingText = '';
+        facts.firstByteAt ??= performance.now();
+        return chunk;
+      }
       if (pending.length > 0) {
         const chunk = pending.length === 1 ? (pending[0] as Uint8Array) : joinBytes(pending);
         pending.length = 0;

@@ -32,6 +32,7 @@ export function logStage(logger: Logger, scope: RequestScope, status: number, ou
   line.totalMs = Math.round(performance.now() - scope.started);
   if (facts.providerRequestId !== undefined) line.providerRequestId = facts.providerRequestId;
   if (facts.droppedHostedTools !== undefined) line.droppedHostedTools = facts.droppedHostedTools;
+  if (facts.droppedContent !== undefined) line.droppedContent = facts.droppedContent;
   logRequest(logger, line);
   recordRequest?.({
     requestId: line.requestId,

@@ -70,4 +70,18 @@ describe('sealEgressOpaqueState with compaction (V4 outputs)', () => {
     expect(body).not.toContain('gAAAA-openai-compaction');
     expect(body).toContain('"ok"');
   });
+
+  it('tells the host each part type it left out, and nothing for the family\'s own compaction', () => {
+    const leftOut: string[] = [];
+    const codec = sealEgressOpaqueState(createAnthropicMessagesEgressCodec(), { sourceFamily: 'openai-responses/v1', seal: undefined, onLeftOut: (type) => leftOut.push(type) });
+    const encoder = codec.createStreamEncoder?.(context);
+    encoder?.encodeEvent({ type: 'compaction', index: 0, data: 'gAAAA-openai-compaction', id: 'cmp_1' });
+    encoder?.encodeEvent({ type: 'reasoning-redacted', index: 1, data: 'EmwKAhgB-redacted' });
+    expect(leftOut).toEqual(['compaction', 'redacted-reasoning']);
+    const own: string[] = [];
+    const same = sealEgressOpaqueState(createAnthropicMessagesEgressCodec(), { sourceFamily: 'anthropic-messages/v1', seal, onLeftOut: (type) => own.push(type) });
+    const body = decoder.decode(same.encodeResponse({ status: 'completed', result: { kind: 'chat', content: [{ type: 'compaction', data: 'summary' }] }, finishReason: { unified: 'stop' } }, context).body);
+    expect(body).toContain('{"type":"compaction","content":"summary"}');
+    expect(own).toEqual([]);
+  });
 });

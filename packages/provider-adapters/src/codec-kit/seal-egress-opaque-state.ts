@@ -7,11 +7,19 @@ export interface OpaqueStateSource {
   readonly sourceFamily: ProtocolFamily;
   /** The host's seal; without one, another family's values are left out of the answer. */
   readonly seal: OpaqueStateSeal | undefined;
+  /**
+   * Told the type of each answer part left out whole (`compaction`, and `redacted-reasoning` without a seal) as the
+   * answer is encoded (a streamed part may be told again by the terminal): a host names the distinct types (a sync
+   * answer's header, a stream's log line).
+   */
+  readonly onLeftOut?: ((partType: 'compaction' | 'redacted-reasoning') => void) | undefined;
 }
 
 type ChatResult = Extract<TaskResultV4, { kind: 'chat' }>;
 
-function sealResult(result: ChatResult, carry: (value: string) => string | undefined): ChatResult {
+type LeftOut = ((partType: 'compaction' | 'redacted-reasoning') => void) | undefined;
+
+function sealResult(result: ChatResult, carry: (value: string) => string | undefined, leftOut: LeftOut): ChatResult {
   const content: ChatResult['content'] = [];
   for (const part of result.content) {
     if ((part.type === 'reasoning' || part.type === 'tool-call') && part.signature !== undefined) {
@@ -24,12 +32,14 @@ function sealResult(result: ChatResult, carry: (value: string) => string | undef
     } else if (part.type === 'redacted-reasoning') {
       const carried = carry(part.data);
       if (carried !== undefined) content.push({ ...part, data: carried });
-    } else if (part.type !== 'compaction') content.push(part);
+      else leftOut?.('redacted-reasoning');
+    } else if (part.type === 'compaction') leftOut?.('compaction');
+    else content.push(part);
   }
   return { ...result, content };
 }
 
-function sealEvent(event: NormalizedStreamEventV4, carry: (value: string) => string | undefined): NormalizedStreamEventV4 | undefined {
+function sealEvent(event: NormalizedStreamEventV4, carry: (value: string) => string | undefined, leftOut: LeftOut): NormalizedStreamEventV4 | undefined {
   if ((event.type === 'reasoning-end' || event.type === 'tool-call-end') && event.signature !== undefined) {
     const carried = carry(event.signature);
     if (carried !== undefined) return { ...event, signature: carried };
@@ -38,10 +48,14 @@ function sealEvent(event: NormalizedStreamEventV4, carry: (value: string) => str
   }
   if (event.type === 'reasoning-redacted') {
     const carried = carry(event.data);
+    if (carried === undefined) leftOut?.('redacted-reasoning');
     return carried === undefined ? undefined : { ...event, data: carried };
   }
   // Another family's compaction is one provider's summary in its own form: no other dialect may carry it.
-  if (event.type === 'compaction') return undefined;
+  if (event.type === 'compaction') {
+    leftOut?.('compaction');
+    return undefined;
+  }
   return event;
 }
 
@@ -50,14 +64,14 @@ function sealEvent(event: NormalizedStreamEventV4, carry: (value: string) => str
  * signatures, redacted reasoning) from another family travels in the gateway's sealed wrapper naming that family;
  * the dialect's own family's values pass unchanged. Each dialect then writes the value in its opaque field or
  * drops it where it has none (never forging one). Without a seal, another family's values are left out. Another
- * family's compaction blocks are always left out of the answer.
+ * family's compaction blocks are always left out of the answer. Each part left out whole is told to `onLeftOut`.
  */
 export function sealEgressOpaqueState(egress: EgressCodecV1, source: OpaqueStateSource): EgressCodecV1 {
   if (source.sourceFamily === egress.protocolFamily) return egress;
-  const { seal, sourceFamily } = source;
+  const { seal, sourceFamily, onLeftOut } = source;
   const carry = (value: string): string | undefined => seal?.seal(sourceFamily, value);
   const sealOutcome = (outcome: AdapterTerminalOutcomeV4): AdapterTerminalOutcomeV4 =>
-    outcome.status === 'completed' && outcome.result.kind === 'chat' ? { ...outcome, result: sealResult(outcome.result, carry) } : outcome;
+    outcome.status === 'completed' && outcome.result.kind === 'chat' ? { ...outcome, result: sealResult(outcome.result, carry, onLeftOut) } : outcome;
   const createStreamEncoder = egress.createStreamEncoder;
   return Object.freeze({
     protocolFamily: egress.protocolFamily,
@@ -71,7 +85,7 @@ export function sealEgressOpaqueState(egress: EgressCodecV1, source: OpaqueState
             return {
               contentType: inner.contentType,
               encodeEvent: (event) => {
-                const sealed = sealEvent(event, carry);
+                const sealed = sealEvent(event, carry, onLeftOut);
                 return sealed === undefined ? new Uint8Array(0) : inner.encodeEvent(sealed);
               },
               encodeTerminal: (outcome) => inner.encodeTerminal(sealOutcome(outcome)),

@@ -11,6 +11,12 @@ export interface AnswerPlan {
    * the chunks are its input text rather than JSON arguments.
    */
   readonly toolCall?: { readonly id: string; readonly name: string; readonly argumentChunks: readonly string[]; readonly kind?: 'custom' };
+  /**
+   * A server-side compaction the answer opens with, when the request asked for one and reached its threshold:
+   * Anthropic writes `data` as the `compaction` block's `content`, Responses as the `compaction` item's
+   * `encrypted_content` (with id `cmp_sim0001`).
+   */
+  readonly compaction?: { readonly data: string };
   /** Token counts the answer reports. */
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly reasoningTokens: number };
 }

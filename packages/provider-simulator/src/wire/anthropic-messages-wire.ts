@@ -44,6 +44,7 @@ export const anthropicMessagesWire: ChatWire = {
   },
   syncBody(plan, model) {
     const content: unknown[] = [];
+    if (plan.compaction !== undefined) content.push({ type: 'compaction', content: plan.compaction.data });
     if (plan.reasoning !== undefined) content.push({ type: 'thinking', thinking: joined(plan.reasoning.chunks), signature: plan.reasoning.signature });
     if (plan.text.length > 0) content.push({ type: 'text', text: joined(plan.text) });
     if (plan.toolCall !== undefined) {
@@ -69,6 +70,13 @@ export const anthropicMessagesWire: ChatWire = {
       event({ type: 'ping' }),
     ];
     let index = 0;
+    if (plan.compaction !== undefined) {
+      // The block opens empty and its whole summary comes as one compaction_delta.
+      frames.push(event({ type: 'content_block_start', index, content_block: { type: 'compaction', content: null } }));
+      frames.push(event({ type: 'content_block_delta', index, delta: { type: 'compaction_delta', content: plan.compaction.data } }));
+      frames.push(event({ type: 'content_block_stop', index }));
+      index += 1;
+    }
     if (plan.reasoning !== undefined) {
       frames.push(event({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
       for (const text of plan.reasoning.chunks) frames.push(event({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: text } }));

@@ -40,6 +40,7 @@ function response(model: string, status: string, output: unknown[], usageValue: 
 
 function outputItems(plan: AnswerPlan): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
+  if (plan.compaction !== undefined) items.push({ id: 'cmp_sim0001', type: 'compaction', encrypted_content: plan.compaction.data });
   if (plan.reasoning !== undefined) {
     items.push({
       id: 'rs_sim0001',
@@ -97,7 +98,9 @@ export const openAiResponsesWire: ChatWire = {
     for (const item of final) {
       const itemId = item.id as string;
       const output_index = outputIndex;
-      if (item.type === 'reasoning' && plan.reasoning !== undefined) {
+      if (item.type === 'compaction') {
+        events.push({ type: 'response.output_item.added', output_index, item: { id: itemId, type: 'compaction' } });
+      } else if (item.type === 'reasoning' && plan.reasoning !== undefined) {
         const text = joined(plan.reasoning.chunks);
         events.push({ type: 'response.output_item.added', output_index, item: { id: itemId, type: 'reasoning', summary: [] } });
         events.push({ type: 'response.reasoning_summary_part.added', item_id: itemId, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } });

@@ -303,7 +303,7 @@ class EmbeddedStore implements EmbeddedGovernanceStore {
       spend.push({ holder: `key:${settlement.keyId}`, period, currency: settlement.currency, micros: settlement.costMicros });
     }
     const { releaseSlot: _releaseSlot, ...facts } = settlement;
-    const row: LedgerRowV1 = { ...facts, day: new Date(settlement.settledAtMs).toISOString().slice(0, 10) };
+    const row: LedgerRowV1 = { ...facts, day: budgetPeriodKeyV1('day', settlement.settledAtMs).slice('day:'.length) };
     this.#queuedLedger.push({ row, spend });
     this.#queuedAttemptIds.add(settlement.attemptId);
     this.#schedule();

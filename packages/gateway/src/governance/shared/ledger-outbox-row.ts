@@ -2,8 +2,8 @@ import type { LedgerRowV1, SettlementV1 } from '../v1/governance-store-v1.js';
 
 /** The outbox entry of a settlement: the ledger row without its day (derived when it is written). */
 export function encodeSettlementRow(settlement: SettlementV1): string {
-  const { releaseSlot: _releaseSlot, ...row } = settlement;
-  return JSON.stringify(row);
+  // A spread with the field set to undefined (which JSON leaves out) copies faster than a rest pattern.
+  return JSON.stringify({ ...settlement, releaseSlot: undefined });
 }
 
 /** UTC day `YYYY-MM-DD` of an epoch-milliseconds instant. */

@@ -183,9 +183,9 @@ export class SharedGovernanceStore implements GovernanceStoreV1 {
     } as const;
     // Loaded here, not at module load: a gateway on the embedded store never pays for either client at start-up.
     const [{ Redis }, { default: pg }] = await Promise.all([import('ioredis'), import('pg')]);
-    // Auto-pipelining: the admissions and settlements of concurrent requests issued in one event-loop turn leave in
-    // one socket write (each is still one script, so still one round trip each).
-    const redis = new Redis(options.redisUrl, { ...redisOptions, enableAutoPipelining: true, commandTimeout: options.redisCommandTimeoutMs ?? 1000 });
+    // No auto-pipelining: it held each admission back to the next event-loop turn and ran it through a pipeline object
+    // (about 20 µs more per script call, measured), and it saves no round trip (each script is one either way).
+    const redis = new Redis(options.redisUrl, { ...redisOptions, commandTimeout: options.redisCommandTimeoutMs ?? 1000 });
     const flusherRedis = options.flushLedger === false ? undefined : new Redis(options.redisUrl, { ...redisOptions, enableOfflineQueue: true });
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 5, connectionTimeoutMillis: 5000 });
     pool.on('error', () => undefined);

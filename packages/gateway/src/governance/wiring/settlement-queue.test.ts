@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { SettlementV1, SettleResultV1 } from '../v1/governance-store-v1.js';
@@ -37,5 +39,36 @@ describe('the settlement queue', () => {
     queue.push(settlement('r:2'));
     await queue.drain();
     expect(calls).toBe(1);
+  });
+
+  it('calls the store only after the current turn: a response ended in that turn is on the socket first', async () => {
+    const seen: { attemptId: string; responseEnded: boolean }[] = [];
+    let ended = false;
+    let clientBody = '';
+    const queue = new SettlementQueue(
+      {
+        settle: async (taken) => {
+          seen.push({ attemptId: taken.attemptId, responseEnded: ended });
+          return { kind: 'settled' } as SettleResultV1;
+        },
+      },
+      pino({ level: 'silent' }),
+    );
+    // As the pipeline does: the terminal settles the attempt, then the response is written in the same turn.
+    const server = createServer((_request, response) => {
+      queue.push(settlement('r:3'));
+      response.end('done');
+      ended = response.writableEnded;
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      clientBody = await response.text();
+      await queue.drain();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(clientBody).toBe('done');
+    expect(seen).toEqual([{ attemptId: 'r:3', responseEnded: true }]);
   });
 });

@@ -5,9 +5,12 @@ const FIRST_RETRY_MS = 50;
 const LONGEST_RETRY_MS = 5_000;
 
 /**
- * Settlements sent to the store off the response path: `push` returns at once, the store call runs in the
- * background, and a settlement the store could not take (`unavailable`, or a throw) is retried with a doubling
- * pause until it is `settled` or `duplicate`: never dropped. `drain` waits for all of them (shutdown, tests).
+ * Settlements sent to the store off the response path: `push` returns at once and the store call runs in the
+ * background, after the current turn of the event loop (`setImmediate`): a response whose terminal settled its attempt
+ * is written to the client's socket first, so neither the store's own work (the embedded store's bookkeeping, the
+ * shared store's script arguments) nor its round trip sits between the terminal and the client's last byte. A
+ * settlement the store could not take (`unavailable`, or a throw) is retried with a doubling pause until it is `settled`
+ * or `duplicate`: never dropped. `drain` waits for all of them (shutdown, tests).
  */
 export class SettlementQueue {
   readonly #pending = new Set<Promise<void>>();
@@ -30,6 +33,7 @@ export class SettlementQueue {
   }
 
   async #run(settlement: SettlementV1): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
     let pauseMs = FIRST_RETRY_MS;
     for (let tries = 1; ; tries += 1) {
       try {

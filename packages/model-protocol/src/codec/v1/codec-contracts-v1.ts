@@ -68,6 +68,20 @@ export interface EgressStreamEncoderV1 {
   encodeTerminal(outcome: AdapterTerminalOutcomeV4): Uint8Array;
 }
 
+/**
+ * Key of an optional method of an {@link EgressStreamEncoderV1} (`Symbol.for`, so every package copy agrees):
+ * `encoder[EGRESS_STREAM_EVENT_TEXT_V1](event)` answers the event's bytes as text, `''` for none: exactly the text
+ * whose UTF-8 encoding `encodeEvent` would answer for the same event at the same point of the stream. A host that
+ * writes several events at once joins their texts and encodes them once (or hands the text to a socket). Each
+ * call advances the encoder like `encodeEvent`: per event, call one or the other.
+ */
+export const EGRESS_STREAM_EVENT_TEXT_V1: unique symbol = Symbol.for('tokenforge.egress-stream.event-text.v1');
+
+/** The optional method behind {@link EGRESS_STREAM_EVENT_TEXT_V1}, on an {@link EgressStreamEncoderV1}. */
+export interface EgressStreamEventTextV1 {
+  [EGRESS_STREAM_EVENT_TEXT_V1]?(event: NormalizedStreamEventV4): string;
+}
+
 /** A failure to report in a dialect's own error envelope (closed V1 shape; `EgressFailureV3` is what egress codecs take). */
 export type EgressFailureV1 =
   | { readonly source: 'provider'; readonly failure: NormalizedProviderFailureV1 }

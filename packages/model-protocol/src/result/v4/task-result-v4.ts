@@ -27,6 +27,12 @@ export const outputCompactionPartV4Schema = z.strictObject({
     .max(512)
     .regex(/^[\x21-\x7E]+$/)
     .optional(),
+  /**
+   * Members of the provider's block beside its payload that the producing family's codec carries verbatim, as a JSON
+   * object text that codec wrote (Anthropic: `encrypted_content`, `signature` and `tool_changes` of a compaction block,
+   * when not null). Opaque to everyone else and bound to the family like the payload.
+   */
+  providerFields: z.string().min(2).optional(),
 });
 export type OutputCompactionPartV4 = z.infer<typeof outputCompactionPartV4Schema>;
 

@@ -21,6 +21,8 @@ export const normalizedStreamEventV4Schema = z.discriminatedUnion('type', [
       .max(512)
       .regex(/^[\x21-\x7E]+$/)
       .optional(),
+    /** Members of the provider's block beside its payload, as the producing family's codec wrote them (a JSON object text). */
+    providerFields: z.string().min(2).optional(),
   }),
 ]);
 export type NormalizedStreamEventV4 = z.infer<typeof normalizedStreamEventV4Schema>;

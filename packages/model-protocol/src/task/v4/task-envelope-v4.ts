@@ -52,6 +52,12 @@ export const compactionPartV4Schema = z.strictObject({
   data: z.string().min(1),
   /** The provider's id of the item (Responses `cmp_…`), where the dialect gives one; replayed with the payload. */
   id: providerItemId.optional(),
+  /**
+   * Members of the provider's block beside its payload that the producing family's codec carries verbatim, as a JSON
+   * object text that codec wrote (Anthropic: `encrypted_content`, `signature` and `tool_changes` of a compaction block,
+   * when not null). Opaque to everyone else and bound to the family like the payload.
+   */
+  providerFields: z.string().min(2).optional(),
   /** Optional prompt-caching breakpoint after this part (Anthropic allows one on a compaction block). */
   cacheControl: cacheControlV2Schema.optional(),
 });
@@ -113,10 +119,28 @@ export type ChatMessageV4 = {
   content: ChatContentPartV4[];
 };
 
-/** A conversation turn to complete, V4 revision: the V3 chat task over V4 messages. */
+/**
+ * Server-side compaction the client asks the provider for (Anthropic `context_management` edit `compact_20260112`,
+ * beta `compact-2026-01-12`; Responses `context_management: [{type: "compaction", compact_threshold}]`). A hint: the
+ * provider answers with a `compaction` block or item bound to its own family, so a host forwards it only to a target
+ * of the client dialect's family and leaves it out (naming it) for any other; a dialect without it ignores it.
+ */
+export const compactionControlV4Schema = z.strictObject({
+  /** Input tokens past which the provider compacts (Anthropic `trigger: {type: "input_tokens", value}`, Responses `compact_threshold`). */
+  triggerInputTokens: z.number().int().positive().max(100_000_000).optional(),
+  /** Stop after the compaction block and return it alone (Anthropic `pause_after_compaction`; stop reason `compaction`). */
+  pauseAfterCompaction: z.boolean().optional(),
+  /** Instructions for the summary, replacing the provider's default prompt (Anthropic `instructions`). */
+  instructions: z.string().min(1).max(100_000).optional(),
+});
+export type CompactionControlV4 = z.infer<typeof compactionControlV4Schema>;
+
+/** A conversation turn to complete, V4 revision: the V3 chat task over V4 messages, with server-side compaction. */
 export const chatTaskV4Schema = chatTaskV3Schema.extend({
   /** The conversation so far; at least one message. */
   messages: z.array(chatMessageV4Schema).min(1),
+  /** Server-side compaction asked of the provider; a family-bound hint (see {@link compactionControlV4Schema}). */
+  compaction: compactionControlV4Schema.optional(),
 });
 export type ChatTaskV4 = z.infer<typeof chatTaskV4Schema>;
 

@@ -18,6 +18,10 @@ describe('compaction blocks in engine streams', () => {
       { type: 'compaction', index: 0, data: 'x', id: 'has space' },
       { type: 'compaction', index: 0, data: 'x', extra: true },
       { type: 'compaction', index: 0 },
+      { type: 'compaction', index: 0, data: 'x', providerFields: '{"signature":"c2ln"}' },
+      { type: 'compaction', index: 0, data: 'x', id: 'cmp_2', providerFields: '{}' },
+      { type: 'compaction', index: 0, data: 'x', providerFields: '' },
+      { type: 'compaction', index: 0, data: 'x', providerFields: 1 },
     ];
     for (const value of cases) {
       const schema = normalizedStreamEventV4Schema.safeParse(value);
@@ -39,5 +43,14 @@ describe('compaction blocks in engine streams', () => {
     const other = adapterTerminalOutcomeV4Schema.parse({ status: 'completed', result: { kind: 'chat', content: [{ type: 'compaction', data: 'other' }, { type: 'text', text: 'ok' }] } });
     expect(lifecycle.checkTerminal(other)).toBe('the terminal content does not match the streamed blocks');
     expect(lifecycle.accept({ ...compaction, index: 1 })).toBe('a block index was used twice');
+  });
+
+  it('the terminal part must carry the streamed block\'s provider members too', () => {
+    const lifecycle = new StreamLifecycle();
+    expect(lifecycle.accept({ type: 'compaction', index: 0, data: 'summary', providerFields: '{"signature":"c2ln"}' })).toBeUndefined();
+    const without = adapterTerminalOutcomeV4Schema.parse({ status: 'completed', result: { kind: 'chat', content: [{ type: 'compaction', data: 'summary' }] } });
+    expect(lifecycle.checkTerminal(without)).toBe('the terminal content does not match the streamed blocks');
+    const same = adapterTerminalOutcomeV4Schema.parse({ status: 'completed', result: { kind: 'chat', content: [{ type: 'compaction', data: 'summary', providerFields: '{"signature":"c2ln"}' }] } });
+    expect(lifecycle.checkTerminal(same)).toBeUndefined();
   });
 });

@@ -14,6 +14,8 @@ interface Block {
   readonly data?: string;
   /** A compaction block's provider item id. */
   readonly itemId?: string;
+  /** A compaction block's other provider members (opaque JSON text). */
+  readonly providerFields?: string;
 }
 
 /**
@@ -60,7 +62,14 @@ export class StreamLifecycle {
         return undefined;
       case 'compaction':
         if (this.blocks.has(event.index)) return 'a block index was used twice';
-        this.blocks.set(event.index, { kind: 'compaction', open: false, chunks: [], data: event.data, ...(event.id === undefined ? {} : { itemId: event.id }) });
+        this.blocks.set(event.index, {
+          kind: 'compaction',
+          open: false,
+          chunks: [],
+          data: event.data,
+          ...(event.id === undefined ? {} : { itemId: event.id }),
+          ...(event.providerFields === undefined ? {} : { providerFields: event.providerFields }),
+        });
         return undefined;
       case 'text-end':
         return this.end(event.index, 'text');
@@ -187,7 +196,7 @@ function samePart(block: Block, part: ChatOutputPartV4): boolean {
     case 'redacted-reasoning':
       return block.kind === 'redacted' && part.data === block.data;
     case 'compaction':
-      return block.kind === 'compaction' && part.data === block.data && part.id === block.itemId;
+      return block.kind === 'compaction' && part.data === block.data && part.id === block.itemId && part.providerFields === block.providerFields;
     case 'tool-call':
       return (
         block.kind === 'tool-call' &&

@@ -98,9 +98,12 @@ export function checkStreamEvent(value: unknown): NormalizedStreamEventV4 | unde
     case 'compaction': {
       const data = value.data;
       const id = value.id;
-      if (!isIndex(index) || typeof data !== 'string' || data.length === 0 || !hasOnlyListedKeys(value, 'type', 'index', 'data', 'id')) return undefined;
-      if (id === undefined) return { type, index, data };
-      return isString(id, 1, ITEM_ID_MAX) && /^[\x21-\x7E]+$/.test(id) ? { type, index, data, id } : undefined;
+      const providerFields = value.providerFields;
+      if (!isIndex(index) || typeof data !== 'string' || data.length === 0 || !hasOnlyListedKeys(value, 'type', 'index', 'data', 'id', 'providerFields')) return undefined;
+      if (providerFields !== undefined && (typeof providerFields !== 'string' || providerFields.length < 2)) return undefined;
+      const fields = providerFields === undefined ? {} : { providerFields };
+      if (id === undefined) return { type, index, data, ...fields };
+      return isString(id, 1, ITEM_ID_MAX) && /^[\x21-\x7E]+$/.test(id) ? { type, index, data, id, ...fields } : undefined;
     }
     case 'tool-call-start': {
       const toolCallId = value.toolCallId;

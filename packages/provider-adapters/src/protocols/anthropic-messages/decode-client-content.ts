@@ -6,6 +6,7 @@ import type {
   TextPartV2,
   ToolResultContentPartV2,
 } from '@tokenforge/model-protocol';
+import { anthropicCompactionFieldsText, readAnthropicCompactionFields } from './wire-compaction-fields.js';
 import { decodeAnthropicCacheControl } from './map-cache-control.js';
 import {
   compact,
@@ -206,12 +207,19 @@ function readToolResult(block: JsonRecord, path: string, toolNames: ReadonlyMap<
 
 /**
  * A `compaction` block (compaction beta): its `content` summary is the part's opaque data, unmodified, with its
- * cache breakpoint. `content: null` marks a failed compaction, which the API treats as a no-op: it is left out.
+ * verbatim members (`encrypted_content`, `signature`, `tool_changes`) as `providerFields` and its cache breakpoint. `content: null` marks a failed compaction, which the API treats as a no-op: it is left out.
  * https://platform.claude.com/docs/en/build-with-claude/compaction
  */
 function readCompactionBlock(block: JsonRecord, path: string): ChatContentPartV2 | undefined {
   if (block.content === null) return undefined;
-  return compact({ type: 'compaction' as const, data: requireNonEmptyString(block, 'content', path), cacheControl: readCacheControl(block, path) });
+  const read = readAnthropicCompactionFields(block, undefined);
+  if ('malformed' in read) throw invalid(`${path}.${read.malformed}`, 'is malformed');
+  return compact({
+    type: 'compaction' as const,
+    data: requireNonEmptyString(block, 'content', path),
+    providerFields: anthropicCompactionFieldsText(read.fields),
+    cacheControl: readCacheControl(block, path),
+  });
 }
 
 function readAssistantBlock(block: JsonRecord, path: string, toolNames: Map<string, string>): ChatContentPartV2 | undefined {

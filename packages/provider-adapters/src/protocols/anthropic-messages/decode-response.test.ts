@@ -198,7 +198,7 @@ describe('decodeAnthropicMessagesResponse: malformed bodies', () => {
     expect(violation(() => decode({ ...valid, content: [{ type: 'hologram' }] }))).toBe('unexpected-event');
   });
 
-  it('skips documented MCP, advisor and compaction blocks and keeps the text and tool calls around them', () => {
+  it('reads a compaction block and skips documented MCP and advisor blocks, keeping the text and tool calls around them', () => {
     const body = {
       ...valid,
       stop_reason: 'tool_use',
@@ -214,7 +214,13 @@ describe('decodeAnthropicMessagesResponse: malformed bodies', () => {
     };
     expect(decode(body).terminal).toMatchObject({
       status: 'completed',
-      result: { content: [{ type: 'text', text: 'Done.' }, { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'f', argumentsText: '{"a":1}' }] },
+      result: {
+        content: [
+          { type: 'compaction', data: 'Summary of earlier turns' },
+          { type: 'text', text: 'Done.' },
+          { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'f', argumentsText: '{"a":1}' },
+        ],
+      },
     });
   });
 

@@ -1,5 +1,6 @@
-import type { AdapterTerminalOutcomeV3, ChatOutputPartV1 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, ChatOutputPartV4 } from '@tokenforge/model-protocol';
 import { assertUsageConsistent, dropInconsistentUsageDetails } from '../../codec-kit/index.js';
+import { anthropicCompactionFieldsText } from './wire-compaction-fields.js';
 import { convertAnthropicUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
@@ -20,7 +21,7 @@ export interface DecodeAnthropicMessagesResponseInput {
 /** A decoded whole response. */
 export interface DecodedAnthropicMessagesResponse {
   /** The terminal outcome. */
-  readonly terminal: AdapterTerminalOutcomeV3;
+  readonly terminal: AdapterTerminalOutcomeV4;
   /** The model the provider reported serving. */
   readonly providerModel?: string;
 }
@@ -29,7 +30,9 @@ export interface DecodedAnthropicMessagesResponse {
  * Decodes a whole Message body into a terminal. Blocks map in order: `text` → text, `thinking` → reasoning
  * (with its signature when not empty), `redacted_thinking` → redacted reasoning, `tool_use` → tool call whose
  * `argumentsText` is `JSON.stringify(input)` (so an empty `input` is `{}`, as the stream decoder yields for
- * an empty `partial_json` stream); server-tool blocks are skipped (see `ANTHROPIC_SERVER_TOOL_BLOCK_TYPES`).
+ * an empty `partial_json` stream); `compaction` → compaction (its `content` as the opaque data; a failed
+ * compaction, `content: null`, is a no-op and left out); server-tool blocks are skipped (see
+ * `ANTHROPIC_SERVER_TOOL_BLOCK_TYPES`).
  * Citations are not carried. A 2xx body of `type: "error"` is a failed terminal.
  *
  * @throws {ProtocolViolationError} when the body breaks the Messages shape.
@@ -44,7 +47,7 @@ export function decodeAnthropicMessagesResponse(input: DecodeAnthropicMessagesRe
       },
     };
   }
-  const content: ChatOutputPartV1[] = [];
+  const content: ChatOutputPartV4[] = [];
   for (const block of message.content) {
     const part = toOutputPart(block);
     if (part !== undefined) content.push(part);
@@ -61,7 +64,11 @@ export function decodeAnthropicMessagesResponse(input: DecodeAnthropicMessagesRe
   };
 }
 
-function toOutputPart(block: AnthropicWireContentBlock): ChatOutputPartV1 | undefined {
+function optionalFields(providerFields: string | undefined): { providerFields?: string } {
+  return providerFields === undefined ? {} : { providerFields };
+}
+
+function toOutputPart(block: AnthropicWireContentBlock): ChatOutputPartV4 | undefined {
   switch (block.type) {
     case 'text':
       return { type: 'text', text: block.text };
@@ -71,6 +78,9 @@ function toOutputPart(block: AnthropicWireContentBlock): ChatOutputPartV1 | unde
       return { type: 'redacted-reasoning', data: block.data };
     case 'tool_use':
       return { type: 'tool-call', toolCallId: block.id, toolName: block.name, argumentsText: JSON.stringify(block.input) };
+    case 'compaction':
+      if (block.content === null) return undefined;
+      return { type: 'compaction', data: block.content, ...optionalFields(anthropicCompactionFieldsText(block.fields)) };
     case 'server-tool':
       return undefined;
     default: {

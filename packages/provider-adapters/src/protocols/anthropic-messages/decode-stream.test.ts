@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   adapterTerminalOutcomeV3Schema,
-  normalizedStreamEventV3Schema,
+  adapterTerminalOutcomeV4Schema,
+  normalizedStreamEventV4Schema,
   usageV3Schema,
   type AdapterStreamPartV1,
   type AdapterTerminalOutcomeV4,
@@ -82,8 +83,8 @@ async function run(
 
 /** What the engine checks: valid events, growing usage, and deltas that add up to the terminal's content. */
 function expectConsistent(events: readonly NormalizedStreamEventV4[], terminal: AdapterTerminalOutcomeV4): void {
-  for (const event of events) expect(normalizedStreamEventV3Schema.safeParse(event).success).toBe(true);
-  expect(adapterTerminalOutcomeV3Schema.safeParse(terminal).success).toBe(true);
+  for (const event of events) expect(normalizedStreamEventV4Schema.safeParse(event).success).toBe(true);
+  expect(adapterTerminalOutcomeV4Schema.safeParse(terminal).success).toBe(true);
   const usages = events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));
   for (let index = 1; index < usages.length; index += 1) {
     for (const [field, value] of Object.entries(usages[index] ?? {})) {
@@ -312,7 +313,7 @@ describe('decodeAnthropicMessagesStream: constructed streams (fact sheet §3.11)
     expectConsistent(events, terminal);
   });
 
-  it('skips a streamed compaction block and MCP blocks, keeping the text after them', async () => {
+  it('reads a streamed compaction block as one whole event and skips MCP blocks, keeping the text after them', async () => {
     const { events, terminal } = await run([
       sseBytes(
         lines(
@@ -334,11 +335,12 @@ describe('decodeAnthropicMessagesStream: constructed streams (fact sheet §3.11)
       ),
     ]);
     expect(events.filter((event) => event.type !== 'usage')).toEqual([
+      { type: 'compaction', index: 0, data: 'Summary', providerFields: '{"encrypted_content":"b3BhcXVl"}' },
       { type: 'text-start', index: 3 },
       { type: 'text-delta', index: 3, delta: 'ok' },
       { type: 'text-end', index: 3 },
     ]);
-    expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'ok' }] } });
+    expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'compaction', data: 'Summary', providerFields: '{"encrypted_content":"b3BhcXVl"}' }, { type: 'text', text: 'ok' }] } });
   });
 
   it('refuses a compaction delta inside a text block', async () => {
@@ -570,7 +572,7 @@ describe('decodeAnthropicMessagesStream: server-side compaction usage', () => {
       { inputTokens: 180000, outputTokens: 3500, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 },
       { inputTokens: 203000, outputTokens: 4500, cacheReadInputTokens: 0, cacheWriteInputTokens: 0 },
     ]);
-    expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'text' }] }, usage: usages.at(-1) });
+    expect(terminal).toMatchObject({ status: 'completed', result: { content: [{ type: 'compaction', data: 'Summary of the conversation so far.' }, { type: 'text' }] }, usage: usages.at(-1) });
     expectConsistent(events, terminal);
   });
 

@@ -1,8 +1,8 @@
 import type {
   AdapterStreamPartV1,
-  AdapterTerminalOutcomeV3,
-  ChatOutputPartV1,
-  NormalizedStreamEventV3,
+  AdapterTerminalOutcomeV4,
+  ChatOutputPartV4,
+  NormalizedStreamEventV4,
   ProviderDiagnosticV3,
   UsageV3,
 } from '@tokenforge/model-protocol';
@@ -20,6 +20,7 @@ import {
   type AdapterStreamStep,
   type SseItem,
 } from '../../codec-kit/index.js';
+import { anthropicCompactionFieldsText } from './wire-compaction-fields.js';
 import { convertAnthropicUsage, type AnthropicWireUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
@@ -47,6 +48,7 @@ type OpenBlock =
   | { readonly kind: 'thinking'; readonly fragments: string[]; readonly signature: string[] }
   | { readonly kind: 'redacted'; readonly data: string }
   | { readonly kind: 'tool'; readonly toolCallId: string; readonly toolName: string; textLength: number }
+  | { readonly kind: 'compaction'; content: string | null; fields: Record<string, unknown> | undefined }
   | { readonly kind: 'server-tool' };
 
 function invalid(rule: string): ProtocolViolationError {
@@ -64,7 +66,9 @@ function invalid(rule: string): ProtocolViolationError {
  *   joined into the reasoning-end signature; `redacted_thinking` → one reasoning-redacted event; `tool_use`
  *   → tool-call-start/delta/end with the `partial_json` fragments accumulated linearly (empty fragments are
  *   not forwarded). A tool block that streamed no argument text yields one `{}` delta, so its arguments read
- *   `{}` exactly like the sync body's `input: {}`. Server-tool blocks and `citations_delta` are skipped;
+ *   `{}` exactly like the sync body's `input: {}`. A `compaction` block (its summary in one `compaction_delta`)
+ *   is one whole `compaction` event at its `content_block_stop` (none for a failed compaction, `content: null`).
+ *   Server-tool blocks and `citations_delta` are skipped;
  * - `message_start` usage, then each cumulative `message_delta` usage (whose fields override the earlier ones),
  *   is converted by `convertAnthropicUsage` and emitted as a snapshot when it changed; a field that goes down
  *   is a violation;
@@ -82,11 +86,11 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
   let invalidToolArguments = false;
   const open = new Map<number, OpenBlock>();
   const closed = new Set<number>();
-  const parts = new Map<number, ChatOutputPartV1>();
+  const parts = new Map<number, ChatOutputPartV4>();
   const tools = createToolCallAccumulator();
   const plainDeltaFastPath = options.plainDeltaFastPath !== false;
 
-  function updateUsage(wire: AnthropicWireUsage, events: NormalizedStreamEventV3[]): void {
+  function updateUsage(wire: AnthropicWireUsage, events: NormalizedStreamEventV4[]): void {
     rawUsage = { ...rawUsage, ...definedEntries(wire) };
     const next = assertUsageConsistent(mergeUsageSnapshot(usage, dropInconsistentUsageDetails(convertAnthropicUsage(rawUsage))));
     if (usage !== undefined && usageEquals(usage, next)) return;
@@ -94,7 +98,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     events.push({ type: 'usage', usage: next });
   }
 
-  function startBlock(index: number, block: AnthropicWireContentBlock, events: NormalizedStreamEventV3[]): void {
+  function startBlock(index: number, block: AnthropicWireContentBlock, events: NormalizedStreamEventV4[]): void {
     if (open.has(index) || closed.has(index)) throw invalid(`block ${index} started twice`);
     switch (block.type) {
       case 'text':
@@ -123,6 +127,9 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
         if (Object.keys(block.input).length > 0) appendToolText(index, JSON.stringify(block.input), events);
         return;
       }
+      case 'compaction':
+        open.set(index, { kind: 'compaction', content: block.content, fields: block.fields });
+        return;
       case 'server-tool':
         open.set(index, { kind: 'server-tool' });
         return;
@@ -133,7 +140,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     }
   }
 
-  function appendToolText(index: number, fragment: string, events: NormalizedStreamEventV3[]): void {
+  function appendToolText(index: number, fragment: string, events: NormalizedStreamEventV4[]): void {
     if (fragment.length === 0) return;
     tools.append(index, fragment);
     const block = open.get(index);
@@ -141,7 +148,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     events.push({ type: 'tool-call-delta', index, delta: fragment });
   }
 
-  function applyDelta(index: number, delta: AnthropicWireDelta, events: NormalizedStreamEventV3[]): void {
+  function applyDelta(index: number, delta: AnthropicWireDelta, events: NormalizedStreamEventV4[]): void {
     const block = open.get(index);
     if (block === undefined) throw invalid(closed.has(index) ? `delta for closed block ${index}` : `delta for unopened block ${index}`);
     if (delta.type === 'harmless') return;
@@ -166,8 +173,14 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
         if (delta.type !== 'input_json_delta') throw invalid(`${delta.type} inside a tool_use block`);
         appendToolText(index, delta.partial_json, events);
         return;
+      case 'compaction':
+        // The delta carries the block's final summary (the SDK's accumulator assigns it), not a fragment.
+        if (delta.type !== 'compaction_delta') throw invalid(`${delta.type} inside a compaction block`);
+        block.content = delta.content;
+        if (delta.fields !== undefined) block.fields = { ...block.fields, ...delta.fields };
+        return;
       case 'server-tool':
-        if (delta.type !== 'input_json_delta' && delta.type !== 'compaction_delta') throw invalid(`${delta.type} inside a skipped block`);
+        if (delta.type !== 'input_json_delta') throw invalid(`${delta.type} inside a skipped block`);
         return;
       case 'redacted':
         throw invalid('delta inside a redacted_thinking block');
@@ -178,7 +191,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     }
   }
 
-  function stopBlock(index: number, events: NormalizedStreamEventV3[]): void {
+  function stopBlock(index: number, events: NormalizedStreamEventV4[]): void {
     const block = open.get(index);
     if (block === undefined) throw invalid(closed.has(index) ? `block ${index} stopped twice` : `stop for unopened block ${index}`);
     open.delete(index);
@@ -208,6 +221,16 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
         events.push({ type: 'tool-call-end', index, argumentsText: call.argumentsText });
         return;
       }
+      case 'compaction':
+        // A failed compaction (`content: null`) is a no-op at the API: nothing to carry.
+        if (block.content === null) return;
+        {
+          const providerFields = anthropicCompactionFieldsText(block.fields);
+          const fields = providerFields === undefined ? {} : { providerFields };
+          parts.set(index, { type: 'compaction', data: block.content, ...fields });
+          events.push({ type: 'compaction', index, data: block.content, ...fields });
+        }
+        return;
       case 'server-tool':
         return;
       default: {
@@ -217,7 +240,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
     }
   }
 
-  function finish(): AdapterTerminalOutcomeV3 {
+  function finish(): AdapterTerminalOutcomeV4 {
     if (open.size > 0) throw invalid('message_stop with a content block still open');
     const finishReason = mapAnthropicStopReason(stopReason);
     const withUsage = usage === undefined ? {} : { usage };
@@ -263,7 +286,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
       block.fragments.push(fragment);
       return { events: [{ type: 'text-delta', index, delta: fragment }] };
     }
-    const events: NormalizedStreamEventV3[] = [];
+    const events: NormalizedStreamEventV4[] = [];
     appendToolText(index, fragment, events);
     return events.length === 0 ? undefined : { events };
   }
@@ -285,7 +308,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
         if (step !== false) return step;
       }
       const event = readAnthropicStreamEvent(value, frame.event);
-      const events: NormalizedStreamEventV3[] = [];
+      const events: NormalizedStreamEventV4[] = [];
       if (messageId === undefined && event.type !== 'message_start' && event.type !== 'harmless' && event.type !== 'error') {
         throw invalid(`${event.type} before message_start`);
       }

@@ -9,6 +9,8 @@ const ANTHROPIC_STOP_REASONS: ReadonlySet<string> = new Set([
   'model_context_window_exceeded',
   'tool_use',
   'refusal',
+  // Server-side compaction with `pause_after_compaction` stops after the compaction block (compaction beta).
+  'compaction',
 ]);
 
 /**

@@ -1,5 +1,6 @@
-import type { ChatOutputPartV1, EgressContextV1, FinishReasonV1, UsageV3 } from '@tokenforge/model-protocol';
+import type { ChatOutputPartV4, EgressContextV1, FinishReasonV1, UsageV3 } from '@tokenforge/model-protocol';
 import { parseSafeJson } from '../../codec-kit/index.js';
+import { anthropicCompactionFieldsOf, type AnthropicCompactionFields } from './wire-compaction-fields.js';
 import { encodeAnthropicStopReason } from './encode-client-finish-reason.js';
 import { encodeAnthropicWireUsage, type AnthropicEgressUsage } from './encode-client-usage.js';
 
@@ -8,7 +9,8 @@ export type AnthropicEgressContentBlock =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
   | { readonly type: 'redacted_thinking'; readonly data: string }
-  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> };
+  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
+  | ({ readonly type: 'compaction'; readonly content: string } & AnthropicCompactionFields);
 
 /** A whole Message as written to an Anthropic client. */
 export interface AnthropicEgressMessage {
@@ -40,10 +42,11 @@ export function parseEgressToolInput(argumentsText: string): Record<string, unkn
  * Maps one normalized output part to an Anthropic content block: text → `text`; reasoning → `thinking` (an
  * absent signature is written as `""`, which Anthropic clients accept and a replay drops); redacted reasoning
  * → `redacted_thinking`; tool call → `tool_use` with the parsed input; refusal → `text` (Anthropic has no
- * refusal block; the `refusal` stop reason says it). A tool call whose arguments are not a JSON object (cut
+ * refusal block; the `refusal` stop reason says it); compaction → `compaction` with the data as its `content` and its
+ * verbatim members (`encrypted_content`, `signature`, `tool_changes`) after it, unmodified (the gateway's seal leaves another family's compaction out before this). A tool call whose arguments are not a JSON object (cut
  * off by the token limit) cannot be written as `tool_use` and is left out, deliberately.
  */
-export function encodeAnthropicEgressBlock(part: ChatOutputPartV1): AnthropicEgressContentBlock | undefined {
+export function encodeAnthropicEgressBlock(part: ChatOutputPartV4): AnthropicEgressContentBlock | undefined {
   switch (part.type) {
     case 'text':
     case 'refusal':
@@ -56,6 +59,8 @@ export function encodeAnthropicEgressBlock(part: ChatOutputPartV1): AnthropicEgr
       const input = parseEgressToolInput(part.argumentsText);
       return input === undefined ? undefined : { type: 'tool_use', id: part.toolCallId, name: part.toolName, input };
     }
+    case 'compaction':
+      return { type: 'compaction', content: part.data, ...anthropicCompactionFieldsOf(part.providerFields) };
     default: {
       const unknownPart: never = part;
       void unknownPart;
@@ -66,7 +71,7 @@ export function encodeAnthropicEgressBlock(part: ChatOutputPartV1): AnthropicEgr
 
 /** Builds the Message body for a completed chat terminal. */
 export function encodeAnthropicEgressMessage(
-  content: readonly ChatOutputPartV1[],
+  content: readonly ChatOutputPartV4[],
   finishReason: FinishReasonV1 | undefined,
   usage: UsageV3 | undefined,
   context: EgressContextV1,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { AdapterTerminalOutcomeV3, EgressContextV1, NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
+import { EGRESS_STREAM_EVENT_TEXT_V1, type AdapterTerminalOutcomeV3, type EgressContextV1, type NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { createAnthropicMessagesStreamEncoder } from './encode-client-stream.js';
 
@@ -51,5 +51,26 @@ describe('anthropic-messages stream encoder delta template', () => {
     );
     // Not vacuous: many deltas went through the template.
     expect(templated).toBeGreaterThan(200);
+  });
+
+  it('gives each event as the text whose UTF-8 bytes the general path writes (or throws the same error), for any context and events', () => {
+    let writtenEvents = 0;
+    fc.assert(
+      fc.property(context, fc.array(event, { maxLength: 30 }), (ctx, events) => {
+        const fast = createAnthropicMessagesStreamEncoder(ctx);
+        const general = createAnthropicMessagesStreamEncoder(ctx, { deltaTemplates: false });
+        const eventText = fast[EGRESS_STREAM_EVENT_TEXT_V1];
+        if (eventText === undefined) throw new Error('the encoder offers no event text');
+        for (const item of [{ type: 'text-start', index: 0 } as NormalizedStreamEventV1, ...events]) {
+          const expected = written(() => general.encodeEvent(item));
+          expect(written(() => Buffer.from(eventText(item), 'utf8'))).toBe(expected);
+          if (!expected.startsWith('threw') && expected.length > 0) writtenEvents += 1;
+        }
+        const terminal: AdapterTerminalOutcomeV3 = { status: 'completed', result: { kind: 'chat', content: [] }, finishReason: { unified: 'stop' } };
+        expect(written(() => fast.encodeTerminal(terminal))).toBe(written(() => general.encodeTerminal(terminal)));
+      }),
+      { numRuns: 400 },
+    );
+    expect(writtenEvents).toBeGreaterThan(1000);
   });
 });

@@ -1,20 +1,23 @@
 import {
   CodecErrorV1,
+  EGRESS_STREAM_EVENT_TEXT_V1,
   type AdapterTerminalOutcome,
   type EgressContextV1,
   type EgressStreamEncoderV1,
-  type NormalizedStreamEventV1,
+  type EgressStreamEventTextV1,
+  type NormalizedStreamEventV4,
   type UsageV3,
 } from '@tokenforge/model-protocol';
 import { formatSseEvent } from '../../codec-kit/index.js';
 import { ANTHROPIC_CANCELLED_ERROR, mapAnthropicEgressError } from './encode-client-error.js';
 import { encodeAnthropicStopReason } from './encode-client-finish-reason.js';
 import { encodeAnthropicWireUsage } from './encode-client-usage.js';
+import { anthropicCompactionFieldsOf } from './wire-compaction-fields.js';
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 
-type WireBlockKind = 'text' | 'thinking' | 'tool_use';
+type WireBlockKind = 'text' | 'thinking' | 'tool_use' | 'compaction';
 
 interface WireBlock {
   readonly wireIndex: number;
@@ -45,7 +48,8 @@ const DELTA_HEAD = 'event: content_block_delta\ndata: {"type":"content_block_del
  *   addresses `content[index]`): text and refusal → `text` with `text_delta`; reasoning → `thinking` with
  *   `thinking_delta`, and its signature as one `signature_delta` before `content_block_stop`; redacted
  *   reasoning → a whole `redacted_thinking` block; tool calls → `tool_use` (`input: {}`) with
- *   `input_json_delta` fragments (if no fragment came, the final argument text is written as one);
+ *   `input_json_delta` fragments (if no fragment came, the final argument text is written as one); a compaction
+ *   → a `compaction` block opened with `content: null`, its data as one `compaction_delta`, then closed;
  * - later `usage` events are remembered, not written: Anthropic carries final usage on `message_delta`;
  * - a completed terminal closes any open block, then writes `message_delta` (stop reason, `stop_sequence:
  *   null`, cumulative usage including input and cache figures) and `message_stop`; a failed or cancelled
@@ -53,7 +57,7 @@ const DELTA_HEAD = 'event: content_block_delta\ndata: {"type":"content_block_del
  * Events after the terminal produce no bytes. An event for a block that was never started (or started twice)
  * throws `CodecErrorV1` `invalid-request`: the engine never produces one.
  */
-export function createAnthropicMessagesStreamEncoder(context: EgressContextV1, options: AnthropicMessagesStreamEncoderOptions = {}): EgressStreamEncoderV1 {
+export function createAnthropicMessagesStreamEncoder(context: EgressContextV1, options: AnthropicMessagesStreamEncoderOptions = {}): EgressStreamEncoderV1 & EgressStreamEventTextV1 {
   const templates = options.deltaTemplates !== false;
   let started = false;
   let finished = false;
@@ -114,77 +118,94 @@ export function createAnthropicMessagesStreamEncoder(context: EgressContextV1, o
     return out.length === 0 ? EMPTY : encoder.encode(out.join(''));
   }
 
+  /** The SSE text of one event (`''` for none). */
+  function eventText(event: NormalizedStreamEventV4): string {
+    if (finished) return '';
+    const out: string[] = [];
+    if (event.type === 'usage') {
+      usage = event.usage;
+      ensureStarted(out);
+      return out.join('');
+    }
+    ensureStarted(out);
+    switch (event.type) {
+      case 'text-start':
+      case 'refusal-start':
+        startBlock(out, event.index, 'text', { type: 'text', text: '' });
+        break;
+      case 'text-delta':
+      case 'refusal-delta': {
+        const block = openBlock(event.index, ['text']);
+        // The same text JSON.stringify writes for the event object of `delta`, with the text alone serialised.
+        if (templates && out.length === 0) return `${DELTA_HEAD}${block.wireIndex},"delta":{"type":"text_delta","text":${JSON.stringify(event.delta)}}}\n\n`;
+        delta(out, block, { type: 'text_delta', text: event.delta });
+        break;
+      }
+      case 'text-end':
+      case 'refusal-end':
+        stopBlock(out, event.index, openBlock(event.index, ['text']));
+        break;
+      case 'reasoning-start':
+        startBlock(out, event.index, 'thinking', { type: 'thinking', thinking: '', signature: '' });
+        break;
+      case 'reasoning-delta':
+        delta(out, openBlock(event.index, ['thinking']), { type: 'thinking_delta', thinking: event.delta });
+        break;
+      case 'reasoning-end': {
+        const block = openBlock(event.index, ['thinking']);
+        if (event.signature !== undefined) delta(out, block, { type: 'signature_delta', signature: event.signature });
+        stopBlock(out, event.index, block);
+        break;
+      }
+      case 'reasoning-redacted': {
+        const wireIndex = startBlock(out, event.index, 'thinking', { type: 'redacted_thinking', data: event.data });
+        open.delete(event.index);
+        write(out, 'content_block_stop', { index: wireIndex });
+        break;
+      }
+      case 'tool-call-start':
+        startBlock(out, event.index, 'tool_use', { type: 'tool_use', id: event.toolCallId, name: event.toolName, input: {} });
+        break;
+      case 'tool-call-delta': {
+        const block = openBlock(event.index, ['tool_use']);
+        if (event.delta.length === 0) break;
+        block.argumentLength += event.delta.length;
+        delta(out, block, { type: 'input_json_delta', partial_json: event.delta });
+        break;
+      }
+      case 'tool-call-end': {
+        const block = openBlock(event.index, ['tool_use']);
+        if (block.argumentLength === 0 && event.argumentsText.length > 0) {
+          delta(out, block, { type: 'input_json_delta', partial_json: event.argumentsText });
+        }
+        stopBlock(out, event.index, block);
+        break;
+      }
+      case 'compaction': {
+        // As Anthropic streams it: the block opens empty, its whole summary is one `compaction_delta`.
+        // `encrypted_content` travels on the delta (as the SDK's accumulator reads it), the other members on the block.
+        const { encrypted_content: encrypted, ...blockFields } = anthropicCompactionFieldsOf(event.providerFields);
+        const wireIndex = startBlock(out, event.index, 'compaction', { type: 'compaction', content: null, ...blockFields });
+        write(out, 'content_block_delta', { index: wireIndex, delta: { type: 'compaction_delta', content: event.data, ...(encrypted === undefined ? {} : { encrypted_content: encrypted }) } });
+        open.delete(event.index);
+        write(out, 'content_block_stop', { index: wireIndex });
+        break;
+      }
+      default: {
+        const unknownEvent: never = event;
+        throw new CodecErrorV1('invalid-request', `unknown stream event ${String((unknownEvent as { type: unknown }).type)}`);
+      }
+    }
+    return out.join('');
+  }
+
   return {
     contentType: 'text/event-stream',
-    encodeEvent(event: NormalizedStreamEventV1): Uint8Array {
-      if (finished) return EMPTY;
-      const out: string[] = [];
-      if (event.type === 'usage') {
-        usage = event.usage;
-        ensureStarted(out);
-        return bytes(out);
-      }
-      ensureStarted(out);
-      switch (event.type) {
-        case 'text-start':
-        case 'refusal-start':
-          startBlock(out, event.index, 'text', { type: 'text', text: '' });
-          break;
-        case 'text-delta':
-        case 'refusal-delta': {
-          const block = openBlock(event.index, ['text']);
-          // The same text JSON.stringify writes for the event object of `delta`, with the text alone serialised.
-          if (templates && out.length === 0) return encoder.encode(`${DELTA_HEAD}${block.wireIndex},"delta":{"type":"text_delta","text":${JSON.stringify(event.delta)}}}\n\n`);
-          delta(out, block, { type: 'text_delta', text: event.delta });
-          break;
-        }
-        case 'text-end':
-        case 'refusal-end':
-          stopBlock(out, event.index, openBlock(event.index, ['text']));
-          break;
-        case 'reasoning-start':
-          startBlock(out, event.index, 'thinking', { type: 'thinking', thinking: '', signature: '' });
-          break;
-        case 'reasoning-delta':
-          delta(out, openBlock(event.index, ['thinking']), { type: 'thinking_delta', thinking: event.delta });
-          break;
-        case 'reasoning-end': {
-          const block = openBlock(event.index, ['thinking']);
-          if (event.signature !== undefined) delta(out, block, { type: 'signature_delta', signature: event.signature });
-          stopBlock(out, event.index, block);
-          break;
-        }
-        case 'reasoning-redacted': {
-          const wireIndex = startBlock(out, event.index, 'thinking', { type: 'redacted_thinking', data: event.data });
-          open.delete(event.index);
-          write(out, 'content_block_stop', { index: wireIndex });
-          break;
-        }
-        case 'tool-call-start':
-          startBlock(out, event.index, 'tool_use', { type: 'tool_use', id: event.toolCallId, name: event.toolName, input: {} });
-          break;
-        case 'tool-call-delta': {
-          const block = openBlock(event.index, ['tool_use']);
-          if (event.delta.length === 0) break;
-          block.argumentLength += event.delta.length;
-          delta(out, block, { type: 'input_json_delta', partial_json: event.delta });
-          break;
-        }
-        case 'tool-call-end': {
-          const block = openBlock(event.index, ['tool_use']);
-          if (block.argumentLength === 0 && event.argumentsText.length > 0) {
-            delta(out, block, { type: 'input_json_delta', partial_json: event.argumentsText });
-          }
-          stopBlock(out, event.index, block);
-          break;
-        }
-        default: {
-          const unknownEvent: never = event;
-          throw new CodecErrorV1('invalid-request', `unknown stream event ${String((unknownEvent as { type: unknown }).type)}`);
-        }
-      }
-      return bytes(out);
+    encodeEvent(event: NormalizedStreamEventV4): Uint8Array {
+      const text = eventText(event);
+      return text.length === 0 ? EMPTY : encoder.encode(text);
     },
+    [EGRESS_STREAM_EVENT_TEXT_V1]: eventText,
     encodeTerminal(outcome: AdapterTerminalOutcome): Uint8Array {
       if (finished) return EMPTY;
       finished = true;

@@ -4,6 +4,7 @@ import {
   type ChatMessageV4 as ChatMessageV2,
   type TextPartV2,
 } from '@tokenforge/model-protocol';
+import { anthropicCompactionFieldsOf } from './wire-compaction-fields.js';
 import { encodeAnthropicDocumentSource, encodeAnthropicImageSource } from './encode-media-source.js';
 import { encodeAnthropicCacheControl } from './map-cache-control.js';
 import { parseAnthropicToolArguments } from './parse-tool-arguments.js';
@@ -97,6 +98,7 @@ function encodePart(part: ChatContentPartV2, path: string): AnthropicContentBloc
       return {
         type: 'compaction',
         content: part.data,
+        ...anthropicCompactionFieldsOf(part.providerFields),
         ...(part.cacheControl === undefined ? {} : { cache_control: encodeAnthropicCacheControl(part.cacheControl) }),
       };
     default: {

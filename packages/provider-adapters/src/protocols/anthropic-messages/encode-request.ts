@@ -37,8 +37,8 @@ const ANTHROPIC_MAX_TEMPERATURE = 1;
  * - `caching.promptCacheKey` (a routing hint of other dialects) is dropped; breakpoints live on parts;
  * - an effort on a target with declared levels is `output_config.effort`, with adaptive thinking when the task
  *   asks for it (`encodeAnthropicThinking`);
- * - `endUserId` is `metadata.user_id`; `contextManagement` is `context_management` (`encodeAnthropicContextManagement`;
- *   the adapter adds the beta header it needs); `parallelToolCalls: false` is `disable_parallel_tool_use`;
+ * - `endUserId` is `metadata.user_id`; `contextManagement` and `compaction` are `context_management` edits
+ *   (`encodeAnthropicContextManagement`, the compaction edit last; the adapter adds the beta headers they need); `parallelToolCalls: false` is `disable_parallel_tool_use`;
  * - `verbosity` and `store` have no Anthropic counterpart and are dropped;
  * - `stream: true` is sent only for streaming tasks.
  *
@@ -55,7 +55,7 @@ export function encodeAnthropicMessagesRequest(
   const sampling = task.sampling;
   const format = encodeResponseFormat(task.responseFormat).output_config;
   const outputConfig = budget.effort === undefined ? format : { ...format, effort: budget.effort };
-  const contextManagement = task.contextManagement === undefined ? undefined : encodeAnthropicContextManagement(task.contextManagement);
+  const contextManagement = encodeAnthropicContextManagement(task.contextManagement, task.compaction);
   return {
     model: options.model,
     max_tokens: budget.max_tokens,

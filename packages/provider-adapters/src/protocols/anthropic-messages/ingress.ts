@@ -2,6 +2,7 @@ import {
   chatTaskV4Schema,
   CodecErrorV1,
   type ChatTaskV4,
+  type CompactionControlV4,
   type ClientWireRequestV1,
   type ContextManagementV3,
   type HostedToolV3,
@@ -153,6 +154,22 @@ function readContextManagement(value: unknown): ContextManagementV3 | undefined 
   return out.clearThinking === undefined && out.clearToolUses === undefined ? undefined : out;
 }
 
+/**
+ * Reads the `compact_20260112` edit of `context_management.edits` (server-side compaction,
+ * https://platform.claude.com/docs/en/build-with-claude/compaction): `trigger` (input tokens),
+ * `pause_after_compaction`, `instructions`. Members of unknown shape are left out; `undefined` without the edit.
+ */
+function readCompactionControl(value: unknown): CompactionControlV4 | undefined {
+  if (!isRecord(value) || !Array.isArray(value.edits)) return undefined;
+  const edit = value.edits.find((entry): entry is Record<string, unknown> => isRecord(entry) && typeof entry.type === 'string' && entry.type.startsWith('compact_'));
+  if (edit === undefined) return undefined;
+  return compact<CompactionControlV4>({
+    triggerInputTokens: typedCount(edit.trigger, 'input_tokens'),
+    pauseAfterCompaction: typeof edit.pause_after_compaction === 'boolean' ? edit.pause_after_compaction : undefined,
+    instructions: typeof edit.instructions === 'string' && edit.instructions.trim().length > 0 ? edit.instructions : undefined,
+  });
+}
+
 /** The `value` of a `{type, value}` count of the given type, when it is a whole number of at least `min`. */
 function typedCount(value: unknown, type: string, min = 1): number | undefined {
   if (!isRecord(value) || value.type !== type) return undefined;
@@ -296,7 +313,7 @@ function readStopSequences(body: JsonRecord): string[] | undefined {
  * `output_config.format` (json_schema), or the beta's top-level `output_format` (the two must agree when both are
  * sent) → a JSON response format with that schema; `temperature`, `top_p`,
  * `top_k` → sampling; `stop_sequences`; `stream` (default false); `metadata.user_id` → `endUserId` (left out
- * when not a printable string within the bound); `context_management` edits → `contextManagement`
+ * when not a printable string within the bound); `context_management` clearing edits → `contextManagement` and its `compact_20260112` edit → `compaction`
  * (see `readContextManagement`). The rest of `metadata`, `service_tier`, `container`, `inference_geo`, a top-level
  * `cache_control` and unknown
  * fields are ignored: none of them changes the answer. The result must satisfy the task schema.
@@ -336,6 +353,7 @@ export function decodeAnthropicMessagesRequest(request: ClientWireRequestV1, opt
     toolChoice,
     parallelToolCalls: readParallelToolCalls(body.tool_choice),
     contextManagement: readContextManagement(body.context_management),
+    compaction: readCompactionControl(body.context_management),
     endUserId: acceptEndUserId(metadata?.user_id),
     responseFormat: readResponseFormat(body),
     sampling,

@@ -2,6 +2,7 @@ import { CONTRACT_BOUNDS_V1 as BOUNDS } from '@tokenforge/model-protocol';
 import { ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { createWireReaders, isWireRecord as isRecord, type WireRecord as JsonRecord } from '../../codec-kit/wire-readers.js';
 import { readDetailCount, readDetailRecord, readServiceTier } from '../../codec-kit/usage-detail-readers.js';
+import { readAnthropicCompactionFields } from './wire-compaction-fields.js';
 import type { AnthropicWireUsage } from './convert-usage.js';
 
 /*
@@ -20,8 +21,8 @@ export const ANTHROPIC_MAX_BLOCK_INDEX = 1_000_000;
 
 /**
  * Documented blocks the normalized model does not carry yet: server-side tool blocks (§3.5), MCP connector blocks
- * (`mcp_tool_use`, `mcp_tool_result`), the advisor tool's result (`advisor_tool_result`; its call is a
- * `server_tool_use`) and context compaction (`compaction`, streamed with `compaction_delta`). They are known and
+ * (`mcp_tool_use`, `mcp_tool_result`) and the advisor tool's result (`advisor_tool_result`; its call is a
+ * `server_tool_use`). (Context compaction blocks are read: see {@link AnthropicWireContentBlock}.) They are known and
  * harmless: the normalized result has no part for them yet, and the text and tool calls around them are complete
  * without them. They are skipped (with their streamed deltas) and never reach normalized output; an undocumented
  * block type still fails.
@@ -38,7 +39,6 @@ export const ANTHROPIC_SERVER_TOOL_BLOCK_TYPES: ReadonlySet<string> = new Set([
   'mcp_tool_use',
   'mcp_tool_result',
   'advisor_tool_result',
-  'compaction',
 ]);
 
 /**
@@ -59,6 +59,12 @@ export type AnthropicWireContentBlock =
   | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
   | { readonly type: 'redacted_thinking'; readonly data: string }
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Readonly<Record<string, unknown>> }
+  /**
+   * A server-side compaction block (beta `compact-2026-01-12`): `content` is the summary, `null` for a failed
+   * compaction (a no-op) and, when streamed, at `content_block_start` (the summary then comes as one
+   * `compaction_delta`). https://platform.claude.com/docs/en/build-with-claude/compaction
+   */
+  | { readonly type: 'compaction'; readonly content: string | null; readonly fields: Record<string, unknown> | undefined }
   /** A known server-tool block, skipped. */
   | { readonly type: 'server-tool'; readonly wireType: string };
 
@@ -86,8 +92,8 @@ export type AnthropicWireDelta =
   | { readonly type: 'input_json_delta'; readonly partial_json: string }
   | { readonly type: 'thinking_delta'; readonly thinking: string }
   | { readonly type: 'signature_delta'; readonly signature: string }
-  /** The summary of a `compaction` block, skipped with its block. */
-  | { readonly type: 'compaction_delta' }
+  /** The summary of a `compaction` block: its final value (`null` for a failed compaction), not a fragment. */
+  | { readonly type: 'compaction_delta'; readonly content: string | null; readonly fields: Record<string, unknown> | undefined }
   /** A known delta type that is dropped (see {@link ANTHROPIC_HARMLESS_DELTA_TYPES}). */
   | { readonly type: 'harmless'; readonly wireType: string };
 
@@ -206,6 +212,14 @@ function readContentBlock(value: unknown, path: string, streamed: boolean): Anth
         input: isRecord(input) ? input : {},
       };
     }
+    case 'compaction': {
+      const content = value.content;
+      if (content !== null && content !== undefined && typeof content !== 'string') throw violation(`${path}.content`, 'must be a string or null');
+      if (!streamed && content === undefined) throw violation(`${path}.content`, 'is required');
+      const read = readAnthropicCompactionFields(value, undefined);
+      if ('malformed' in read) throw violation(`${path}.${read.malformed}`, 'is malformed');
+      return { type: 'compaction', content: typeof content === 'string' && content.length > 0 ? content : null, fields: read.fields };
+    }
     default:
       if (ANTHROPIC_SERVER_TOOL_BLOCK_TYPES.has(type)) return { type: 'server-tool', wireType: type };
       throw new ProtocolViolationError('unexpected-event', `anthropic-messages ${path}.type is not a known content block type`);
@@ -323,8 +337,13 @@ function readDelta(value: unknown): AnthropicWireDelta {
       return { type, thinking: stringValue(value.thinking, 'event.delta', 'thinking') };
     case 'signature_delta':
       return { type, signature: stringValue(value.signature, 'event.delta', 'signature') };
-    case 'compaction_delta':
-      return { type };
+    case 'compaction_delta': {
+      const content = value.content;
+      if (content !== null && content !== undefined && typeof content !== 'string') throw violation('event.delta.content', 'must be a string or null');
+      const read = readAnthropicCompactionFields(value, undefined);
+      if ('malformed' in read) throw violation(`event.delta.${read.malformed}`, 'is malformed');
+      return { type, content: typeof content === 'string' && content.length > 0 ? content : null, fields: read.fields };
+    }
     default:
       if (ANTHROPIC_HARMLESS_DELTA_TYPES.has(type)) return { type: 'harmless', wireType: type };
       throw new ProtocolViolationError('unexpected-event', 'anthropic-messages content block delta type is not known');

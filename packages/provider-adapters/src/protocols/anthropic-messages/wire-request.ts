@@ -70,6 +70,8 @@ export interface AnthropicRedactedThinkingBlockParam {
 export interface AnthropicCompactionBlockParam {
   readonly type: 'compaction';
   readonly content: string;
+  /** `encrypted_content`, `signature`, `tool_changes` as the API returned them, when it did. */
+  readonly [verbatim: string]: unknown;
   readonly cache_control?: AnthropicCacheControl;
 }
 
@@ -139,6 +141,13 @@ export type AnthropicContextEdit =
       readonly clear_at_least?: { readonly type: 'input_tokens'; readonly value: number };
       readonly exclude_tools?: string[];
       readonly clear_tool_inputs?: boolean;
+    }
+  /** Server-side compaction (beta `compact-2026-01-12`), https://platform.claude.com/docs/en/build-with-claude/compaction. */
+  | {
+      readonly type: 'compact_20260112';
+      readonly trigger?: { readonly type: 'input_tokens'; readonly value: number };
+      readonly pause_after_compaction?: boolean;
+      readonly instructions?: string;
     };
 
 /** The request body of `POST /v1/messages`. */

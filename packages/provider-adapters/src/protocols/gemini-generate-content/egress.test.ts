@@ -212,7 +212,7 @@ describe('createGeminiStreamEncoder', () => {
     });
   });
 
-  it('writes a failed terminal as a bare error object that the decoder reads back', () => {
+  it('writes a failed terminal as an SSE event holding the error object, which the decoder reads back', () => {
     const encoder = createGeminiStreamEncoder(context);
     const bytes = [
       encoder.encodeEvent({ type: 'text-start', index: 0 }),
@@ -220,8 +220,9 @@ describe('createGeminiStreamEncoder', () => {
       encoder.encodeTerminal({ status: 'failed', failure: { code: 'rate-limited', retryable: true, retryAfterMs: 2000 } }),
     ];
     const last = decoder.decode(bytes[2]);
-    expect(last.startsWith('{"error":')).toBe(true);
-    expect(JSON.parse(last)).toEqual({
+    expect(last.startsWith('data: {"error":')).toBe(true);
+    expect(last.endsWith('\n\n')).toBe(true);
+    expect(JSON.parse(last.slice('data: '.length))).toEqual({
       error: {
         code: 429,
         message: 'Rate limit exceeded.',
@@ -256,7 +257,7 @@ describe('createGeminiStreamEncoder', () => {
         finishReason: { unified: 'tool-calls' },
       }),
     );
-    expect(JSON.parse(last)).toMatchObject({ error: { code: 500, status: 'INTERNAL' } });
+    expect(JSON.parse(last.replace(/^data: /, ''))).toMatchObject({ error: { code: 500, status: 'INTERNAL' } });
   });
 });
 

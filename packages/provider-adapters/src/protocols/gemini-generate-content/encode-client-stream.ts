@@ -31,7 +31,10 @@ function sseFramer(): Framer {
     contentType: 'text/event-stream',
     response: (json) => encodeSseEvent({ data: json }),
     last: (json) => encodeSseEvent({ data: json }),
-    error: (json) => textEncoder.encode(`${json}\n`),
+    // An SSE event, not the bare object Gemini itself may write: `@google/genai` finds an error object in any event of
+    // any read, while a bare object is seen only when it arrives alone in one read (merged reads ended in "Incomplete
+    // JSON segment at the end"). The Python SDK reads both forms.
+    error: (json) => encodeSseEvent({ data: json }),
   };
 }
 
@@ -59,8 +62,9 @@ function jsonArrayFramer(): Framer {
  *   whole);
  * - block starts and ends, usage snapshots and redacted reasoning write nothing; the last usage goes on the final
  *   chunk, with `finishReason` (or `promptFeedback.blockReason` for a blocked prompt);
- * - a failed or cancelled terminal writes the `{"error": ...}` object the way Gemini reports errors mid-stream: bare,
- *   outside SSE framing (what `@google/genai` detects), or as the array's last element.
+ * - a failed or cancelled terminal writes the `{"error": ...}` object Gemini reports errors mid-stream with, as the
+ *   last SSE event (which `@google/genai` detects however the bytes are split into reads) or as the array's last
+ *   element.
  * A tool call whose arguments are not a JSON object cannot be sent to a Gemini client: it is left out and the
  * stream then ends with a bare 500 `INTERNAL` error instead of a finish reason.
  */

@@ -7,6 +7,7 @@ import {
 } from '@tokenforge/model-protocol';
 import {
   createToolCallAccumulator,
+  DEFAULT_SAFE_JSON_MAX_BYTES,
   mergeUsageSnapshot,
   parseSafeJson,
   ProtocolViolationError,
@@ -20,6 +21,7 @@ import { convertOpenAiChatUsage } from './convert-usage.js';
 import { reportedCostField } from '../../codec-kit/reported-cost.js';
 import type { CacheWriteReconciliation } from '../../codec-kit/usage-reconciliation.js';
 import { OPENAI_CHAT_MULTIPLE_CHOICES_FAILURE } from './decode-response.js';
+import { learnPlainChunkTemplate, readPlainChunkContent, type PlainChunkTemplate } from './decode-plain-chunk-template.js';
 import { deriveOpenAiChatToolCallId } from './derive-tool-call-id.js';
 import { mapOpenAiChatFinishReasonFailure, mapOpenAiChatInBandError } from './map-error.js';
 import { mapOpenAiChatFinishReason } from './map-finish-reason.js';
@@ -38,6 +40,10 @@ import {
 export const OPENAI_CHAT_KNOWN_SSE_EVENT_NAMES: readonly string[] = Object.freeze(['message', 'error']);
 
 const OPEN_BRACE = 0x7b;
+/** Templates a stream may learn (a server whose chunks never repeat their text stops being probed). */
+const MAX_TEMPLATE_LEARNS = 3;
+/** Longest chunk read from its template: one the safe parser's size check can never refuse. */
+const MAX_TEMPLATE_CHUNK_LENGTH = DEFAULT_SAFE_JSON_MAX_BYTES / 3;
 
 type TextKind = 'reasoning' | 'text' | 'refusal';
 
@@ -75,7 +81,9 @@ export type OpenAiChatStreamMachine = AdapterStreamMachine<SseItem>;
 export interface OpenAiChatStreamMachineOptions {
   /**
    * Whether a chunk that is only the next text fragment of the open text block skips the general reader (default
-   * true). Both paths give the same steps; tests turn it off to prove it.
+   * true): once one such chunk was read, later chunks with the same text around their content string are read
+   * from that string alone (see `decode-plain-chunk-template.ts`), others are parsed and checked by a short
+   * reader. Both paths give the same steps; tests turn it off to prove it.
    */
   readonly plainTextFastPath?: boolean;
   /** The currency of `usage.cost` (the host's `reportedCostCurrency`); unset, the cost is not read. */
@@ -128,6 +136,8 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
   let finished = false;
   let usage: UsageV3 | undefined;
   let costAmount: number | undefined;
+  let template: PlainChunkTemplate | undefined;
+  let templateLearns = 0;
 
   function closeText(events: NormalizedStreamEventV3[]): void {
     if (openText === undefined) return;
@@ -291,30 +301,30 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
   function plainTextStep(value: unknown): AdapterStreamStep | undefined {
     // The finish reason closes the open block, so an open text block also means the stream has not finished.
     if (openText === undefined || openText.kind !== 'text') return undefined;
-    if (typeof value !== 'object' || value === null) return undefined;
-    const chunk = value as Record<string, unknown>;
-    const choices = chunk.choices;
-    if (!Array.isArray(choices) || choices.length !== 1 || chunk.error !== undefined || chunk.usage != null) return undefined;
-    const model = chunk.model;
-    if (model != null && typeof model !== 'string') return undefined;
-    const choice = choices[0] as unknown;
-    if (typeof choice !== 'object' || choice === null || Array.isArray(choice)) return undefined;
-    const { index, finish_reason: finishReason, delta } = choice as Record<string, unknown>;
-    if (index !== 0 || finishReason != null || typeof delta !== 'object' || delta === null || Array.isArray(delta)) return undefined;
-    const fields = delta as Record<string, unknown>;
-    const content = fields.content;
-    if (typeof content !== 'string' || content.length === 0) return undefined;
-    if (fields.role != null || fields.refusal != null || fields.reasoning_content != null || fields.reasoning != null) return undefined;
-    if (fields.tool_calls != null || fields.function_call != null) return undefined;
+    const content = plainTextContent(value);
+    if (content === undefined) return undefined;
     openText.fragments.push(content);
     return { events: [{ type: 'text-delta', index: openText.index, delta: content }] };
   }
 
   function onData(data: string): AdapterStreamStep | undefined {
+    if (plainTextFastPath && template !== undefined && openText !== undefined && openText.kind === 'text' && data.length <= MAX_TEMPLATE_CHUNK_LENGTH) {
+      const content = readPlainChunkContent(data, template);
+      if (content !== undefined && content.length > 0) {
+        openText.fragments.push(content);
+        return { events: [{ type: 'text-delta', index: openText.index, delta: content }] };
+      }
+    }
     const value = parseSafeJson(data);
     if (plainTextFastPath) {
       const step = plainTextStep(value);
-      if (step !== undefined) return step;
+      if (step !== undefined) {
+        if (templateLearns < MAX_TEMPLATE_LEARNS && (template === undefined || readPlainChunkContent(data, template) === undefined)) {
+          templateLearns += 1;
+          template = learnPlainChunkTemplate(data, (step.events?.[0] as { delta: string }).delta, parseSafeJson, plainTextContent) ?? template;
+        }
+        return step;
+      }
     }
     const chunk = readOpenAiChatChunk(value);
     const events: NormalizedStreamEventV3[] = [];
@@ -383,6 +393,30 @@ export function createOpenAiChatStreamMachine(options?: OpenAiChatStreamMachineO
     },
     usageSoFar: () => usage,
   };
+}
+
+/**
+ * The content of a chunk that is only a text fragment: one choice at index 0 whose delta has a non-empty `content`
+ * and no other known member, no finish reason, usage or error, and a `model` the reader would accept; else
+ * `undefined` (the chunk needs the general reader).
+ */
+function plainTextContent(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const chunk = value as Record<string, unknown>;
+  const choices = chunk.choices;
+  if (!Array.isArray(choices) || choices.length !== 1 || chunk.error !== undefined || chunk.usage != null) return undefined;
+  const model = chunk.model;
+  if (model != null && typeof model !== 'string') return undefined;
+  const choice = choices[0] as unknown;
+  if (typeof choice !== 'object' || choice === null || Array.isArray(choice)) return undefined;
+  const { index, finish_reason: finishReason, delta } = choice as Record<string, unknown>;
+  if (index !== 0 || finishReason != null || typeof delta !== 'object' || delta === null || Array.isArray(delta)) return undefined;
+  const fields = delta as Record<string, unknown>;
+  const content = fields.content;
+  if (typeof content !== 'string' || content.length === 0) return undefined;
+  if (fields.role != null || fields.refusal != null || fields.reasoning_content != null || fields.reasoning != null) return undefined;
+  if (fields.tool_calls != null || fields.function_call != null) return undefined;
+  return content;
 }
 
 function failedTerminal(

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { AdapterTerminalOutcomeV3, EgressContextV1, NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
+import { EGRESS_STREAM_EVENT_TEXT_V1, type AdapterTerminalOutcomeV3, type EgressContextV1, type NormalizedStreamEventV1 } from '@tokenforge/model-protocol';
 import { describe, expect, it } from 'vitest';
 import { createOpenAiChatStreamEncoder } from './encode-client-stream.js';
 
@@ -43,5 +43,27 @@ describe('openai-chat stream encoder delta templates', () => {
     );
     // Not vacuous: most runs wrote deltas after the first chunk, i.e. through the templates.
     expect(templated).toBeGreaterThan(200);
+  });
+
+  it('give each event as the text whose UTF-8 bytes the general path writes, for any context and events', () => {
+    let written = 0;
+    fc.assert(
+      fc.property(context, fc.array(event, { maxLength: 30 }), (ctx, events) => {
+        const fast = createOpenAiChatStreamEncoder(ctx);
+        const general = createOpenAiChatStreamEncoder(ctx, { deltaTemplates: false });
+        const eventText = fast[EGRESS_STREAM_EVENT_TEXT_V1];
+        if (eventText === undefined) throw new Error('the encoder offers no event text');
+        for (const item of events) {
+          const expected = general.encodeEvent(item);
+          expect(Buffer.from(eventText(item), 'utf8').toString('hex')).toBe(Buffer.from(expected).toString('hex'));
+          if (expected.byteLength > 0) written += 1;
+        }
+        const terminal: AdapterTerminalOutcomeV3 = { status: 'completed', result: { kind: 'chat', content: [] }, finishReason: { unified: 'stop' } };
+        expect(Buffer.from(fast.encodeTerminal(terminal))).toEqual(Buffer.from(general.encodeTerminal(terminal)));
+        expect(eventText({ type: 'text-delta', index: 0, delta: 'after the end' })).toBe('');
+      }),
+      { numRuns: 400 },
+    );
+    expect(written).toBeGreaterThan(800);
   });
 });

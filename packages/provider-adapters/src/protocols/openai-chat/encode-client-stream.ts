@@ -1,12 +1,14 @@
-import type {
-  AdapterTerminalOutcome,
-  EgressContextV1,
-  EgressFailureV3,
-  EgressStreamEncoderV1,
-  NormalizedStreamEventV1,
-  UsageV3,
+import {
+  EGRESS_STREAM_EVENT_TEXT_V1,
+  type AdapterTerminalOutcome,
+  type EgressContextV1,
+  type EgressFailureV3,
+  type EgressStreamEncoderV1,
+  type EgressStreamEventTextV1,
+  type NormalizedStreamEventV1,
+  type UsageV3,
 } from '@tokenforge/model-protocol';
-import { encodeSseDone, encodeSseEvent } from '../../codec-kit/index.js';
+import { encodeSseDone, encodeSseEvent, formatSseEvent } from '../../codec-kit/index.js';
 import { EGRESS_CANCELLED_FAILURE, EGRESS_INTERNAL_FAILURE, egressCreatedSeconds } from './encode-client-common.js';
 import { describeOpenAiChatEgressError } from './encode-client-error.js';
 import { encodeOpenAiChatEgressUsage, encodeOpenAiServiceTier } from './encode-client-usage.js';
@@ -50,7 +52,7 @@ function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
  * failed or cancelled terminal writes `data: {"error":{...}}` and no `[DONE]`, so no client mistakes it for a
  * complete answer.
  */
-export function createOpenAiChatStreamEncoder(context: EgressContextV1, options: OpenAiChatStreamEncoderOptions = {}): EgressStreamEncoderV1 {
+export function createOpenAiChatStreamEncoder(context: EgressContextV1, options: OpenAiChatStreamEncoderOptions = {}): EgressStreamEncoderV1 & EgressStreamEventTextV1 {
   const created = egressCreatedSeconds(context);
   const toolIndexes = new Map<number, number>();
   let roleSent = false;
@@ -63,72 +65,81 @@ export function createOpenAiChatStreamEncoder(context: EgressContextV1, options:
   const tail = '},"logprobs":null,"finish_reason":null}]}\n\n';
 
   /** A chunk whose delta is `{"<member>":<text>}`, from the template (role already sent). */
-  function textDelta(member: string, text: string): Uint8Array {
-    return textEncoder.encode(`${head}"${member}":${JSON.stringify(text)}${tail}`);
+  function textDelta(member: string, text: string): string {
+    return `${head}"${member}":${JSON.stringify(text)}${tail}`;
+  }
+
+  function frameData(payload: Record<string, unknown>): string {
+    return JSON.stringify({ id: context.responseId, object: 'chat.completion.chunk', created, model: context.modelLabel, ...payload });
   }
 
   function frame(payload: Record<string, unknown>): Uint8Array {
-    return encodeSseEvent({
-      data: JSON.stringify({ id: context.responseId, object: 'chat.completion.chunk', created, model: context.modelLabel, ...payload }),
-    });
+    return encodeSseEvent({ data: frameData(payload) });
   }
 
-  function deltaFrame(delta: Record<string, unknown>, finishReason: string | null = null): Uint8Array {
+  function deltaFrame(delta: Record<string, unknown>, finishReason: string | null = null): string {
     const withRole = roleSent ? delta : { role: 'assistant', ...delta };
     roleSent = true;
-    return frame({ choices: [{ index: 0, delta: withRole, logprobs: null, finish_reason: finishReason }] });
+    return formatSseEvent({ data: frameData({ choices: [{ index: 0, delta: withRole, logprobs: null, finish_reason: finishReason }] }) });
+  }
+
+  /** The SSE text of one event (`''` for none). */
+  function eventText(event: NormalizedStreamEventV1): string {
+    if (ended) return '';
+    switch (event.type) {
+      case 'text-delta':
+        if (event.delta.length === 0) return '';
+        return templates && roleSent ? textDelta('content', event.delta) : deltaFrame({ content: event.delta });
+      case 'reasoning-delta':
+        if (event.delta.length === 0) return '';
+        return templates && roleSent ? textDelta('reasoning_content', event.delta) : deltaFrame({ reasoning_content: event.delta });
+      case 'refusal-delta':
+        if (event.delta.length === 0) return '';
+        return templates && roleSent ? textDelta('refusal', event.delta) : deltaFrame({ refusal: event.delta });
+      case 'tool-call-start': {
+        const toolIndex = toolIndexes.size;
+        toolIndexes.set(event.index, toolIndex);
+        return deltaFrame({
+          tool_calls: [{ index: toolIndex, id: event.toolCallId, type: 'function', function: { name: event.toolName, arguments: '' } }],
+        });
+      }
+      case 'tool-call-delta': {
+        const toolIndex = toolIndexes.get(event.index);
+        if (toolIndex === undefined || event.delta.length === 0) return '';
+        if (templates && roleSent) return `${head}"tool_calls":[{"index":${toolIndex},"function":{"arguments":${JSON.stringify(event.delta)}}}]${tail}`;
+        return deltaFrame({ tool_calls: [{ index: toolIndex, function: { arguments: event.delta } }] });
+      }
+      case 'usage':
+        lastUsage = event.usage;
+        return '';
+      case 'tool-call-end': {
+        const toolIndex = toolIndexes.get(event.index);
+        if (toolIndex === undefined || event.signature === undefined) return '';
+        return deltaFrame({ tool_calls: [{ index: toolIndex, extra_content: { google: { thought_signature: event.signature } } }] });
+      }
+      case 'text-start':
+      case 'text-end':
+      case 'reasoning-start':
+      case 'reasoning-end':
+      case 'reasoning-redacted':
+      case 'refusal-start':
+      case 'refusal-end':
+        return '';
+      default: {
+        const unknownEvent: never = event;
+        void unknownEvent;
+        return '';
+      }
+    }
   }
 
   return {
     contentType: 'text/event-stream',
     encodeEvent(event: NormalizedStreamEventV1): Uint8Array {
-      if (ended) return EMPTY;
-      switch (event.type) {
-        case 'text-delta':
-          if (event.delta.length === 0) return EMPTY;
-          return templates && roleSent ? textDelta('content', event.delta) : deltaFrame({ content: event.delta });
-        case 'reasoning-delta':
-          if (event.delta.length === 0) return EMPTY;
-          return templates && roleSent ? textDelta('reasoning_content', event.delta) : deltaFrame({ reasoning_content: event.delta });
-        case 'refusal-delta':
-          if (event.delta.length === 0) return EMPTY;
-          return templates && roleSent ? textDelta('refusal', event.delta) : deltaFrame({ refusal: event.delta });
-        case 'tool-call-start': {
-          const toolIndex = toolIndexes.size;
-          toolIndexes.set(event.index, toolIndex);
-          return deltaFrame({
-            tool_calls: [{ index: toolIndex, id: event.toolCallId, type: 'function', function: { name: event.toolName, arguments: '' } }],
-          });
-        }
-        case 'tool-call-delta': {
-          const toolIndex = toolIndexes.get(event.index);
-          if (toolIndex === undefined || event.delta.length === 0) return EMPTY;
-          if (templates && roleSent) return textEncoder.encode(`${head}"tool_calls":[{"index":${toolIndex},"function":{"arguments":${JSON.stringify(event.delta)}}}]${tail}`);
-          return deltaFrame({ tool_calls: [{ index: toolIndex, function: { arguments: event.delta } }] });
-        }
-        case 'usage':
-          lastUsage = event.usage;
-          return EMPTY;
-        case 'tool-call-end': {
-          const toolIndex = toolIndexes.get(event.index);
-          if (toolIndex === undefined || event.signature === undefined) return EMPTY;
-          return deltaFrame({ tool_calls: [{ index: toolIndex, extra_content: { google: { thought_signature: event.signature } } }] });
-        }
-        case 'text-start':
-        case 'text-end':
-        case 'reasoning-start':
-        case 'reasoning-end':
-        case 'reasoning-redacted':
-        case 'refusal-start':
-        case 'refusal-end':
-          return EMPTY;
-        default: {
-          const unknownEvent: never = event;
-          void unknownEvent;
-          return EMPTY;
-        }
-      }
+      const text = eventText(event);
+      return text.length === 0 ? EMPTY : textEncoder.encode(text);
     },
+    [EGRESS_STREAM_EVENT_TEXT_V1]: eventText,
     encodeTerminal(outcome: AdapterTerminalOutcome): Uint8Array {
       if (ended) return EMPTY;
       ended = true;
@@ -141,7 +152,7 @@ export function createOpenAiChatStreamEncoder(context: EgressContextV1, options:
               : EGRESS_INTERNAL_FAILURE;
         return encodeSseEvent({ data: JSON.stringify({ error: describeOpenAiChatEgressError(failure).error }) });
       }
-      const parts = [deltaFrame({}, mapOpenAiChatEgressFinishReason(outcome.finishReason))];
+      const parts: Uint8Array[] = [textEncoder.encode(deltaFrame({}, mapOpenAiChatEgressFinishReason(outcome.finishReason)))];
       const usage = encodeOpenAiChatEgressUsage(outcome.usage ?? lastUsage);
       if (usage !== undefined) parts.push(frame({ choices: [], usage, ...encodeOpenAiServiceTier(outcome.usage ?? lastUsage) }));
       parts.push(encodeSseDone());

@@ -1,5 +1,5 @@
 import { diagnosticForError, reportDiagnostic, type DiagnosticReport } from '../../codec-kit/diagnostic-for-error.js';
-import type { AdapterTerminalOutcomeV3, ChatOutputPartV1, NormalizedProviderFailureV1, UsageV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, ChatOutputPartV4, NormalizedProviderFailureV1, UsageV3 } from '@tokenforge/model-protocol';
 import { isProtocolViolationError, ProtocolViolationError } from '../../codec-kit/protocol-violation-error.js';
 import { convertOpenAiResponsesUsage } from './convert-usage.js';
 import { mapOpenAiResponsesFailure } from './map-error.js';
@@ -10,7 +10,7 @@ import { readOpenAiResponsesResponse, type OpenAiResponsesWireOutputItem, type O
 /** What a sync body decodes to. */
 export interface OpenAiResponsesDecodedResponse {
   /** The terminal outcome (a protocol violation is a failed terminal, never a throw). */
-  readonly terminal: AdapterTerminalOutcomeV3;
+  readonly terminal: AdapterTerminalOutcomeV4;
   /** The `model` the server reported, when non-empty (for response metadata). */
   readonly providerModel?: string;
 }
@@ -25,10 +25,10 @@ export const OPENAI_RESPONSES_CANCELLED_FAILURE: NormalizedProviderFailureV1 = O
 });
 
 /** The normalized parts of one output item, in order (server-side tool items make none). */
-export function openAiResponsesItemParts(item: OpenAiResponsesWireOutputItem): ChatOutputPartV1[] {
+export function openAiResponsesItemParts(item: OpenAiResponsesWireOutputItem): ChatOutputPartV4[] {
   switch (item.type) {
     case 'message':
-      return item.content.map((part): ChatOutputPartV1 => ({ type: part.type === 'output_text' ? 'text' : 'refusal', text: part.text }));
+      return item.content.map((part): ChatOutputPartV4 => ({ type: part.type === 'output_text' ? 'text' : 'refusal', text: part.text }));
     case 'reasoning':
       return [
         {
@@ -39,6 +39,8 @@ export function openAiResponsesItemParts(item: OpenAiResponsesWireOutputItem): C
       ];
     case 'function_call':
       return [{ type: 'tool-call', toolCallId: item.callId, toolName: item.name, argumentsText: item.arguments }];
+    case 'compaction':
+      return item.encryptedContent === undefined ? [] : [{ type: 'compaction', data: item.encryptedContent, ...(item.id === undefined ? {} : { id: item.id }) }];
     case 'server-side':
       return [];
     default: {
@@ -56,9 +58,9 @@ export function openAiResponsesItemParts(item: OpenAiResponsesWireOutputItem): C
 export function openAiResponsesTerminal(
   response: OpenAiResponsesWireResponse,
   eventStatus: 'completed' | 'incomplete' | 'failed' | undefined,
-  content: readonly ChatOutputPartV1[],
+  content: readonly ChatOutputPartV4[],
   usage: UsageV3 | undefined,
-): AdapterTerminalOutcomeV3 {
+): AdapterTerminalOutcomeV4 {
   const status = eventStatus ?? response.status ?? (response.error === undefined ? 'completed' : 'failed');
   if (eventStatus !== undefined && response.status !== undefined && response.status !== eventStatus) {
     throw new ProtocolViolationError('invalid-event', 'openai-responses terminal event and response status disagree');
@@ -100,7 +102,8 @@ function decode(body: unknown): OpenAiResponsesDecodedResponse {
  * no phase, and a client reading only the last text still sees the final answer last); each `reasoning` item is one
  * reasoning block (summary then reasoning texts joined by a blank line; `encrypted_content` as its signature, so an
  * item with only encrypted content is an empty block with a signature); each `function_call` is a tool call
- * (`call_id` is the tool-call id); server-side tool items make no block. Status `completed` / `incomplete` is a
+ * (`call_id` is the tool-call id); each `compaction` item is a compaction part (`encrypted_content` as its data,
+ * with its `id`); server-side tool items make no block. Status `completed` / `incomplete` is a
  * completed terminal (see `mapOpenAiResponsesFinishReason`), `failed` a failed terminal from `error`, `cancelled` a
  * non-retryable `provider-error`. A body that breaks the protocol is a failed `protocol-violation` terminal.
  */

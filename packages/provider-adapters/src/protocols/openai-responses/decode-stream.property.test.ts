@@ -29,7 +29,7 @@ describe('openai-responses stream properties', () => {
     const item = fc.record(
       {
         id: fc.oneof(fc.constant('item_1'), fc.constant('item_2'), fc.string()),
-        type: fc.constantFrom('message', 'reasoning', 'function_call', 'web_search_call', 'hologram'),
+        type: fc.constantFrom('message', 'reasoning', 'function_call', 'web_search_call', 'compaction', 'hologram'),
         call_id: fc.oneof(fc.constant('call_1'), field),
         name: fc.oneof(fc.constant('f'), field),
         arguments: fc.oneof(fc.constant('{}'), field),

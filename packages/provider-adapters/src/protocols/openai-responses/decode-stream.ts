@@ -1,4 +1,4 @@
-import type { AdapterTerminalOutcomeV3, ChatOutputPartV1, NormalizedProviderFailureV1, NormalizedStreamEventV3, UsageV3 } from '@tokenforge/model-protocol';
+import type { AdapterTerminalOutcomeV4, ChatOutputPartV4, NormalizedProviderFailureV1, NormalizedStreamEventV4, UsageV3 } from '@tokenforge/model-protocol';
 import {
   createToolCallAccumulator,
   parseSafeJson,
@@ -52,12 +52,22 @@ interface ToolBlock {
   argumentsText?: string;
 }
 
-type Block = TextBlock | ReasoningBlock | ToolBlock;
+/** A compaction item: one whole `compaction` event once its `encrypted_content` is known (at `output_item.done`). */
+interface CompactionBlock {
+  readonly kind: 'compaction';
+  readonly index: number;
+  open: boolean;
+  id?: string;
+  data?: string;
+}
+
+type Block = TextBlock | ReasoningBlock | ToolBlock | CompactionBlock;
 
 type ItemState =
   | { readonly kind: 'message'; readonly parts: Map<number, TextBlock>; done: boolean }
   | { readonly kind: 'reasoning'; readonly block: ReasoningBlock; done: boolean }
   | { readonly kind: 'function_call'; readonly block: ToolBlock; done: boolean }
+  | { readonly kind: 'compaction'; readonly block: CompactionBlock; done: boolean }
   | { readonly kind: 'server-side'; done: boolean };
 
 const TEXT_EVENTS = {
@@ -88,7 +98,9 @@ function textKindOf(channel: OpenAiResponsesTextChannel): 'text' | 'refusal' | u
  *   (its summary and reasoning-text parts in arrival order, separated by a blank line; `encrypted_content` of the
  *   item is the `reasoning-end` signature, taken from `output_item.done`, else from `output_item.added`); each
  *   `function_call` item is a tool call (`call_id` is the id, arguments accumulated linearly by the kit's
- *   accumulator, keyed by `item_id`, so interleaved parallel calls are fine). Server-side tool items make no block.
+ *   accumulator, keyed by `item_id`, so interleaved parallel calls are fine); each `compaction` item is one whole
+ *   `compaction` event at its `output_item.done` (`encrypted_content` as data, with its `id`; an item never done
+ *   by the terminal is a violation). Server-side tool items make no block.
  * - `.done` events are authoritative: a part or arguments that were never streamed are emitted whole; streamed text
  *   must equal the `.done` text (`function_call_arguments.done` must equal the deltas), else `invalid-event`.
  * - Terminals: `response.completed` / `response.incomplete` close every open block in index order (a call cut by
@@ -119,14 +131,14 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     return item;
   }
 
-  function startText(kind: 'text' | 'refusal', events: NormalizedStreamEventV3[]): TextBlock {
+  function startText(kind: 'text' | 'refusal', events: NormalizedStreamEventV4[]): TextBlock {
     const block: TextBlock = { kind, index: blocks.length, fragments: [], open: true };
     blocks.push(block);
     events.push({ type: TEXT_EVENTS[kind].start, index: block.index });
     return block;
   }
 
-  function finishText(block: TextBlock, text: string | undefined, events: NormalizedStreamEventV3[]): void {
+  function finishText(block: TextBlock, text: string | undefined, events: NormalizedStreamEventV4[]): void {
     if (!block.open) {
       if (text !== undefined && text !== block.finalText) throw violation('done text differs from the streamed text');
       return;
@@ -146,7 +158,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     events.push({ type: TEXT_EVENTS[block.kind].end, index: block.index });
   }
 
-  function messagePart(item: ItemState, partIndex: number, kind: 'text' | 'refusal', events: NormalizedStreamEventV3[]): TextBlock {
+  function messagePart(item: ItemState, partIndex: number, kind: 'text' | 'refusal', events: NormalizedStreamEventV4[]): TextBlock {
     if (item.kind !== 'message') throw violation('text event refers to an item that is not a message');
     let block = item.parts.get(partIndex);
     if (block === undefined) {
@@ -158,7 +170,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     return block;
   }
 
-  function segmentOf(block: ReasoningBlock, key: string, events: NormalizedStreamEventV3[]): Segment {
+  function segmentOf(block: ReasoningBlock, key: string, events: NormalizedStreamEventV4[]): Segment {
     let segment = block.segments.get(key);
     if (segment === undefined) {
       if (!block.open) throw violation('reasoning text arrived after its block ended');
@@ -172,7 +184,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     return segment;
   }
 
-  function reasoningAppend(block: ReasoningBlock, segment: Segment, delta: string, events: NormalizedStreamEventV3[]): void {
+  function reasoningAppend(block: ReasoningBlock, segment: Segment, delta: string, events: NormalizedStreamEventV4[]): void {
     if (segment.finalText !== undefined) throw violation('reasoning text arrived after its part was done');
     if (delta.length === 0) return;
     segment.fragments.push(delta);
@@ -180,13 +192,13 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     events.push({ type: 'reasoning-delta', index: block.index, delta });
   }
 
-  function endReasoning(block: ReasoningBlock, events: NormalizedStreamEventV3[]): void {
+  function endReasoning(block: ReasoningBlock, events: NormalizedStreamEventV4[]): void {
     if (!block.open) return;
     block.open = false;
     events.push(block.signature === undefined ? { type: 'reasoning-end', index: block.index } : { type: 'reasoning-end', index: block.index, signature: block.signature });
   }
 
-  function finishArguments(block: ToolBlock, argumentsText: string | undefined, events: NormalizedStreamEventV3[]): void {
+  function finishArguments(block: ToolBlock, argumentsText: string | undefined, events: NormalizedStreamEventV4[]): void {
     if (!block.open) {
       if (argumentsText !== undefined && argumentsText !== block.argumentsText) throw violation('done arguments differ from the streamed arguments');
       return;
@@ -203,7 +215,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     events.push({ type: 'tool-call-end', index: block.index, argumentsText: closed.argumentsText });
   }
 
-  function addItem(key: string, item: OpenAiResponsesWireOutputItem, events: NormalizedStreamEventV3[]): ItemState {
+  function addItem(key: string, item: OpenAiResponsesWireOutputItem, events: NormalizedStreamEventV4[]): ItemState {
     if (items.has(key)) throw violation('output item was added twice');
     let state: ItemState;
     switch (item.type) {
@@ -231,6 +243,12 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
         state = { kind: 'function_call', block, done: false };
         break;
       }
+      case 'compaction': {
+        const block: CompactionBlock = { kind: 'compaction', index: blocks.length, open: true };
+        blocks.push(block);
+        state = { kind: 'compaction', block, done: false };
+        break;
+      }
       case 'server-side':
         state = { kind: 'server-side', done: false };
         break;
@@ -243,7 +261,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     return state;
   }
 
-  function doneItem(key: string, item: OpenAiResponsesWireOutputItem, events: NormalizedStreamEventV3[]): void {
+  function doneItem(key: string, item: OpenAiResponsesWireOutputItem, events: NormalizedStreamEventV4[]): void {
     const state = items.get(key) ?? addItem(key, item, events);
     if (state.done) throw violation('output item was done twice');
     switch (state.kind) {
@@ -275,6 +293,10 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
         }
         finishArguments(state.block, item.arguments, events);
         break;
+      case 'compaction':
+        if (item.type !== 'compaction') throw violation('output item changed its type');
+        endCompaction(state.block, item.id, item.encryptedContent, events);
+        break;
       case 'server-side':
         if (item.type !== 'server-side') throw violation('output item changed its type');
         break;
@@ -286,7 +308,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     state.done = true;
   }
 
-  function onText(event: Extract<OpenAiResponsesWireStreamEvent, { kind: 'part-added' | 'text-delta' | 'text-done' }>, events: NormalizedStreamEventV3[]): void {
+  function onText(event: Extract<OpenAiResponsesWireStreamEvent, { kind: 'part-added' | 'text-delta' | 'text-done' }>, events: NormalizedStreamEventV4[]): void {
     const item = itemFor(event.itemId);
     const textKind = textKindOf(event.channel);
     if (textKind !== undefined) {
@@ -315,21 +337,31 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
     }
   }
 
-  function closeAll(events: NormalizedStreamEventV3[]): void {
+  function endCompaction(block: CompactionBlock, id: string | undefined, data: string | undefined, events: NormalizedStreamEventV4[]): void {
+    if (!block.open) return;
+    block.open = false;
+    if (data === undefined) throw violation('compaction item ended without its encrypted_content');
+    block.data = data;
+    if (id !== undefined) block.id = id;
+    events.push({ type: 'compaction', index: block.index, data, ...(id === undefined ? {} : { id }) });
+  }
+
+  function closeAll(events: NormalizedStreamEventV4[]): void {
     for (const block of blocks) {
       if (!block.open) continue;
-      if (block.kind === 'reasoning') endReasoning(block, events);
+      if (block.kind === 'compaction') endCompaction(block, undefined, undefined, events);
+      else if (block.kind === 'reasoning') endReasoning(block, events);
       else if (block.kind === 'tool-call') finishArguments(block, undefined, events);
       else finishText(block, undefined, events);
     }
   }
 
-  function streamTerminalOutput(output: readonly OpenAiResponsesWireOutputItem[], events: NormalizedStreamEventV3[]): void {
+  function streamTerminalOutput(output: readonly OpenAiResponsesWireOutputItem[], events: NormalizedStreamEventV4[]): void {
     output.forEach((item, position) => doneItem(keyOf(item.id, position), item, events));
   }
 
-  function contentOf(): ChatOutputPartV1[] {
-    return blocks.map((block): ChatOutputPartV1 => {
+  function contentOf(): ChatOutputPartV4[] {
+    return blocks.map((block): ChatOutputPartV4 => {
       switch (block.kind) {
         case 'text':
         case 'refusal':
@@ -338,6 +370,8 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
           return { type: 'reasoning', text: block.fragments.join(''), ...(block.signature === undefined ? {} : { signature: block.signature }) };
         case 'tool-call':
           return { type: 'tool-call', toolCallId: block.callId, toolName: block.name, argumentsText: block.argumentsText ?? '' };
+        case 'compaction':
+          return { type: 'compaction', data: block.data ?? '', ...(block.id === undefined ? {} : { id: block.id }) };
         default: {
           const unknownBlock: never = block;
           throw violation(`unknown block ${String(unknownBlock)}`);
@@ -347,7 +381,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
   }
 
   function failed(failure: NormalizedProviderFailureV1): AdapterStreamStep {
-    const outcome: AdapterTerminalOutcomeV3 = usage === undefined ? { status: 'failed', failure } : { status: 'failed', failure, usage };
+    const outcome: AdapterTerminalOutcomeV4 = usage === undefined ? { status: 'failed', failure } : { status: 'failed', failure, usage };
     return { terminal: outcome };
   }
 
@@ -356,7 +390,7 @@ export function createOpenAiResponsesStreamMachine(): OpenAiResponsesStreamMachi
       if (lastSequence !== undefined && event.sequenceNumber <= lastSequence) return undefined;
       lastSequence = event.sequenceNumber;
     }
-    const events: NormalizedStreamEventV3[] = [];
+    const events: NormalizedStreamEventV4[] = [];
     switch (event.kind) {
       case 'lifecycle':
       case 'harmless':

@@ -1,4 +1,4 @@
-import type { ChatOutputPartV1, EgressContextV1, FinishReasonV1, UsageV3 } from '@tokenforge/model-protocol';
+import type { ChatOutputPartV4, EgressContextV1, FinishReasonV1, UsageV3 } from '@tokenforge/model-protocol';
 import { encodeOpenAiResponsesEgressUsage, encodeOpenAiResponsesServiceTier } from './encode-client-usage.js';
 import { OPENAI_RESPONSES_FREEFORM_INPUT_PROPERTY } from './decode-client-tools.js';
 
@@ -50,6 +50,14 @@ export function egressReasoningItem(id: string, text: string, signature: string 
     summary: text.length === 0 ? [] : [{ type: 'summary_text', text }],
     ...(signature === undefined ? {} : { encrypted_content: signature }),
   };
+}
+
+/**
+ * A `compaction` item: the payload as `encrypted_content`, with the provider's `id` when it gave one, exactly as the
+ * provider wrote them (https://developers.openai.com/api/docs/guides/compaction).
+ */
+export function egressCompactionItem(part: { readonly data: string; readonly id?: string | undefined }): OpenAiResponsesEgressItem {
+  return { ...(part.id === undefined ? {} : { id: part.id }), type: 'compaction', encrypted_content: part.data };
 }
 
 /** A `function_call` item. */
@@ -110,11 +118,12 @@ export function egressToolCallItem(
 /**
  * The output items of a chat result, one per block in order: text and refusal blocks are one `message` item each
  * (phase is not written: the normalized result has none), reasoning a `reasoning` item, tool calls `function_call`
- * items (`custom_tool_call` for the freeform tools of `options`). Redacted reasoning (another dialect's opaque data)
+ * items (`custom_tool_call` for the freeform tools of `options`), compaction a `compaction` item (the seal has left
+ * another family's out before this). Redacted reasoning (another dialect's opaque data)
  * has no Responses carrier and is left out.
  */
 export function openAiResponsesEgressOutput(
-  content: readonly ChatOutputPartV1[],
+  content: readonly ChatOutputPartV4[],
   context: EgressContextV1,
   options?: OpenAiResponsesEgressOptionsV1,
 ): OpenAiResponsesEgressItem[] {
@@ -131,6 +140,9 @@ export function openAiResponsesEgressOutput(
         break;
       case 'tool-call':
         output.push(egressToolCallItem(openAiResponsesEgressItemId('fc', context, outputIndex), part, part.argumentsText, 'completed', options));
+        break;
+      case 'compaction':
+        output.push(egressCompactionItem(part));
         break;
       case 'redacted-reasoning':
         break;

@@ -3,13 +3,14 @@ import type {
   EgressContextV1,
   EgressFailureV3,
   EgressStreamEncoderV1,
-  NormalizedStreamEventV1,
+  NormalizedStreamEventV4,
   UsageV3,
 } from '@tokenforge/model-protocol';
 import { formatSseEvent } from '../../codec-kit/index.js';
 import {
   egressContentPart,
   egressCustomToolCallItem,
+  egressCompactionItem,
   egressMessageItem,
   egressToolCallItem,
   freeformToolInput,
@@ -30,7 +31,7 @@ const INTERNAL_FAILURE: EgressFailureV3 = { source: 'engine', code: 'internal' }
 const CANCELLED_FAILURE: EgressFailureV3 = { source: 'engine', code: 'PROTOCOL_ENGINE_ABORTED' };
 
 interface OutputState {
-  readonly kind: 'text' | 'refusal' | 'reasoning' | 'tool-call';
+  readonly kind: 'text' | 'refusal' | 'reasoning' | 'tool-call' | 'compaction';
   readonly outputIndex: number;
   readonly itemId: string;
   readonly fragments: string[];
@@ -53,7 +54,8 @@ interface OutputState {
  *   signature is the `encrypted_content` of `output_item.done`; tool calls → `function_call` item with
  *   `function_call_arguments.delta` / `.done`; a call of a freeform tool of `options` → `custom_tool_call` item whose
  *   input is written whole at the call's end (`custom_tool_call_input.delta` then `.done`: the arguments arrive as
- *   JSON, so the text is known only then). Redacted reasoning has no carrier and writes nothing; usage is kept for
+ *   JSON, so the text is known only then); a compaction → a `compaction` item, `output_item.added` and `.done` at
+ *   once. Redacted reasoning has no carrier and writes nothing; usage is kept for
  *   the terminal.
  * - A completed terminal writes `response.completed` (or `response.incomplete` for `length` / `content-filter`)
  *   with the whole Response: every output item and the usage. A failed or cancelled terminal writes an `error` event
@@ -84,7 +86,7 @@ export function createOpenAiResponsesStreamEncoder(context: EgressContextV1, opt
 
   function open(event: { index: number }, kind: OutputState['kind'], call?: OutputState['call']): OutputState {
     const outputIndex = outputs.length;
-    const prefix = kind === 'reasoning' ? 'rs' : kind === 'tool-call' ? 'fc' : 'msg';
+    const prefix = kind === 'reasoning' ? 'rs' : kind === 'tool-call' || kind === 'compaction' ? 'fc' : 'msg';
     const state: OutputState = { kind, outputIndex, itemId: openAiResponsesEgressItemId(prefix, context, outputIndex), fragments: [], ...(call === undefined ? {} : { call }) };
     outputs.push(state);
     byBlock.set(event.index, state);
@@ -95,7 +97,7 @@ export function createOpenAiResponsesStreamEncoder(context: EgressContextV1, opt
     return { item_id: state.itemId, output_index: state.outputIndex };
   }
 
-  function encodeEventText(event: NormalizedStreamEventV1): string {
+  function encodeEventText(event: NormalizedStreamEventV4): string {
     switch (event.type) {
       case 'text-start':
       case 'refusal-start': {
@@ -192,6 +194,15 @@ export function createOpenAiResponsesStreamEncoder(context: EgressContextV1, opt
         return '';
       case 'reasoning-redacted':
         return '';
+      case 'compaction': {
+        // A whole item: added and done at once, as a server that compacted before answering streams it.
+        const state = open(event, 'compaction');
+        state.item = egressCompactionItem(event);
+        return (
+          frame('response.output_item.added', { output_index: state.outputIndex, item: state.item }) +
+          frame('response.output_item.done', { output_index: state.outputIndex, item: state.item })
+        );
+      }
       default: {
         const unknownEvent: never = event;
         void unknownEvent;
@@ -213,6 +224,8 @@ export function createOpenAiResponsesStreamEncoder(context: EgressContextV1, opt
           return egressReasoningItem(state.itemId, text, undefined);
         case 'tool-call':
           return egressToolCallItem(state.itemId, state.call ?? { toolCallId: state.itemId, toolName: 'unknown' }, text, 'completed', options);
+        case 'compaction':
+          return { id: state.itemId, type: 'compaction' };
         default: {
           const unknownKind: never = state.kind;
           return { id: state.itemId, type: String(unknownKind) };
@@ -223,7 +236,7 @@ export function createOpenAiResponsesStreamEncoder(context: EgressContextV1, opt
 
   return {
     contentType: 'text/event-stream',
-    encodeEvent(event: NormalizedStreamEventV1): Uint8Array {
+    encodeEvent(event: NormalizedStreamEventV4): Uint8Array {
       if (ended || event.type === 'usage' || event.type === 'reasoning-redacted') {
         if (!ended) encodeEventText(event);
         return EMPTY;

@@ -49,6 +49,11 @@ export interface OpenAiResponsesRequestBody {
   readonly reasoning?: OpenAiResponsesRequestReasoning;
   /** Prompt-cache routing key. */
   readonly prompt_cache_key?: string;
+  /**
+   * Server-side compaction: one `compaction` entry with its `compact_threshold` (rendered input tokens), from the
+   * task's `compaction`. https://developers.openai.com/api/docs/guides/compaction
+   */
+  readonly context_management?: readonly { readonly type: 'compaction'; readonly compact_threshold?: number }[];
   /** Always `false`: nothing is kept at the provider (every request carries the whole conversation). */
   readonly store: false;
   /** `["reasoning.encrypted_content"]` for reasoning targets, so reasoning can be replayed statelessly. */
@@ -103,7 +108,8 @@ function encodeTextFormat(format: ChatTaskV4['responseFormat']): OpenAiResponses
  * defaults to `response`), without a schema `json_object`, text sends nothing; `temperature`, `top_p`;
  * `maxOutputTokens` → `max_output_tokens`; reasoning by `mapOpenAiResponsesReasoning`; `caching.promptCacheKey` →
  * `prompt_cache_key`; hosted web search → a `web_search` tool; `parallelToolCalls` → `parallel_tool_calls` (with
- * tools only); `verbosity` → `text.verbosity`; `endUserId` → `safety_identifier`; streaming sets `stream: true`.
+ * tools only); `verbosity` → `text.verbosity`; `endUserId` → `safety_identifier`; `compaction` → `context_management: [{type: "compaction",
+ * compact_threshold}]` (its Anthropic-only members have no Responses field); streaming sets `stream: true`.
  *
  * Statelessness: `store: false` is always sent (the conversation travels whole in every request, nothing is left at
  * the provider), and for reasoning targets `include: ["reasoning.encrypted_content"]`, so reasoning items come back
@@ -147,6 +153,9 @@ export function encodeOpenAiResponsesRequest(
     ...(reasoning === undefined ? {} : { reasoning }),
     ...(task.caching?.promptCacheKey === undefined ? {} : { prompt_cache_key: task.caching.promptCacheKey }),
     ...(task.endUserId === undefined ? {} : { safety_identifier: task.endUserId }),
+    ...(task.compaction === undefined
+      ? {}
+      : { context_management: [{ type: 'compaction' as const, ...(task.compaction.triggerInputTokens === undefined ? {} : { compact_threshold: task.compaction.triggerInputTokens }) }] }),
     store: false,
     ...(options?.encryptedReasoning === true ? { include: [OPENAI_RESPONSES_ENCRYPTED_REASONING_INCLUDE] } : {}),
     ...(task.stream ? { stream: true } : {}),

@@ -162,7 +162,8 @@ function refuseUnrepresentable(body: ClientJsonObject): void {
  *
  * Ignored on purpose (hints, or host concerns): other `include` values, `truncation`, `metadata`,
  * `client_metadata`, `service_tier`, `prompt_cache_retention`, `prompt_cache_options`, `stream_options`,
- * `context_management`, and unknown fields.
+ * `context_management` entries other than `compaction`, and unknown fields. A `compaction` entry of
+ * `context_management` is the task's `compaction` (`compact_threshold` → `triggerInputTokens`).
  *
  * Refused as `unsupported-feature`: `previous_response_id`, `conversation` and `store: true` (conversation state a
  * stateless gateway cannot honour), `background`, stored `prompt` templates, `top_logprobs`, `max_tool_calls`,
@@ -201,6 +202,7 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
   const parallelToolCalls = optionalClientBoolean(body, 'parallel_tool_calls', '');
   const endUserId = acceptEndUserId(body.safety_identifier) ?? acceptEndUserId(body.user);
   const promptCacheKey = optionalClientString(body, 'prompt_cache_key', '');
+  const compaction = decodeCompactionControl(body.context_management);
   const candidate = {
     kind: 'chat',
     ...(system.length === 0 ? {} : { system }),
@@ -219,6 +221,7 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
     ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
     ...(reasoning === undefined ? {} : { reasoning }),
     ...(promptCacheKey === undefined ? {} : { caching: { promptCacheKey } }),
+    ...(compaction === undefined ? {} : { compaction }),
     stream: optionalClientBoolean(body, 'stream', '') ?? false,
   };
   const checked = chatTaskV4Schema.safeParse(candidate);
@@ -235,6 +238,19 @@ export function decodeOpenAiResponsesClientRequest(request: ClientWireRequestV1,
     ...(offered.hostedToolNames.length === 0 ? {} : { hostedToolNames: offered.hostedToolNames }),
   };
   return result;
+}
+
+/**
+ * The `compaction` entry of `context_management` (server-side compaction,
+ * https://developers.openai.com/api/docs/guides/compaction): `compact_threshold` when it is a positive whole number.
+ * A hint: an entry of unknown shape or type is left out.
+ */
+function decodeCompactionControl(value: unknown): { triggerInputTokens?: number } | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const entry: unknown = value.find((candidate) => isClientObject(candidate) && candidate.type === 'compaction');
+  if (!isClientObject(entry)) return undefined;
+  const threshold = entry.compact_threshold;
+  return typeof threshold === 'number' && Number.isInteger(threshold) && threshold > 0 ? { triggerInputTokens: threshold } : {};
 }
 
 /** Creates the `openai-responses/v1` ingress codec (see {@link decodeOpenAiResponsesClientRequest}). */

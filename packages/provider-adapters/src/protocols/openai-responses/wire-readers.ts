@@ -68,6 +68,15 @@ export type OpenAiResponsesWireOutputItem =
       readonly arguments: string;
     }
   | {
+      /**
+       * A server-side compaction item (`context_management` compaction): `encrypted_content` is the opaque payload,
+       * absent on a partial `output_item.added` item. https://developers.openai.com/api/docs/guides/compaction
+       */
+      readonly type: 'compaction';
+      readonly id: string | undefined;
+      readonly encryptedContent: string | undefined;
+    }
+  | {
       /** An item of a server-side tool (§2.6 "others") that carries no client content: skipped. */
       readonly type: 'server-side';
       readonly id: string | undefined;
@@ -95,7 +104,6 @@ export const OPENAI_RESPONSES_SERVER_SIDE_ITEM_TYPES: readonly string[] = Object
   'image_generation_call',
   'mcp_call',
   'mcp_list_tools',
-  'compaction',
   'program',
   'program_output',
   'function_call_output',
@@ -122,6 +130,10 @@ export const OPENAI_RESPONSES_CLIENT_ACTION_ITEM_TYPES: readonly string[] = Obje
 ]);
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Most characters of a compaction item id the normalized compaction part carries (printable ASCII). */
+const COMPACTION_ID_MAX_LENGTH = 512;
+const PRINTABLE_ID = /^[\x21-\x7E]*$/;
 
 /** Reads a `usage` object. */
 export function readOpenAiResponsesUsage(value: WireRecord, path: string): OpenAiResponsesWireUsage {
@@ -226,6 +238,12 @@ export function readOpenAiResponsesOutputItem(value: unknown, path: string, part
       // Tolerance of real traffic (as in openai-chat): a whole call without its `arguments` member is a call with
       // no arguments, `{}`; OpenAI's schema requires the member.
       return { type, id, callId, name, arguments: argumentsText ?? (partial ? '' : '{}') };
+    }
+    case 'compaction': {
+      const encrypted = wire.optionalString(value.encrypted_content, path, 'encrypted_content');
+      if ((encrypted === undefined || encrypted.length === 0) && !partial) throw wire.violation(`${path}.encrypted_content`, 'is required');
+      if (id !== undefined && (id.length > COMPACTION_ID_MAX_LENGTH || !PRINTABLE_ID.test(id))) throw wire.violation(`${path}.id`, `must be 1 to ${COMPACTION_ID_MAX_LENGTH} printable characters`);
+      return { type, id: id === undefined || id.length === 0 ? undefined : id, encryptedContent: encrypted === undefined || encrypted.length === 0 ? undefined : encrypted };
     }
     default:
       if (OPENAI_RESPONSES_SERVER_SIDE_ITEM_TYPES.includes(type)) return { type: 'server-side', id };
