@@ -17,7 +17,7 @@
  * per request and peak RSS of the gateway process (/proc), and for streams added time per chunk and to first byte.
  * Gateways are pinned to core 0, the upstream and the load generator to core 1 when `taskset` exists
  * (`--no-pin` turns that off). `--quick` for short rounds, `--no-governance` leaves the governed paths out,
- * `--streams-only` measures the stream cells alone, `--concurrency=32` (a comma list) only those cells and
+ * `--streams-only` measures the stream cells alone and `--sync-only` the sync cells alone, `--concurrency=32` (a comma list) only those cells and
  * `--paths=ours-same,bare-node-proxy` (a comma list of path ids; floors always run) only those paths, peers
  * unstarted unless named: for focused before/after runs while profiling. Writes gateway.json
  * (tools/bench/results/ in the full pooled `bench` run, else tools/bench/.runs/results/).
@@ -41,6 +41,7 @@ const QUICK = process.argv.includes('--quick');
 const GOVERNANCE = !process.argv.includes('--no-governance');
 const PIN = !process.argv.includes('--no-pin') && hasTaskset() && cpus().length >= 2;
 const STREAMS_ONLY = process.argv.includes('--streams-only');
+const SYNC_ONLY = process.argv.includes('--sync-only');
 const listArgument = (name: string): string[] | undefined =>
   process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3).split(',').filter((item) => item.length > 0);
 const ONLY_PATHS = listArgument('paths');
@@ -288,12 +289,12 @@ async function main(): Promise<void> {
   // of its first requests compiling, and sync c1 runs first).
   for (const path of paths) {
     if (!STREAMS_ONLY) await load({ url: path.url, headers: path.headers, body: path.body(false), concurrency: WARMUP.syncConcurrency, count: WARMUP.sync, durationMs: WARMUP_TIME_LIMIT_MS });
-    await load({ url: path.url, headers: path.headers, body: path.body(true), concurrency: WARMUP.streamConcurrency, count: WARMUP.streams, durationMs: WARMUP_TIME_LIMIT_MS });
+    if (!SYNC_ONLY) await load({ url: path.url, headers: path.headers, body: path.body(true), concurrency: WARMUP.streamConcurrency, count: WARMUP.streams, durationMs: WARMUP_TIME_LIMIT_MS });
   }
   console.log(`warm-up: ${WARMUP.sync} sync requests and ${WARMUP.streams} streams on each of ${paths.length} paths`);
 
   const runs: PathRun[] = [];
-  for (const stream of STREAMS_ONLY ? [true] : [false, true]) {
+  for (const stream of STREAMS_ONLY ? [true] : SYNC_ONLY ? [false] : [false, true]) {
     for (const concurrency of CONCURRENCIES) {
       const rounds = QUICK ? 1 : stream && concurrency === 256 ? 2 : 3;
       const durationMs = QUICK ? 250 : stream ? 1_200 : 1_000;

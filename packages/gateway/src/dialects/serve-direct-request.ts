@@ -1,4 +1,4 @@
-import { ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { sendDirectStream } from '../pipeline/direct-stream-writer.js';
 import { serveModelRequest } from '../pipeline/serve-model-request.js';
@@ -21,11 +21,14 @@ function alreadySent(): Response {
 
 /**
  * Serves one model request of a direct-HTTP dialect from its Hono route (see `serveModelRequest`). On `node:http`
- * (the node response in the app's env), a stream is written straight to the socket.
+ * (the node request and response in the app's env), the body is read from the node request and a stream is written
+ * straight to the socket.
  */
 export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, dialect: DirectDialect): Promise<Response> {
-  const response = await serveModelRequest(c.req.raw, runtime, dialect);
-  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  const env = c.env as { incoming?: unknown; outgoing?: unknown } | undefined;
+  const incoming = env?.incoming;
+  const response = await serveModelRequest(c.req.raw, runtime, dialect, incoming instanceof IncomingMessage ? { incoming } : {});
+  const outgoing = env?.outgoing;
   if (outgoing instanceof ServerResponse && sendDirectStream(response, outgoing)) return alreadySent();
   return response;
 }

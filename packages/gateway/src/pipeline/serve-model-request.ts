@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { EgressContextV1 } from '@tokenforge/model-protocol';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
@@ -16,12 +17,14 @@ import { catalogueModelLabel } from '../telemetry/catalogue-model-label.js';
 import { requestTelemetryFor } from '../telemetry/request-telemetry-for.js';
 import { egressRefusal, type GatewayRefusal } from './gateway-refusal.js';
 import { renderRefusal } from './render-refusal.js';
-import { createRequestScope } from './request-scope.js';
+import { createRequestScope, routeLabel } from './request-scope.js';
 
 /** How a request reached the gateway, when not as a plain HTTP request of its own. */
 export interface ServeModelRequestOptions {
   /** The route label of the operator log and telemetry, in place of `METHOD /path` (`WS /v1/responses`). */
   readonly route?: string;
+  /** The `node:http` request under `request` (on `@hono/node-server`): the decode stage reads the body from it. */
+  readonly incoming?: IncomingMessage;
 }
 
 const SHUTDOWN_REFUSAL = egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'cancelled:shutdown', { connection: 'close' });
@@ -36,7 +39,8 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
   const codecs = runtime.suite.codecsFor(dialect.family);
   if (codecs === undefined) throw new Error(`${dialect.family} has no codecs`);
   let egress = dialect.wrapEgress === undefined ? codecs.egress : dialect.wrapEgress(codecs.egress);
-  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route), options.route);
+  const url = new URL(request.url);
+  const scope = createRequestScope(request, (route) => requestTelemetryFor(runtime, route), options.route ?? `${request.method} ${routeLabel(url.pathname)}`);
   const facts = scope.facts;
   let context: EgressContextV1 = { responseId: `gw-${scope.requestId}`, modelLabel: 'unknown', createdAtMs: runtime.now() };
   const recordRequest = runtime.governance === undefined ? undefined : runtime.governance.store.recordRequest.bind(runtime.governance.store);
@@ -58,6 +62,8 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
     dialect,
     ingress: codecs.ingress,
     maxBodyBytes: runtime.limits.maxBodyBytes,
+    url,
+    incoming: options.incoming,
     bodyDeadlines: { idleMs: runtime.limits.bodyIdleTimeoutMs, totalMs: runtime.limits.bodyTimeoutMs, signal: runtime.shutdown },
   });
   if (read.kind === 'refuse') return answerRefusal(read.refusal);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { orderTargets, type BalanceCandidate } from './order-targets.js';
 
@@ -30,5 +31,25 @@ describe('orderTargets', () => {
     const firsts = Array.from({ length: 100 }, (_, index) => orderTargets(candidates, 'weighted', () => index / 100)[0]);
     expect(firsts.filter((first) => first === 'heavy')).toHaveLength(75);
     expect(orderTargets(candidates, 'weighted', () => 0.9)).toEqual(['light', 'heavy']);
+  });
+
+  it('a single candidate is its own order under every balance and fact (the one-target path equals the general one)', () => {
+    const balances = ['ordered', 'weighted', 'least-in-flight', 'latency'] as const;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...balances),
+        fc.record({ tier: fc.integer({ min: 0, max: 3 }), weight: fc.integer({ min: 1, max: 10 }), inFlight: fc.nat(5), latencyEwmaMs: fc.option(fc.nat(1000), { nil: undefined }), admitted: fc.boolean() }),
+        fc.array(fc.double({ min: 0, max: 0.999, noNaN: true }), { minLength: 1, maxLength: 3 }),
+        (balance, facts, draws) => {
+          const one = candidate('only', facts);
+          let draw = 0;
+          expect(orderTargets([one], balance, () => draws[draw++ % draws.length] as number)).toEqual(['only']);
+          // The general path over the same candidate beside a target of another tier that is cut off.
+          const general = orderTargets([one, candidate('other', { tier: 9, admitted: false })], balance, () => draws[draw++ % draws.length] as number);
+          expect(general.filter((target) => target === 'only')).toEqual(['only']);
+          expect(general[0]).toBe('only');
+        },
+      ),
+    );
   });
 });

@@ -53,6 +53,8 @@ function orderTier<Target>(tier: readonly BalanceCandidate<Target>[], balance: G
  * random source is passed in. Candidates come in catalogue order.
  */
 export function orderTargets<Target>(candidates: readonly BalanceCandidate<Target>[], balance: GatewayBalanceV1, random: () => number = Math.random): Target[] {
+  // A model with one target (the usual case) has one order, whatever the balance: no tiers, copies or draws.
+  if (candidates.length === 1) return [(candidates[0] as BalanceCandidate<Target>).target];
   const tiers = [...new Set(candidates.map((candidate) => candidate.tier))].sort((a, b) => a - b);
   const ordered = tiers.flatMap((tier) => orderTier(candidates.filter((candidate) => candidate.tier === tier), balance, random));
   return [...ordered.filter((candidate) => candidate.admitted), ...ordered.filter((candidate) => !candidate.admitted)].map((candidate) => candidate.target);

@@ -30,9 +30,12 @@ export interface AuthenticatedClient {
  * snapshot; a revoked or expired key, or a disabled tenant's, gets the same refusal as an unknown key, and the
  * operator log outcome says why.
  */
+const NO_QUERY = new URLSearchParams();
+
 export async function authenticateStage(input: AuthenticateInput): Promise<StageOutcome<AuthenticatedClient>> {
-  const url = new URL(input.request.url);
-  const presented = presentedClientKey(input.placement, input.request.headers, url.searchParams);
+  // Only Gemini's placement reads the query (`?key=`): the URL is parsed for it alone.
+  const query = input.placement === 'gemini' ? new URL(input.request.url).searchParams : NO_QUERY;
+  const presented = presentedClientKey(input.placement, input.request.headers, query);
   if (input.governance !== undefined) {
     const found = input.governance.authenticate(presented);
     if (found.kind === 'refused') return refuse(found.reason === 'unknown-key' ? CLIENT_KEY_REFUSAL : { kind: 'client-key', outcome: `refused:${found.reason}` });

@@ -1,8 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import { isCodecErrorV1, type ClientWireRequestV2, type IngressCodecV1, type IngressDecodedRequestV1, type PreparedMediaExecutionInputV2 } from '@tokenforge/model-protocol';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { meaningfulHeaders } from '../http/meaningful-headers.js';
 import { isGatewayShutdown } from '../http/request-deadline.js';
 import { BodyReadTimeoutError, readLimitedBody, type BodyDeadlines } from '../http/read-limited-body.js';
+import { readLimitedIncomingBody } from '../http/read-limited-incoming-body.js';
 import { egressRefusal } from '../pipeline/gateway-refusal.js';
 import { proceed, refuse, type StageOutcome } from '../pipeline/stage.js';
 
@@ -16,6 +18,10 @@ export interface DecodeInput {
   readonly maxBodyBytes: number;
   /** How long the body may take; none for a request built in-process. */
   readonly bodyDeadlines?: BodyDeadlines | undefined;
+  /** `request.url` parsed, when the caller already has it. */
+  readonly url?: URL | undefined;
+  /** The `node:http` request under `request` (on `@hono/node-server`): its body is read from it directly. */
+  readonly incoming?: IncomingMessage | undefined;
 }
 
 /** The client's request as the engine reads it. */
@@ -37,7 +43,10 @@ export async function decodeStage(input: DecodeInput): Promise<StageOutcome<Deco
   const { request, dialect } = input;
   let body: Uint8Array | undefined;
   try {
-    body = await readLimitedBody(request, input.maxBodyBytes, input.bodyDeadlines);
+    body =
+      input.incoming === undefined
+        ? await readLimitedBody(request, input.maxBodyBytes, input.bodyDeadlines)
+        : await readLimitedIncomingBody(input.incoming, input.maxBodyBytes, input.bodyDeadlines);
   } catch (error) {
     if (isGatewayShutdown(error)) return refuse(egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'cancelled:shutdown', { connection: 'close' }));
     // Any other failure of the body is the client going away.
@@ -50,7 +59,7 @@ export async function decodeStage(input: DecodeInput): Promise<StageOutcome<Deco
       const custom = await dialect.decode(body, request);
       return proceed({ decoded: custom.decoded, preparedMedia: custom.preparedMedia, bodyBytes: body.byteLength });
     }
-    const url = new URL(request.url);
+    const url = input.url ?? new URL(request.url);
     const wire: ClientWireRequestV2 = { path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: meaningfulHeaders(request.headers) };
     return proceed({ decoded: dialect.decodeWire === undefined ? input.ingress.decodeRequest(wire) : dialect.decodeWire(wire), bodyBytes: body.byteLength });
   } catch (error) {

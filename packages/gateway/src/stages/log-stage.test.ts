@@ -58,6 +58,8 @@ describe('logStage', () => {
       attempts: [{ target: 'm#0', outcome: 'ok' }],
     });
     expect(line?.totalMs).toBeGreaterThanOrEqual(50);
+    // The line's keys keep their order (operators read the JSON as written).
+    expect(Object.keys(line ?? {})).toEqual(['level', 'time', 'component', 'requestId', 'route', 'client', 'model', 'target', 'attempts', 'status', 'outcome', 'usage', 'timeToFirstByteMs', 'totalMs', 'providerRequestId', 'droppedHostedTools', 'message']);
     expect(ends[0]).toMatchObject({ model: 'm', taskKind: 'chat', target, attempts: 1, streamed: true, timeToFirstChunkMs: 10 });
   });
 });

@@ -3,6 +3,7 @@ import type { RequestRecordV1 } from '../governance/v1/governance-store-v1.js';
 import { describeAttemptDiagnostic } from '../operations/describe-attempt-diagnostic.js';
 import { logRequest, type OperatorLogLine } from '../operations/operator-log.js';
 import type { RequestScope } from '../pipeline/request-scope.js';
+import type { RequestEnd } from '../telemetry/gateway-telemetry.js';
 
 const ended = new WeakSet<RequestScope>();
 
@@ -15,25 +16,23 @@ export function logStage(logger: Logger, scope: RequestScope, status: number, ou
   if (ended.has(scope)) return;
   ended.add(scope);
   const facts = scope.facts;
-  const line: OperatorLogLine = {
-    requestId: scope.requestId,
-    route: scope.route,
-    ...(facts.client === undefined ? {} : { client: facts.client }),
-    ...(facts.keyId === undefined ? {} : { keyId: facts.keyId }),
-    ...(facts.model === undefined ? {} : { model: facts.model }),
-    ...(facts.target === undefined ? {} : { target: { provider: facts.target.provider, family: facts.target.family, ref: facts.target.ref } }),
-    attempts: facts.attempts,
-    status,
-    outcome,
-    ...(facts.usage === undefined ? {} : { usage: facts.usage }),
-    ...(facts.cost === undefined ? {} : { cost: facts.cost }),
-    ...(facts.rateLimits === undefined ? {} : { rateLimits: facts.rateLimits }),
-    ...(facts.firstByteAt === undefined ? {} : { timeToFirstByteMs: Math.round(facts.firstByteAt - scope.started) }),
-    totalMs: Math.round(performance.now() - scope.started),
-    ...(facts.providerRequestId === undefined ? {} : { providerRequestId: facts.providerRequestId }),
-    ...(facts.droppedHostedTools === undefined ? {} : { droppedHostedTools: facts.droppedHostedTools }),
-    ...(facts.droppedContent === undefined ? {} : { droppedContent: facts.droppedContent }),
-  };
+  // Built by assignment in the line's key order: a spread of each optional fact costs a temporary object.
+  const line = { requestId: scope.requestId, route: scope.route } as Mutable<OperatorLogLine>;
+  if (facts.client !== undefined) line.client = facts.client;
+  if (facts.keyId !== undefined) line.keyId = facts.keyId;
+  if (facts.model !== undefined) line.model = facts.model;
+  if (facts.target !== undefined) line.target = { provider: facts.target.provider, family: facts.target.family, ref: facts.target.ref };
+  line.attempts = facts.attempts;
+  line.status = status;
+  line.outcome = outcome;
+  if (facts.usage !== undefined) line.usage = facts.usage;
+  if (facts.cost !== undefined) line.cost = facts.cost;
+  if (facts.rateLimits !== undefined) line.rateLimits = facts.rateLimits;
+  if (facts.firstByteAt !== undefined) line.timeToFirstByteMs = Math.round(facts.firstByteAt - scope.started);
+  line.totalMs = Math.round(performance.now() - scope.started);
+  if (facts.providerRequestId !== undefined) line.providerRequestId = facts.providerRequestId;
+  if (facts.droppedHostedTools !== undefined) line.droppedHostedTools = facts.droppedHostedTools;
+  if (facts.droppedContent !== undefined) line.droppedContent = facts.droppedContent;
   logRequest(logger, line);
   recordRequest?.({
     requestId: line.requestId,
@@ -60,16 +59,14 @@ export function logStage(logger: Logger, scope: RequestScope, status: number, ou
     ...(line.timeToFirstByteMs === undefined ? {} : { timeToFirstByteMs: line.timeToFirstByteMs }),
     atMs: Date.now(),
   });
-  scope.telemetry.end({
-    status,
-    outcome,
-    ...(facts.model === undefined ? {} : { model: facts.model }),
-    ...(facts.taskKind === undefined ? {} : { taskKind: facts.taskKind }),
-    ...(facts.target === undefined ? {} : { target: facts.target }),
-    attempts: facts.attempts.length,
-    streamed: facts.streamed === true,
-    ...(facts.usage === undefined ? {} : { usage: facts.usage }),
-    ...(facts.finishReason === undefined ? {} : { finishReason: facts.finishReason }),
-    ...(line.timeToFirstByteMs === undefined || facts.firstByteAt === undefined ? {} : { timeToFirstChunkMs: facts.firstByteAt - scope.started }),
-  });
+  const ending: Mutable<RequestEnd> = { status, outcome, attempts: facts.attempts.length, streamed: facts.streamed === true };
+  if (facts.model !== undefined) ending.model = facts.model;
+  if (facts.taskKind !== undefined) ending.taskKind = facts.taskKind;
+  if (facts.target !== undefined) ending.target = facts.target;
+  if (facts.usage !== undefined) ending.usage = facts.usage;
+  if (facts.finishReason !== undefined) ending.finishReason = facts.finishReason;
+  if (line.timeToFirstByteMs !== undefined && facts.firstByteAt !== undefined) ending.timeToFirstChunkMs = facts.firstByteAt - scope.started;
+  scope.telemetry.end(ending);
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
