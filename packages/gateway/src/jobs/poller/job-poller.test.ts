@@ -225,6 +225,36 @@ describe('job poller', () => {
     expect(settled).toEqual([job.attemptId]);
   });
 
+  it("aborts a poll's signal at the poll deadline, and disarms it when the poll ends first", async () => {
+    const slow = await openJob();
+    now += 1000;
+    let slowSignal: AbortSignal | undefined;
+    const hanging = poller(
+      (_job, signal) =>
+        new Promise<JobPollAnswer>((resolve) => {
+          slowSignal = signal;
+          signal.addEventListener('abort', () => resolve({ kind: 'unavailable' }));
+        }),
+      { pollTimeoutMs: 50 },
+    );
+    expect(await hanging.runOnce()).toBe(1);
+    expect(slowSignal?.aborted).toBe(true);
+    expect(await find(slow)).toMatchObject({ pollAttempts: 1 });
+
+    const fast = await openJob();
+    now += 1000;
+    let fastSignal: AbortSignal | undefined;
+    const quick = poller(async (polled, signal) => {
+      fastSignal = signal;
+      return snapshot(polled, 'running');
+    }, { pollTimeoutMs: 50 });
+    expect(await quick.runOnce()).toBeGreaterThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    // A finished poll leaves no timer behind: its signal never fires.
+    expect(fastSignal?.aborted).toBe(false);
+    expect(await find(fast)).toMatchObject({ state: 'running' });
+  });
+
   it('a poll that ignores its abort signal holds its job no longer than the poll deadline (plus a second)', async () => {
     const job = await openJob();
     now += 1000;

@@ -113,11 +113,18 @@ export function createJobPoller(options: JobPollerOptions): JobPoller {
     await acquire(job.targetRef);
     try {
       let answer: JobPollAnswer;
+      // A timer cleared when the poll ends, not `AbortSignal.timeout`: that one stays armed for the whole
+      // `pollTimeoutMs` after a poll that took milliseconds and builds a DOMException when it fires.
+      const controller = new AbortController();
+      const abortTimer = setTimeout(() => controller.abort(), options.pollTimeoutMs);
+      abortTimer.unref?.();
       try {
-        answer = await withinDeadline(options.poll(job, AbortSignal.timeout(options.pollTimeoutMs)), options.pollTimeoutMs + POLL_DEADLINE_GRACE_MS);
+        answer = await withinDeadline(options.poll(job, controller.signal), options.pollTimeoutMs + POLL_DEADLINE_GRACE_MS);
       } catch (error) {
         options.onError?.(error);
         answer = { kind: 'unavailable' };
+      } finally {
+        clearTimeout(abortTimer);
       }
       const stillHeld = async (): Promise<boolean> => (await options.store.extendJobLeases(options.owner, [job], options.leaseMs)) === 1;
       await observeTrackedJob(options, job, answer, options.owner, stillHeld);
