@@ -71,6 +71,7 @@ describe('anthropic-messages stream encoder delta template', () => {
       }),
       { numRuns: 400 },
     );
-    expect(writtenEvents).toBeGreaterThan(1000);
+    // Not vacuous: about 1,030 events a run are written (997-1,061 over six runs); the bound sits far below that.
+    expect(writtenEvents).toBeGreaterThan(600);
   });
 });
