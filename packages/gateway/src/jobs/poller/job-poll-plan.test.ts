@@ -5,6 +5,14 @@ const plan = { ...DEFAULT_JOB_POLL_PLAN, firstPollMs: 1000, backoffFactor: 2, ce
 const job = (pollAttempts: number) => ({ createdAtMs: 0, pollAttempts, state: 'running' });
 
 describe('decideNextPoll', () => {
+  it('answers whole milliseconds when the backoff is fractional (the shared store keeps them in a bigint column)', () => {
+    const plan = { ...DEFAULT_JOB_POLL_PLAN, firstPollMs: 1001, backoffFactor: 1.5, ceilingMs: 1_000_000 };
+    for (let pollAttempts = 0; pollAttempts < 8; pollAttempts += 1) {
+      const decision = decideNextPoll(plan, { createdAtMs: 0, pollAttempts, state: 'running' }, 10_000, 2.5);
+      expect(Number.isInteger(decision.nextPollAtMs)).toBe(true);
+    }
+  });
+
   it('backs off from the first interval up to the ceiling', () => {
     expect([0, 1, 2, 3, 4].map((attempts) => decideNextPoll(plan, job(attempts), 10_000).nextPollAtMs! - 10_000)).toEqual([1000, 2000, 4000, 5000, 5000]);
   });

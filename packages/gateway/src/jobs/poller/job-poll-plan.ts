@@ -69,7 +69,8 @@ export function decideNextPoll(
 ): JobPollDecision {
   const age = nowMs - job.createdAtMs;
   if (age >= plan.providerRetentionMs) return { state: 'unknown' };
-  if (age >= plan.planMs) return { state: 'unknown', nextPollAtMs: nowMs + Math.max(plan.slowPollMs, retryAfterMs) };
+  // Whole milliseconds: a fractional backoff (1.5x of an odd interval) is refused by the shared store's bigint column.
+  if (age >= plan.planMs) return { state: 'unknown', nextPollAtMs: nowMs + Math.ceil(Math.max(plan.slowPollMs, retryAfterMs)) };
   const interval = Math.min(plan.ceilingMs, plan.firstPollMs * plan.backoffFactor ** Math.max(0, job.pollAttempts));
-  return { state: job.state, nextPollAtMs: nowMs + Math.max(interval, retryAfterMs) };
+  return { state: job.state, nextPollAtMs: nowMs + Math.ceil(Math.max(interval, retryAfterMs)) };
 }
