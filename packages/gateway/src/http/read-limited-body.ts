@@ -58,6 +58,11 @@ export async function readLimitedBody(request: Request, maxBytes: number, deadli
     }
     chunks.push(value);
   }
+  return joinChunks(chunks, size);
+}
+
+/** The chunks in one new `Uint8Array` of its own (not a view of the socket's buffers). */
+export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const body = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { BodyReadTimeoutError, type BodyDeadlines } from './read-limited-body.js';
+import { BodyReadTimeoutError, joinChunks, type BodyDeadlines } from './read-limited-body.js';
 
 /**
  * {@link readLimitedBody} read straight from the `node:http` request, without the web stream `@hono/node-server`
@@ -22,7 +22,7 @@ export function readLimitedIncomingBody(incoming: IncomingMessage, maxBytes: num
       chunks.push(chunk);
       size += chunk.byteLength;
     }
-    return Promise.resolve(size > maxBytes ? undefined : joined(chunks, size));
+    return Promise.resolve(size > maxBytes ? undefined : joinChunks(chunks, size));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -60,7 +60,7 @@ export function readLimitedIncomingBody(incoming: IncomingMessage, maxBytes: num
     }
     function onEnd(): void {
       stop();
-      resolve(joined(chunks, size));
+      resolve(joinChunks(chunks, size));
     }
     function onGone(): void {
       stop();
@@ -78,15 +78,4 @@ export function readLimitedIncomingBody(incoming: IncomingMessage, maxBytes: num
     incoming.resume();
     wait();
   });
-}
-
-/** The chunks in one new `Uint8Array` of its own (not a view of the socket's buffers). */
-function joined(chunks: readonly Buffer[], size: number): Uint8Array {
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
