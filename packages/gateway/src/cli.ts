@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 /**
  * `tokenforge-gateway [--config FILE] [--port N] [--host H] [--metrics-port N] [--watch-config] [--data-dir DIR |
- * --no-governance]`. Without `--config` it starts the provider simulator in-process with a built-in catalogue over
+ * --no-governance] [--heap-growth PERCENT]`. Without `--config` it starts the provider simulator in-process with a built-in catalogue over
  * all nine families and a generated local client key. SIGHUP (and, with `--watch-config`, a change of the file)
  * reloads the catalogue. OpenTelemetry export is configured by the standard `OTEL_*` environment. Governance
  * (tenants, limits, spend) is on with the embedded store in `--data-dir`, else `TOKENFORGE_DATA_DIR`, else
  * `./.tokenforge`; `--no-governance` (or the catalogue's `governance.store: off`) turns it off. With `--config` and
  * `REDIS_URL` plus `DATABASE_URL` set, governance uses the shared store instead (several instances;
  * `TOKENFORGE_KEY_HASHING_SECRET` and `TOKENFORGE_ADMIN_KEY` then required, the same on every instance).
+ * `--heap-growth` (else `TOKENFORGE_HEAP_GROWTH_PERCENT`, else 50; 0 for V8's own) bounds how far the heap grows past
+ * its live size before a full collection.
  */
 import { watchCatalogueFile } from './runtime/watch-catalogue-file.js';
 import { startEnvironmentTelemetry } from './operations/start-telemetry-from-environment.js';
+import { applyHeapGrowth, heapGrowthPercentFrom } from './operations/heap-growth.js';
 import { defaultDataDir, startGateway } from './start-gateway.js';
 
-const USAGE = 'usage: tokenforge-gateway [--config FILE] [--port N] [--host H] [--metrics-port N] [--watch-config] [--data-dir DIR | --no-governance]';
+const USAGE = 'usage: tokenforge-gateway [--config FILE] [--port N] [--host H] [--metrics-port N] [--watch-config] [--data-dir DIR | --no-governance] [--heap-growth PERCENT]';
 
 interface CliArguments {
   readonly config?: string;
@@ -22,6 +25,7 @@ interface CliArguments {
   readonly metricsPort?: number;
   readonly watchConfig: boolean;
   readonly dataDir?: string;
+  readonly heapGrowthPercent: number;
 }
 
 function portOf(name: string, value: string): number {
@@ -37,6 +41,7 @@ function parseArguments(argv: readonly string[]): CliArguments {
   let metricsPort: number | undefined;
   let watchConfig = false;
   let dataDir: string | undefined = defaultDataDir();
+  let heapGrowth: string | undefined;
   for (let index = 0; index < argv.length; index += 1) {
     const name = argv[index];
     const value = argv[index + 1];
@@ -52,21 +57,24 @@ function parseArguments(argv: readonly string[]): CliArguments {
       dataDir = undefined;
       continue;
     }
-    if (name !== '--config' && name !== '--port' && name !== '--host' && name !== '--metrics-port' && name !== '--data-dir') throw new Error(`unknown argument ${String(name)}\n${USAGE}`);
+    if (name !== '--config' && name !== '--port' && name !== '--host' && name !== '--metrics-port' && name !== '--data-dir' && name !== '--heap-growth') throw new Error(`unknown argument ${String(name)}\n${USAGE}`);
     if (value === undefined) throw new Error(`${name} needs a value\n${USAGE}`);
     index += 1;
     if (name === '--config') config = value;
     else if (name === '--data-dir') dataDir = value;
+    else if (name === '--heap-growth') heapGrowth = value;
     else if (name === '--host') host = value;
     else if (name === '--metrics-port') metricsPort = portOf(name, value);
     else port = portOf(name, value);
   }
   if (watchConfig && config === undefined) throw new Error(`--watch-config needs --config\n${USAGE}`);
-  return { ...(config === undefined ? {} : { config }), port, host, ...(metricsPort === undefined ? {} : { metricsPort }), watchConfig, ...(dataDir === undefined ? {} : { dataDir }) };
+  const heapGrowthPercent = heapGrowthPercentFrom(heapGrowth, process.env);
+  return { ...(config === undefined ? {} : { config }), port, host, ...(metricsPort === undefined ? {} : { metricsPort }), watchConfig, ...(dataDir === undefined ? {} : { dataDir }), heapGrowthPercent };
 }
 
 async function main(): Promise<void> {
   const args = parseArguments(process.argv.slice(2).filter((arg) => arg !== '--'));
+  applyHeapGrowth(args.heapGrowthPercent);
   const telemetry = await startEnvironmentTelemetry();
   const gateway = await startGateway({
     ...(args.config === undefined ? {} : { configPath: args.config }),
