@@ -1,6 +1,47 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLogCapture } from '../test-support/log-capture.js';
-import { createOperatorLogger, logRequest, requestLineLevel } from './operator-log.js';
+import { createOperatorLogger, logRequest, OPERATOR_LOG_FLUSH_MS, requestLineLevel } from './operator-log.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const MODULE = fileURLToPath(new URL('./operator-log.ts', import.meta.url));
+
+/** Runs `script` (with `createOperatorLogger` in scope) in a node process of its own; answers its stderr lines as they come. */
+function runLogging(script: string): { lines: string[]; exited: Promise<number | null>; firstLineAfterMs: Promise<number> } {
+  const source = `import { createOperatorLogger } from ${JSON.stringify(MODULE)};\n${script}`;
+  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['--input-type=module', '-e', source], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const lines: string[] = [];
+  const started = performance.now();
+  let text = '';
+  const firstLineAfterMs = new Promise<number>((resolve) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const parts = text.split('\n');
+      text = parts.pop() ?? '';
+      lines.push(...parts.filter((line) => line.length > 0));
+      if (lines.length > 0) resolve(performance.now() - started);
+    });
+  });
+  return { lines, exited: new Promise((resolve) => child.once('exit', resolve)), firstLineAfterMs };
+}
+
+describe('the default operator log on stderr (lines gathered into fewer writes)', () => {
+  it('writes a lone line within its flush interval, without waiting for more lines or the exit', async () => {
+    const run = runLogging(`const log = createOperatorLogger(); const t0 = Date.now(); log.info({ t0 }, 'lone'); setTimeout(() => process.exit(0), 3000);`);
+    await run.firstLineAfterMs;
+    expect(run.lines.map((line) => JSON.parse(line).message)).toEqual(['lone']);
+    const written = Date.now() - (JSON.parse(run.lines[0] as string) as { t0: number }).t0;
+    expect(written).toBeLessThan(OPERATOR_LOG_FLUSH_MS + 1500);
+    expect(await run.exited).toBe(0);
+  }, 20_000);
+
+  it('loses no line when the process exits right after writing them', async () => {
+    const run = runLogging(`const log = createOperatorLogger(); for (let i = 0; i < 25; i += 1) log.info({ i }, 'line'); process.exit(0);`);
+    expect(await run.exited).toBe(0);
+    expect(run.lines.map((line) => (JSON.parse(line) as { i: number }).i)).toEqual(Array.from({ length: 25 }, (_, index) => index));
+  }, 20_000);
+});
 
 describe('logRequest', () => {
   it('writes the line after the caller’s microtasks (its response), with the facts taken at the call', async () => {

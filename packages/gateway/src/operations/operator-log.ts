@@ -85,10 +85,23 @@ function isLogger(sink: OperatorLogSink): sink is Logger {
   return typeof (sink as Logger).info === 'function' && typeof (sink as Logger).child === 'function';
 }
 
+/**
+ * How the default operator log reaches stderr: lines gather up to {@link OPERATOR_LOG_BATCH_BYTES} and are written in
+ * one `write` (a line per request otherwise costs a write of its own, about 50 µs of the main thread each on the
+ * benchmark machine), and whatever has gathered is written at least every {@link OPERATOR_LOG_FLUSH_MS}. pino writes
+ * the rest synchronously when the process exits; a SIGKILL can lose at most the lines of the last interval.
+ */
+export const OPERATOR_LOG_BATCH_BYTES = 4096;
+/** See {@link OPERATOR_LOG_BATCH_BYTES}. */
+export const OPERATOR_LOG_FLUSH_MS = 100;
+
 /** A pino logger for the operator log (stderr by default: stdout is the CLI's). */
 export function createOperatorLogger(sink?: OperatorLogSink): Logger {
   if (sink !== undefined && isLogger(sink)) return sink.child({ component: 'tokenforge-gateway' });
-  return pino({ base: { component: 'tokenforge-gateway' }, messageKey: 'message' }, sink ?? pino.destination({ fd: 2, sync: false }));
+  return pino(
+    { base: { component: 'tokenforge-gateway' }, messageKey: 'message' },
+    sink ?? pino.destination({ fd: 2, sync: false, minLength: OPERATOR_LOG_BATCH_BYTES, periodicFlush: OPERATOR_LOG_FLUSH_MS }),
+  );
 }
 
 /**
