@@ -24,7 +24,8 @@
  * the same calls): for the bare script and for the store's admission and settlement called alone, so a round trip's
  * cost splits into the script's work in Redis and everything around it (client, network stack, scheduling).
  * `--quick` for short rounds. `--cpu-prof` writes a CPU profile of the off mode's gateway and of the shared mode's first
- * instance (`node --cpu-prof`) under tools/bench/.runs/profiles when they stop. Writes tools/bench/results/governance.json.
+ * instance (`node --cpu-prof`: one file per thread, the main thread's the largest) under tools/bench/.runs/profiles/<mode>
+ * when they stop. Writes tools/bench/results/governance.json.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -118,7 +119,7 @@ async function startMode(mode: Mode, simulator: ProviderSimulator, servers: Real
       ? { ...base, REDIS_URL: servers.redis.url, DATABASE_URL: servers.postgres.url, TOKENFORGE_KEY_HASHING_SECRET: 'bench-key-hashing-secret-0123456789abcdef' }
       : base;
   const count = mode === 'shared' ? 3 : 1;
-  const profile = (index: number) => (PROFILE_DIR !== undefined && index === 0 && mode !== 'embedded' ? { nodeArguments: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${mode}-${Date.now()}.cpuprofile`] } : {});
+  const profile = (index: number) => (PROFILE_DIR !== undefined && index === 0 && mode !== 'embedded' ? { nodeArguments: ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, mode)}`] } : {});
   const instances = await Promise.all(Array.from({ length: count }, (_, index) => startGatewayProcess({ configPath, env, ...profile(index) })));
   if (mode === 'off') return { mode, instances, apiKey: CLIENT_KEY };
   const first = instances[0] as GatewayProcess;
