@@ -20,7 +20,12 @@
  * what `npx --yes pnpm@12.4.2 gateway` runs) started with `--no-governance`, with a new data directory (first start:
  * secrets generated, database created) and with that directory again (warm start), each timed to a ready `/healthz`,
  * then sent sequential requests: peak RSS of the process beside governance off.
- * `--quick` for short rounds. Writes tools/bench/results/governance.json.
+ * Beside the round trips, the time Redis itself spends in one call (`INFO commandstats`, `EVALSHA` usec_per_call over
+ * the same calls): for the bare script and for the store's admission and settlement called alone, so a round trip's
+ * cost splits into the script's work in Redis and everything around it (client, network stack, scheduling).
+ * `--quick` for short rounds. `--cpu-prof` writes a CPU profile of the off mode's gateway and of the shared mode's first
+ * instance (`node --cpu-prof`: one file per thread, the main thread's the largest) under tools/bench/.runs/profiles/<mode>
+ * when they stop. Writes tools/bench/results/governance.json.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +44,7 @@ import type { BenchMetric } from './report/bench-metric.js';
 import type { AdmissionRequestV1 } from '../../packages/gateway/src/governance/v1/governance-store-v1.js';
 
 const QUICK = process.argv.includes('--quick');
+const PROFILE_DIR = process.argv.includes('--cpu-prof') ? fileURLToPath(new URL('./.runs/profiles/', import.meta.url)) : undefined;
 const ROUNDS = QUICK ? 3 : 6;
 const REQUESTS_PER_ROUND = QUICK ? 150 : 600;
 const WARMUP = QUICK ? 150 : 600;
@@ -61,6 +67,8 @@ interface RunningMode {
 interface BareRedis {
   script(subcommand: 'LOAD', source: string): Promise<unknown>;
   evalsha(sha: string, keys: number): Promise<unknown>;
+  config(subcommand: 'RESETSTAT'): Promise<unknown>;
+  info(section: 'commandstats'): Promise<string>;
   disconnect(): void;
 }
 const { Redis } = (await import(createRequire(new URL('../../packages/gateway/package.json', import.meta.url)).resolve('ioredis'))) as { Redis: new (url: string) => BareRedis };
@@ -111,7 +119,8 @@ async function startMode(mode: Mode, simulator: ProviderSimulator, servers: Real
       ? { ...base, REDIS_URL: servers.redis.url, DATABASE_URL: servers.postgres.url, TOKENFORGE_KEY_HASHING_SECRET: 'bench-key-hashing-secret-0123456789abcdef' }
       : base;
   const count = mode === 'shared' ? 3 : 1;
-  const instances = await Promise.all(Array.from({ length: count }, () => startGatewayProcess({ configPath, env })));
+  const profile = (index: number) => (PROFILE_DIR !== undefined && index === 0 && mode !== 'embedded' ? { nodeArguments: ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, mode)}`] } : {});
+  const instances = await Promise.all(Array.from({ length: count }, (_, index) => startGatewayProcess({ configPath, env, ...profile(index) })));
   if (mode === 'off') return { mode, instances, apiKey: CLIENT_KEY };
   const first = instances[0] as GatewayProcess;
   await admin(first.url, 'POST', '/tenants', { id: `bench-${mode}`, name: 'bench', limits: WIDE_LIMITS });
@@ -135,6 +144,12 @@ async function sequential(running: RunningMode, count: number): Promise<number[]
     times.push((performance.now() - started) * 1000);
   }
   return times;
+}
+
+/** Mean microseconds Redis spent in one `EVALSHA` since the last `CONFIG RESETSTAT` (`INFO commandstats`). */
+async function evalshaInRedis(redis: BareRedis): Promise<number | undefined> {
+  const stats = /cmdstat_evalsha:calls=(\d+),usec=(\d+)/.exec(await redis.info('commandstats'));
+  return stats === null ? undefined : Number(stats[2]) / Number(stats[1]);
 }
 
 function median(values: readonly number[]): number {
@@ -220,7 +235,7 @@ async function main(): Promise<void> {
     const scriptSha = redis === undefined ? undefined : ((await redis.script('LOAD', 'return 1')) as string);
     // The shared store alone, from this process: its own tenant (the gateway's request tenant's limits), no flusher.
     store = servers === undefined ? undefined : await SharedGovernanceStore.open({ redisUrl: servers.redis.url, databaseUrl: servers.postgres.url, flushLedger: false });
-    const p50: Record<string, number[]> = { off: [], embedded: [], shared: [], evalsha: [], pacedEvalsha: [], storeAdmit: [], storeSettle: [], pacedStoreAdmit: [] };
+    const p50: Record<string, number[]> = { off: [], embedded: [], shared: [], evalsha: [], pacedEvalsha: [], storeAdmit: [], storeSettle: [], pacedStoreAdmit: [], evalshaInRedis: [], storeAdmitInRedis: [], storeSettleInRedis: [] };
     const cpu: Record<string, number[]> = { off: [], embedded: [], shared: [] };
     const applyMs: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -235,11 +250,14 @@ async function main(): Promise<void> {
       }
       if (redis !== undefined && scriptSha !== undefined) {
         const times: number[] = [];
+        await redis.config('RESETSTAT');
         for (let index = 0; index < EVALSHA_CALLS; index += 1) {
           const started = performance.now();
           await redis.evalsha(scriptSha, 0);
           times.push((performance.now() - started) * 1000);
         }
+        const inRedis = await evalshaInRedis(redis);
+        if (inRedis !== undefined) p50.evalshaInRedis?.push(inRedis);
         p50.evalsha?.push(median(times));
         // The same call paced like the requests (a pause between calls lets Redis and this process go idle, so each
         // call pays the wake-ups a request's script call pays): what a round trip costs at this pace on this machine.
@@ -251,6 +269,23 @@ async function main(): Promise<void> {
           paced.push((performance.now() - started) * 1000);
         }
         p50.pacedEvalsha?.push(median(paced));
+      }
+      if (store !== undefined && redis !== undefined) {
+        // Redis's own time in the store's scripts: the admissions and the settlements called alone, apart (the
+        // gateways are idle meanwhile; their background calls are no EVALSHA).
+        const requests: AdmissionRequestV1[] = [];
+        await redis.config('RESETSTAT');
+        for (let index = 0; index < STORE_CALLS; index += 1) {
+          const request = admissionRequestV1({ tenantId: 'bench-store', keyId: 'bench-store-key', tenantLimits: WIDE_LIMITS as AdmissionRequestV1['tenantLimits'], reservedTokens: 40, reservedMicros: 100 });
+          if ((await store.admit(request)).kind !== 'admitted') throw new Error('the store alone refused an admission');
+          requests.push(request);
+        }
+        const admitInRedis = await evalshaInRedis(redis);
+        await redis.config('RESETSTAT');
+        for (const request of requests) await store.settle(settlementV1(request));
+        const settleInRedis = await evalshaInRedis(redis);
+        if (admitInRedis !== undefined) p50.storeAdmitInRedis?.push(admitInRedis);
+        if (settleInRedis !== undefined) p50.storeSettleInRedis?.push(settleInRedis);
       }
       if (store !== undefined) {
         const admitted: number[] = [];
@@ -309,6 +344,9 @@ async function main(): Promise<void> {
     }
     push('redis.store-admit-p50', 'p50 of one shared-store admission called alone (its script, one round trip) (µs)', 'microseconds', p50.storeAdmit ?? []);
     push('redis.store-settle-p50', 'p50 of one shared-store settlement called alone (its script, one round trip) (µs)', 'microseconds', p50.storeSettle ?? []);
+    push('redis.evalsha-in-redis', 'time Redis spends in one bare EVALSHA, mean (µs, INFO commandstats)', 'microseconds', p50.evalshaInRedis ?? []);
+    push('redis.store-admit-in-redis', 'time Redis spends in one shared-store admission script, mean (µs, INFO commandstats)', 'microseconds', p50.storeAdmitInRedis ?? []);
+    push('redis.store-settle-in-redis', 'time Redis spends in one shared-store settlement script, mean (µs, INFO commandstats)', 'microseconds', p50.storeSettleInRedis ?? []);
     push('redis.paced-store-admit-p50', 'p50 of one shared-store admission called alone, one every 2 ms (µs)', 'microseconds', p50.pacedStoreAdmit ?? []);
     push('off.cpu-per-request', 'gateway CPU per request, governance off (µs)', 'microseconds', cpu.off ?? []);
     push('embedded.cpu-per-request', 'gateway CPU per request, embedded store (µs)', 'microseconds', cpu.embedded ?? []);

@@ -23,8 +23,14 @@ export interface GatewayProcess {
  * Starts the CLI in its own single node process (`node --import tsx`, so a SIGKILL reaches the gateway itself, not a
  * wrapper) and resolves with its URL once it listens.
  */
-export async function startGatewayProcess(options: { readonly configPath: string; readonly env: NodeJS.ProcessEnv; readonly startTimeoutMs?: number }): Promise<GatewayProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', CLI, '--config', options.configPath, '--port', '0'], {
+export async function startGatewayProcess(options: {
+  readonly configPath: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly startTimeoutMs?: number;
+  /** Extra node options before the script (`--cpu-prof`, which `NODE_OPTIONS` does not accept). */
+  readonly nodeArguments?: readonly string[];
+}): Promise<GatewayProcess> {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArguments ?? []), '--import', 'tsx', CLI, '--config', options.configPath, '--port', '0'], {
     cwd: ROOT,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
