@@ -2,15 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SseItem } from '../../codec-kit/index.js';
 import { createAnthropicMessagesStreamMachine } from './decode-stream.js';
-
-/** What a machine made of one frame: its step, or the error it threw (by class and message). */
-function outcome(run: () => unknown): unknown {
-  try {
-    return { step: run() };
-  } catch (error) {
-    return { threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
-  }
-}
+import { stepOutcome } from '../../test-support/step-outcome.js';
 
 const index = fc.oneof({ arbitrary: fc.constantFrom(0, 1), weight: 20 }, { arbitrary: fc.constantFrom(2, -1, 0.5, '0', null, -0), weight: 1 });
 const deltaBody = fc.oneof(
@@ -71,8 +63,8 @@ describe('anthropic-messages stream machine: the plain delta fast path', () => {
           ...events.map(({ json, name }): SseItem => ({ kind: 'event', event: typeof name === 'string' ? name : undefined, id: undefined, data: JSON.stringify(json) })),
         ];
         for (const frame of frames) {
-          const expected = outcome(() => general.onFrame(frame));
-          expect(outcome(() => withFastPath.onFrame(frame))).toEqual(expected);
+          const expected = stepOutcome(() => general.onFrame(frame));
+          expect(stepOutcome(() => withFastPath.onFrame(frame))).toEqual(expected);
           expect(withFastPath.usageSoFar?.()).toEqual(general.usageSoFar?.());
           const step = (expected as { step?: { events?: { type: string }[]; terminal?: unknown } }).step;
           if (step?.events?.length === 1 && (step.events[0]?.type === 'text-delta' || step.events[0]?.type === 'tool-call-delta')) plainDeltas += 1;

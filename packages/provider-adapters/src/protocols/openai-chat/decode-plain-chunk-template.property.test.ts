@@ -3,16 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { parseSafeJson, type SseItem } from '../../codec-kit/index.js';
 import { learnPlainChunkTemplate, readPlainChunkContent, readStringLiteral } from './decode-plain-chunk-template.js';
 import { createOpenAiChatStreamMachine } from './decode-stream.js';
+import { stepOutcome } from '../../test-support/step-outcome.js';
 
 type Json = Record<string, unknown>;
-
-function outcome(run: () => unknown): unknown {
-  try {
-    return { step: run() };
-  } catch (error) {
-    return { threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
-  }
-}
 
 /** Raw text put where a content string goes: valid literals of every kind, and text that is not one literal. */
 const rawLiteral = fc.oneof(
@@ -89,8 +82,8 @@ describe('openai-chat stream machine: plain chunks read from their template', ()
         };
         fresh();
         for (const data of frames) {
-          const expected = outcome(() => general.onFrame(event(data)));
-          expect(outcome(() => fast.onFrame(event(data)))).toEqual(expected);
+          const expected = stepOutcome(() => general.onFrame(event(data)));
+          expect(stepOutcome(() => fast.onFrame(event(data)))).toEqual(expected);
           expect(fast.usageSoFar?.()).toEqual(general.usageSoFar?.());
           const step = (expected as { step?: { events?: { type: string }[]; terminal?: unknown } }).step;
           if (step?.events?.length === 1 && step.events[0]?.type === 'text-delta') templated += 1;

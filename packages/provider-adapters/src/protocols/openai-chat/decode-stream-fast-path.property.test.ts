@@ -2,17 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SseItem } from '../../codec-kit/index.js';
 import { createOpenAiChatStreamMachine } from './decode-stream.js';
+import { stepOutcome } from '../../test-support/step-outcome.js';
 
 type Json = Record<string, unknown>;
-
-/** What a machine made of one frame: its step, or the error it threw (by class and message). */
-function outcome(run: () => unknown): unknown {
-  try {
-    return { step: run() };
-  } catch (error) {
-    return { threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
-  }
-}
 
 const nullish = fc.constantFrom(undefined, null);
 /** Delta members: mostly absent, sometimes null, sometimes a value of the right or the wrong type. */
@@ -74,14 +66,14 @@ describe('openai-chat stream machine: the plain text fast path', () => {
         const withFastPath = createOpenAiChatStreamMachine();
         const general = createOpenAiChatStreamMachine({ plainTextFastPath: false });
         for (const item of frames) {
-          const expected = outcome(() => general.onFrame(item));
-          expect(outcome(() => withFastPath.onFrame(item))).toEqual(expected);
+          const expected = stepOutcome(() => general.onFrame(item));
+          expect(stepOutcome(() => withFastPath.onFrame(item))).toEqual(expected);
           expect(withFastPath.usageSoFar?.()).toEqual(general.usageSoFar?.());
           const step = (expected as { step?: { events?: { type: string }[] } }).step;
           if (step?.events?.length === 1 && step.events[0]?.type === 'text-delta') fast += 1;
           if ((expected as { threw?: string }).threw !== undefined) break;
         }
-        expect(outcome(() => withFastPath.onEnd?.())).toEqual(outcome(() => general.onEnd?.()));
+        expect(stepOutcome(() => withFastPath.onEnd?.())).toEqual(stepOutcome(() => general.onEnd?.()));
       }),
       { numRuns: 3000 },
     );
