@@ -32,6 +32,7 @@ import {
 import { ownerPrefix, signJobHandle, verifyJobHandle, type JobHandleClaims } from './job-handle.js';
 import { readTrackedJob } from './poller/read-tracked-job.js';
 import type { TrackedJobQueryV1, TrackedJobV1 } from '../governance/v1/governance-store-v1.js';
+import { recoveryWindow } from './recovery-window.js';
 
 type ErrorDetails = Omit<GatewayJobErrorV1['error'], 'code' | 'message'>;
 
@@ -156,7 +157,7 @@ function registerJobRoutesOf(app: Hono, runtime: GatewayRuntime, version: 1 | 2)
       return jobError(c, draining ? 503 : 429, draining ? 'overloaded' : 'rate-limited', draining ? 'The gateway is shutting down.' : 'The gateway is at its concurrency limit.');
     }
     try {
-      return await createJob(c, { started, client, principal, model, targets, task, visibleKey, submittedAfter: iso(runtime.now() - 1000), bytes: bytes.byteLength, callbackUrl });
+      return await createJob(c, { started, client, principal, model, targets, task, visibleKey, submittedAt: runtime.now(), bytes: bytes.byteLength, callbackUrl });
     } finally {
       admitted.value.release();
     }
@@ -172,12 +173,12 @@ function registerJobRoutesOf(app: Hono, runtime: GatewayRuntime, version: 1 | 2)
       targets: readonly RuntimeTarget[];
       task: TaskEnvelopeV2;
       visibleKey: string;
-      submittedAfter: string;
+      submittedAt: number;
       bytes: number;
       callbackUrl: string | undefined;
     },
   ): Promise<Response> => {
-    const { started, client, principal, model, targets, task, visibleKey, submittedAfter } = input;
+    const { started, client, principal, model, targets, task, visibleKey, submittedAt } = input;
     const requestId = randomUUID();
     const metering =
       runtime.governance === undefined || principal === undefined
@@ -275,7 +276,7 @@ function registerJobRoutesOf(app: Hono, runtime: GatewayRuntime, version: 1 | 2)
         if (execution.acceptance.state === 'unknown') {
           // Never resent: the provider may have created a paid job. Say how to find it. Its reservation stays held
           // until recovery finds the job or the reservation's deadline passes (then it is settled as orphaned).
-          const window = { from: submittedAfter, to: iso(runtime.now() + 1000) };
+          const window = recoveryWindow(submittedAt, runtime.now());
           const recovery = signJobHandle({ kind: 'window', target: target.ref, providerJobId: '', client, expiresAt: Math.floor(runtime.now() / 1000) + runtime.jobHandleTtlSeconds, window }, signingKey as Uint8Array);
           log(`POST ${base}`, started, 502, `unknown:${execution.failureCode}`, logged);
           const how = target.echoesIdempotencyKey
