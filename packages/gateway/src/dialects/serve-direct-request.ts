@@ -27,8 +27,11 @@ function alreadySent(): Response {
 export async function serveDirectRequest(c: Context, runtime: GatewayRuntime, dialect: DirectDialect): Promise<Response> {
   const env = c.env as { incoming?: unknown; outgoing?: unknown } | undefined;
   const incoming = env?.incoming;
-  const response = await serveModelRequest(c.req.raw, runtime, dialect, incoming instanceof IncomingMessage ? { incoming } : {});
   const outgoing = env?.outgoing;
+  const response = await serveModelRequest(c.req.raw, runtime, dialect, {
+    ...(incoming instanceof IncomingMessage ? { incoming } : {}),
+    ...(outgoing instanceof ServerResponse ? { outgoing } : {}),
+  });
   if (outgoing instanceof ServerResponse && sendDirectStream(response, outgoing)) return alreadySent();
   return response;
 }

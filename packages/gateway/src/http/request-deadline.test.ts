@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GATEWAY_SHUTDOWN_REASON, isGatewayShutdown, requestDeadline } from './request-deadline.js';
 
@@ -55,5 +56,46 @@ describe('requestDeadline', () => {
     expect(finished.signal.aborted).toBe(false);
     expect(vi.getTimerCount()).toBe(0);
     expect(isGatewayShutdown(requestDeadline(new AbortController().signal, 1000, shutdown.signal).signal.reason)).toBe(true);
+  });
+});
+
+describe('requestDeadline following a node:http response', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  class FakeResponse extends EventEmitter {
+    writableFinished = false;
+    destroyed = false;
+  }
+
+  it('aborts when the response closes before it finished, and not when it closes after', () => {
+    const cut = new FakeResponse();
+    const deadline = requestDeadline(cut, 1000);
+    cut.destroyed = true;
+    cut.emit('close');
+    expect(deadline.signal.aborted).toBe(true);
+    expect((deadline.signal.reason as DOMException).name).toBe('AbortError');
+    expect(vi.getTimerCount()).toBe(0);
+
+    const answered = new FakeResponse();
+    const finished = requestDeadline(answered, 1000);
+    answered.writableFinished = true;
+    answered.emit('close');
+    expect(finished.signal.aborted).toBe(false);
+    finished.dispose();
+    expect(answered.listenerCount('close')).toBe(0);
+  });
+
+  it('is aborted at once for a response already closed unfinished, and leaves no listener once disposed of', () => {
+    const gone = new FakeResponse();
+    gone.destroyed = true;
+    expect(requestDeadline(gone, 1000).signal.aborted).toBe(true);
+    const open = new FakeResponse();
+    const deadline = requestDeadline(open, 1000);
+    expect(open.listenerCount('close')).toBe(1);
+    deadline.dispose();
+    expect(open.listenerCount('close')).toBe(0);
+    open.emit('close');
+    expect(deadline.signal.aborted).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EgressContextV1 } from '@tokenforge/model-protocol';
 import type { DirectDialect } from '../dialects/direct-dialect.js';
 import { droppedHostedTools, hostedToolNames } from '../dialects/dropped-hosted-tools.js';
@@ -25,6 +25,8 @@ export interface ServeModelRequestOptions {
   readonly route?: string;
   /** The `node:http` request under `request` (on `@hono/node-server`): the decode stage reads the body from it. */
   readonly incoming?: IncomingMessage;
+  /** The `node:http` response of `request`: followed for the client going away in place of `request.signal`. */
+  readonly outgoing?: ServerResponse;
 }
 
 const SHUTDOWN_REFUSAL = egressRefusal({ source: 'engine', code: 'GATEWAY_SHUTTING_DOWN' }, 'cancelled:shutdown', { connection: 'close' });
@@ -96,7 +98,7 @@ export async function serveModelRequest(request: Request, runtime: GatewayRuntim
         : new RequestMetering(runtime.governance, principal, scope.requestId, decoded.modelLabel, routed.value, reservationFactsOf(decoded.task, bodyBytes), runtime.now() + runtime.limits.requestTimeoutMs, runtime.now);
 
     const fallbackOn = catalogue.models.get(decoded.modelLabel)?.routing?.fallbackOn;
-    deadline = requestDeadline(request.signal, runtime.limits.requestTimeoutMs, runtime.shutdown);
+    deadline = requestDeadline(options.outgoing ?? request.signal, runtime.limits.requestTimeoutMs, runtime.shutdown);
     const answered = await attemptStage(
       {
         engine: runtime.engine,
