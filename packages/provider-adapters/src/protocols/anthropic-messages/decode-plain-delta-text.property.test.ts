@@ -67,6 +67,11 @@ describe('decodePlainDeltaText', () => {
       '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"},"__proto__":{}}',
       '{"type":"content_block_delta","index":12345678,"delta":{"type":"text_delta","text":"a"}}',
       '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\u0001"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","text":"a"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","partial_json":"a"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}} ',
     ]) {
       expect(decodePlainDeltaText(text)).toBeUndefined();
     }
