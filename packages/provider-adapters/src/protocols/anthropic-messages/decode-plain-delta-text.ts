@@ -64,3 +64,31 @@ export function decodePlainDeltaText(text: string): PlainDeltaText | undefined {
   const fragment = readJsonStringLiteral(text, position, length - 2);
   return fragment === undefined ? undefined : { index, kind, fragment };
 }
+
+/** Reads plain deltas as {@link decodePlainDeltaText} does; one per stream (it remembers the last block read). */
+export type PlainDeltaTextReader = (text: string) => PlainDeltaText | undefined;
+
+/**
+ * A {@link decodePlainDeltaText} for one stream that remembers the fixed text before the last delta's literal
+ * (head, index, middle): a delta of the same block, nearly every event of a long answer, is then told by one
+ * compare of that text and its closing braces, and its literal read the same way. Any other text takes
+ * `decodePlainDeltaText`. Same answers for any texts in any order (a property test holds them equal).
+ */
+export function createPlainDeltaTextReader(): PlainDeltaTextReader {
+  let last: PlainDeltaText | undefined;
+  let prefix = '';
+  return (text) => {
+    const length = text.length;
+    if (last !== undefined && text.charCodeAt(length - 1) === CLOSING_BRACE && text.charCodeAt(length - 2) === CLOSING_BRACE && hasAt(text, prefix, 0)) {
+      const fragment = readJsonStringLiteral(text, prefix.length, length - 2);
+      return fragment === undefined ? undefined : { index: last.index, kind: last.kind, fragment };
+    }
+    const read = decodePlainDeltaText(text);
+    if (read !== undefined) {
+      last = read;
+      // Built from the constants, so it holds no reference to the event text.
+      prefix = `${HEAD}${read.index}${read.kind === 'tool' ? TOOL_MIDDLE : TEXT_MIDDLE}`;
+    }
+    return read;
+  };
+}
