@@ -29,9 +29,9 @@ interface WireBlock {
 /** Options of {@link createAnthropicMessagesStreamEncoder}. */
 export interface AnthropicMessagesStreamEncoderOptions {
   /**
-   * Whether text, refusal, reasoning and tool-argument deltas are written from a template (their fixed parts as
-   * text, the fragment alone serialised) instead of serialising the whole event object. Same bytes either way (a property test holds
-   * them equal); `false` only for that test. Default true.
+   * Whether text, refusal, reasoning and tool-argument deltas after the first event are written from a template
+   * (their fixed parts as text, the fragment alone serialised) instead of serialising the whole event object. Same
+   * bytes either way (a property test holds them equal); `false` only for that test. Default true.
    */
   readonly deltaTemplates?: boolean;
 }
@@ -168,10 +168,8 @@ export function createAnthropicMessagesStreamEncoder(context: EgressContextV1, o
         break;
       case 'text-delta':
       case 'refusal-delta': {
-        const block = openBlock(event.index, TEXT_KINDS);
-        // The first event of a stream: `message_start` went out ahead of it.
-        if (templates && out.length === 0) return templatedDelta(block, TEXT_DELTA_MEMBER, event.delta);
-        delta(out, block, { type: 'text_delta', text: event.delta });
+        // Here only without templates, or as the stream's first event (after the `message_start` just written).
+        delta(out, openBlock(event.index, TEXT_KINDS), { type: 'text_delta', text: event.delta });
         break;
       }
       case 'text-end':
