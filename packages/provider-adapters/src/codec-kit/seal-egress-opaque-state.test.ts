@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { NormalizedStreamEventV4 } from '@tokenforge/model-protocol';
+import { EGRESS_STREAM_EVENT_TEXT_V1, type AdapterTerminalOutcomeV4, type EgressStreamEventTextV1, type NormalizedStreamEventV4 } from '@tokenforge/model-protocol';
 import { createAnthropicMessagesEgressCodec } from '../protocols/anthropic-messages/egress.js';
+import { createOpenAiChatEgressCodec } from '../protocols/openai-chat/egress.js';
 import { createOpenAiResponsesEgressCodec } from '../protocols/openai-responses/egress.js';
 import { createOpaqueStateSeal } from './opaque-state-seal.js';
 import { sealEgressOpaqueState } from './seal-egress-opaque-state.js';
@@ -83,5 +85,66 @@ describe('sealEgressOpaqueState with compaction (V4 outputs)', () => {
     const body = decoder.decode(same.encodeResponse({ status: 'completed', result: { kind: 'chat', content: [{ type: 'compaction', data: 'summary' }] }, finishReason: { unified: 'stop' } }, context).body);
     expect(body).toContain('{"type":"compaction","content":"summary"}');
     expect(own).toEqual([]);
+  });
+});
+
+describe('sealEgressOpaqueState keeps the stream encoder\'s text form', () => {
+  const awkward = fc.oneof(fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 6 }), fc.constantFrom('', '"', '\\', '\n', '\u2028', '\ud800', '\u0000'));
+  const index = fc.nat(2);
+  const event: fc.Arbitrary<NormalizedStreamEventV4> = fc.oneof(
+    { arbitrary: fc.record({ type: fc.constantFrom('text-delta' as const, 'reasoning-delta' as const, 'tool-call-delta' as const), index, delta: awkward }), weight: 6 },
+    { arbitrary: fc.record({ type: fc.constantFrom('text-start' as const, 'text-end' as const, 'reasoning-start' as const), index }), weight: 2 },
+    { arbitrary: fc.record({ type: fc.constant('reasoning-end' as const), index, signature: awkward }), weight: 1 },
+    { arbitrary: fc.record({ type: fc.constant('tool-call-start' as const), index, toolCallId: awkward, toolName: awkward }), weight: 1 },
+    { arbitrary: fc.record({ type: fc.constant('tool-call-end' as const), index, argumentsText: awkward, signature: awkward }), weight: 1 },
+    { arbitrary: fc.record({ type: fc.constant('reasoning-redacted' as const), index, data: awkward }), weight: 1 },
+    { arbitrary: fc.record({ type: fc.constant('compaction' as const), index, data: awkward }), weight: 1 },
+  );
+  const codecs = [createAnthropicMessagesEgressCodec(), createOpenAiChatEgressCodec()];
+
+  function written(run: () => Uint8Array): string {
+    try {
+      return Buffer.from(run()).toString('hex');
+    } catch (error) {
+      return `threw ${String(error)}`;
+    }
+  }
+
+  it('gives each event as the text whose UTF-8 bytes its encodeEvent writes (or throws the same error), sealed or not', () => {
+    let writtenEvents = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...codecs), fc.boolean(), fc.array(event, { maxLength: 30 }), (codec, sealed, events) => {
+        const source = { sourceFamily: 'gemini-generate-content/v1' as const, seal: sealed ? seal : undefined };
+        const byText = sealEgressOpaqueState(codec, source).createStreamEncoder?.(context);
+        const byBytes = sealEgressOpaqueState(codec, source).createStreamEncoder?.(context);
+        if (byText === undefined || byBytes === undefined) throw new Error('no stream encoder');
+        const eventText = (byText as EgressStreamEventTextV1)[EGRESS_STREAM_EVENT_TEXT_V1];
+        if (eventText === undefined) throw new Error('the wrapped encoder offers no event text');
+        for (const item of events) {
+          const expected = written(() => byBytes.encodeEvent(item));
+          expect(written(() => Buffer.from(eventText.call(byText, item), 'utf8'))).toBe(expected);
+          if (!expected.startsWith('threw') && expected.length > 0) writtenEvents += 1;
+        }
+        const terminal: AdapterTerminalOutcomeV4 = { status: 'completed', result: { kind: 'chat', content: [] }, finishReason: { unified: 'stop' } };
+        expect(written(() => byText.encodeTerminal(terminal))).toBe(written(() => byBytes.encodeTerminal(terminal)));
+      }),
+      { numRuns: 300 },
+    );
+    // Not vacuous: many events were written through the text form.
+    expect(writtenEvents).toBeGreaterThan(300);
+  });
+
+  it('leaves a compaction and an unsealed signature out of the text as it does out of the bytes', () => {
+    const encoder = sealEgressOpaqueState(createOpenAiChatEgressCodec(), { sourceFamily: 'anthropic-messages/v1', seal: undefined }).createStreamEncoder?.(context);
+    const eventText = (encoder as EgressStreamEventTextV1 | undefined)?.[EGRESS_STREAM_EVENT_TEXT_V1];
+    if (encoder === undefined || eventText === undefined) throw new Error('the wrapped encoder offers no event text');
+    const text = [
+      { type: 'tool-call-start', index: 0, toolCallId: 'call_1', toolName: 'f' },
+      { type: 'tool-call-end', index: 0, argumentsText: '{}', signature: 'EqQBCkYIBxgC-anthropic' },
+      { type: 'compaction', index: 1, data: 'summary-of-another-family' },
+    ].map((item) => eventText.call(encoder, item as NormalizedStreamEventV4)).join('');
+    expect(text).toContain('"call_1"');
+    expect(text).not.toContain('EqQBCkYIBxgC');
+    expect(text).not.toContain('summary-of-another-family');
   });
 });

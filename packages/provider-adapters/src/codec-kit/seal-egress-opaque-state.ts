@@ -1,4 +1,13 @@
-import type { AdapterTerminalOutcomeV4, EgressCodecV1, NormalizedStreamEventV4, ProtocolFamily, TaskResultV4 } from '@tokenforge/model-protocol';
+import {
+  EGRESS_STREAM_EVENT_TEXT_V1,
+  type AdapterTerminalOutcomeV4,
+  type EgressCodecV1,
+  type EgressStreamEncoderV1,
+  type EgressStreamEventTextV1,
+  type NormalizedStreamEventV4,
+  type ProtocolFamily,
+  type TaskResultV4,
+} from '@tokenforge/model-protocol';
 import type { OpaqueStateSeal } from './opaque-state-seal.js';
 
 /** Where an answer came from and where it goes, for {@link sealEgressOpaqueState}. */
@@ -65,6 +74,7 @@ function sealEvent(event: NormalizedStreamEventV4, carry: (value: string) => str
  * the dialect's own family's values pass unchanged. Each dialect then writes the value in its opaque field or
  * drops it where it has none (never forging one). Without a seal, another family's values are left out. Another
  * family's compaction blocks are always left out of the answer. Each part left out whole is told to `onLeftOut`.
+ * A stream encoder that offers its events as text (`EGRESS_STREAM_EVENT_TEXT_V1`) still does once wrapped.
  */
 export function sealEgressOpaqueState(egress: EgressCodecV1, source: OpaqueStateSource): EgressCodecV1 {
   if (source.sourceFamily === egress.protocolFamily) return egress;
@@ -81,8 +91,8 @@ export function sealEgressOpaqueState(egress: EgressCodecV1, source: OpaqueState
       ? {}
       : {
           createStreamEncoder: (context) => {
-            const inner = createStreamEncoder.call(egress, context);
-            return {
+            const inner: EgressStreamEncoderV1 & EgressStreamEventTextV1 = createStreamEncoder.call(egress, context);
+            const encoder: EgressStreamEncoderV1 & EgressStreamEventTextV1 = {
               contentType: inner.contentType,
               encodeEvent: (event) => {
                 const sealed = sealEvent(event, carry, onLeftOut);
@@ -90,6 +100,15 @@ export function sealEgressOpaqueState(egress: EgressCodecV1, source: OpaqueState
               },
               encodeTerminal: (outcome) => inner.encodeTerminal(sealOutcome(outcome)),
             };
+            // Keep the inner encoder's text form, so a host still joins a read's events as text and encodes them once.
+            const innerText = inner[EGRESS_STREAM_EVENT_TEXT_V1];
+            if (typeof innerText === 'function') {
+              encoder[EGRESS_STREAM_EVENT_TEXT_V1] = (event) => {
+                const sealed = sealEvent(event, carry, onLeftOut);
+                return sealed === undefined ? '' : innerText.call(inner, sealed);
+              };
+            }
+            return encoder;
           },
         }),
   } satisfies EgressCodecV1);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSafeJson } from '../../codec-kit/index.js';
-import { decodePlainDeltaText } from './decode-plain-delta-text.js';
+import { createPlainDeltaTextReader, decodePlainDeltaText } from './decode-plain-delta-text.js';
 
 /** What the general path reads from the parsed event: the fields the plain delta step looks at. */
 function parsedFields(text: string): unknown {
@@ -57,6 +57,29 @@ describe('decodePlainDeltaText', () => {
     );
   });
 
+  it('a stream\'s reader answers exactly what decodePlainDeltaText answers, text after text (property)', () => {
+    // Mostly deltas of a few blocks, so a text often continues the block read before it (the remembered prefix).
+    const nearIndex = fc.oneof({ arbitrary: fc.nat(2), weight: 8 }, { arbitrary: index, weight: 1 });
+    const near = fc.tuple(nearIndex, delta).map(([at, body]) => JSON.stringify({ type: 'content_block_delta', index: at, delta: body }));
+    const texts = fc.array(fc.oneof({ arbitrary: near, weight: 6 }, { arbitrary: edited, weight: 2 }, { arbitrary: compact, weight: 1 }), { maxLength: 30 });
+    let continued = 0;
+    fc.assert(
+      fc.property(texts, (sequence) => {
+        const read = createPlainDeltaTextReader();
+        let previous: { index: number; kind: string } | undefined;
+        for (const text of sequence) {
+          const expected = decodePlainDeltaText(text);
+          expect(read(text)).toStrictEqual(expected);
+          if (expected !== undefined && previous?.index === expected.index && previous.kind === expected.kind) continued += 1;
+          if (expected !== undefined) previous = expected;
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // Not vacuous: many texts continued the block read before them (514-546 a run over five runs).
+    expect(continued).toBeGreaterThan(250);
+  });
+
   it('leaves other spellings to the general path', () => {
     for (const text of [
       '{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"a"}}',
@@ -67,6 +90,11 @@ describe('decodePlainDeltaText', () => {
       '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"},"__proto__":{}}',
       '{"type":"content_block_delta","index":12345678,"delta":{"type":"text_delta","text":"a"}}',
       '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\u0001"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","text":"a"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","partial_json":"a"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}} ',
     ]) {
       expect(decodePlainDeltaText(text)).toBeUndefined();
     }

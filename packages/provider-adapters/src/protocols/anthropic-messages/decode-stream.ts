@@ -24,7 +24,7 @@ import { anthropicCompactionFieldsText } from './wire-compaction-fields.js';
 import { convertAnthropicUsage, type AnthropicWireUsage } from './convert-usage.js';
 import { mapAnthropicError } from './map-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
-import { decodePlainDeltaText } from './decode-plain-delta-text.js';
+import { createPlainDeltaTextReader } from './decode-plain-delta-text.js';
 import { readAnthropicStreamEvent, type AnthropicWireContentBlock, type AnthropicWireDelta } from './wire-readers.js';
 
 /** Options of {@link createAnthropicMessagesStreamMachine}. */
@@ -89,6 +89,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
   const parts = new Map<number, ChatOutputPartV4>();
   const tools = createToolCallAccumulator();
   const plainDeltaFastPath = options.plainDeltaFastPath !== false;
+  const readPlainDeltaText = createPlainDeltaTextReader();
 
   function updateUsage(wire: AnthropicWireUsage, events: NormalizedStreamEventV4[]): void {
     rawUsage = { ...rawUsage, ...definedEntries(wire) };
@@ -296,7 +297,7 @@ export function createAnthropicMessagesStreamMachine(options: AnthropicMessagesS
       if (frame.kind !== 'event') return undefined;
       if (plainDeltaFastPath && (frame.event === undefined || frame.event === 'content_block_delta')) {
         // The compact wire spelling is read without parsing the whole event; what it reads equals the parse.
-        const plain = decodePlainDeltaText(frame.data);
+        const plain = readPlainDeltaText(frame.data);
         if (plain !== undefined) {
           const step = plainFragmentStep(plain.index, plain.kind, plain.fragment);
           if (step !== false) return step;

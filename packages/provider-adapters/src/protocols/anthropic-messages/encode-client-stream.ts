@@ -29,15 +29,22 @@ interface WireBlock {
 /** Options of {@link createAnthropicMessagesStreamEncoder}. */
 export interface AnthropicMessagesStreamEncoderOptions {
   /**
-   * Whether a text delta after the first event is written from a template (its fixed parts as text, the delta
-   * alone serialised) instead of serialising the whole event object. Same bytes either way (a property test holds
-   * them equal); `false` only for that test. Default true.
+   * Whether text, refusal, reasoning and tool-argument deltas after the first event are written from a template
+   * (their fixed parts as text, the fragment alone serialised) instead of serialising the whole event object. Same
+   * bytes either way (a property test holds them equal); `false` only for that test. Default true.
    */
   readonly deltaTemplates?: boolean;
 }
 
 /** The start of a `content_block_delta` event, up to its block index. */
 const DELTA_HEAD = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":';
+/** A delta's type and the key of its string member, as written between `{"type":` and the member's value. */
+const TEXT_DELTA_MEMBER = '"text_delta","text"';
+const THINKING_DELTA_MEMBER = '"thinking_delta","thinking"';
+const INPUT_JSON_DELTA_MEMBER = '"input_json_delta","partial_json"';
+const TEXT_KINDS: readonly WireBlockKind[] = ['text'];
+const THINKING_KINDS: readonly WireBlockKind[] = ['thinking'];
+const TOOL_KINDS: readonly WireBlockKind[] = ['tool_use'];
 
 /**
  * Creates the Anthropic SSE encoder for one stream. It writes the event sequence an Anthropic client (and the
@@ -118,9 +125,35 @@ export function createAnthropicMessagesStreamEncoder(context: EgressContextV1, o
     return out.length === 0 ? EMPTY : encoder.encode(out.join(''));
   }
 
+  /**
+   * A `content_block_delta` of an open block from the template: the same text JSON.stringify writes for the event
+   * object of `delta`, with the fragment alone serialised (`member` is the delta's type and its string member).
+   */
+  function templatedDelta(block: WireBlock, member: string, fragment: string): string {
+    return `${DELTA_HEAD}${block.wireIndex},"delta":{"type":${member}:${JSON.stringify(fragment)}}}\n\n`;
+  }
+
   /** The SSE text of one event (`''` for none). */
   function eventText(event: NormalizedStreamEventV4): string {
     if (finished) return '';
+    if (templates && started) {
+      // The deltas of a long answer, once `message_start` is out: no event object, no array of parts.
+      switch (event.type) {
+        case 'text-delta':
+        case 'refusal-delta':
+          return templatedDelta(openBlock(event.index, TEXT_KINDS), TEXT_DELTA_MEMBER, event.delta);
+        case 'reasoning-delta':
+          return templatedDelta(openBlock(event.index, THINKING_KINDS), THINKING_DELTA_MEMBER, event.delta);
+        case 'tool-call-delta': {
+          const block = openBlock(event.index, TOOL_KINDS);
+          if (event.delta.length === 0) return '';
+          block.argumentLength += event.delta.length;
+          return templatedDelta(block, INPUT_JSON_DELTA_MEMBER, event.delta);
+        }
+        default:
+          break;
+      }
+    }
     const out: string[] = [];
     if (event.type === 'usage') {
       usage = event.usage;
@@ -135,10 +168,8 @@ export function createAnthropicMessagesStreamEncoder(context: EgressContextV1, o
         break;
       case 'text-delta':
       case 'refusal-delta': {
-        const block = openBlock(event.index, ['text']);
-        // The same text JSON.stringify writes for the event object of `delta`, with the text alone serialised.
-        if (templates && out.length === 0) return `${DELTA_HEAD}${block.wireIndex},"delta":{"type":"text_delta","text":${JSON.stringify(event.delta)}}}\n\n`;
-        delta(out, block, { type: 'text_delta', text: event.delta });
+        // Here only without templates, or as the stream's first event (after the `message_start` just written).
+        delta(out, openBlock(event.index, TEXT_KINDS), { type: 'text_delta', text: event.delta });
         break;
       }
       case 'text-end':

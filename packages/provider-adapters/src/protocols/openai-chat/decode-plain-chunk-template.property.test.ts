@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSafeJson, type SseItem } from '../../codec-kit/index.js';
-import { learnPlainChunkTemplate, readPlainChunkContent, readStringLiteral } from './decode-plain-chunk-template.js';
+import { learnPlainChunkTemplate, readPlainChunkContent } from './decode-plain-chunk-template.js';
 import { createOpenAiChatStreamMachine } from './decode-stream.js';
 import { stepOutcome } from '../../test-support/step-outcome.js';
 
@@ -132,22 +132,6 @@ describe('openai-chat stream machine: plain chunks read from their template', ()
       { numRuns: 5000 },
     );
     expect(read).toBeGreaterThan(1500);
-  });
-
-  it('reads a string literal exactly as JSON.parse does, or declines (property)', () => {
-    fc.assert(
-      fc.property(rawLiteral, (literal) => {
-        let expected: unknown;
-        try {
-          const value: unknown = JSON.parse(literal);
-          expected = typeof value === 'string' && literal.startsWith('"') && literal.endsWith('"') ? value : undefined;
-        } catch {
-          expected = undefined;
-        }
-        expect(readStringLiteral(`x${literal}y`, 1, literal.length + 1)).toBe(expected);
-      }),
-      { numRuns: 5000 },
-    );
   });
 
   it('learns no template from a chunk whose content literal is spelled otherwise, and declines a chunk with another head', () => {

@@ -1,3 +1,5 @@
+import { readJsonStringLiteral } from '../../codec-kit/read-json-string-literal.js';
+
 /**
  * The fixed text of one stream's plain text chunks: what surrounds the `content` string literal, learned from a
  * chunk the general reader took as plain text. Servers write every such chunk of a stream with the same members
@@ -26,8 +28,6 @@ const MAX_CANDIDATES = 4;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
-/** Longest slice V8 copies instead of pointing into its parent string (`SlicedString::kMinLength` is 13). */
-const LONGEST_COPIED_SLICE = 12;
 
 /**
  * Learns the template of `text`, a chunk the general reader parsed and found plain with `content`. The content
@@ -54,7 +54,7 @@ export function learnPlainChunkTemplate(
     let middle = rest;
     let varyingLast = false;
     const varying = rest.lastIndexOf(VARYING_LAST_KEY);
-    if (varying >= 0 && rest.endsWith('"}') && readStringLiteral(rest, varying + VARYING_LAST_KEY.length, rest.length - 1) !== undefined) {
+    if (varying >= 0 && rest.endsWith('"}') && readJsonStringLiteral(rest, varying + VARYING_LAST_KEY.length, rest.length - 1) !== undefined) {
       middle = rest.slice(0, varying + VARYING_LAST_KEY.length);
       varyingLast = endsAtValueStart(middle);
       if (!varyingLast) middle = rest;
@@ -86,39 +86,12 @@ export function readPlainChunkContent(text: string, template: PlainChunkTemplate
     if (text.charCodeAt(text.length - 1) !== 0x7d) return undefined;
     end = text.indexOf(template.middle, start);
     if (end < 0) return undefined;
-    if (readStringLiteral(text, end + template.middle.length, text.length - 1) === undefined) return undefined;
+    if (readJsonStringLiteral(text, end + template.middle.length, text.length - 1) === undefined) return undefined;
   } else {
     if (!text.endsWith(template.middle)) return undefined;
     end = text.length - template.middle.length;
   }
-  return readStringLiteral(text, start, end);
-}
-
-/**
- * The value of `text.slice(start, end)` when that is exactly one JSON string literal, else `undefined`. Short
- * literals without escapes (most stream fragments) are checked by a character loop and sliced (V8 copies a slice
- * this short); others go to `JSON.parse`, whose result, unlike a longer slice, keeps no reference to the whole read
- * (the decoder keeps every fragment until the stream ends).
- */
-export function readStringLiteral(text: string, start: number, end: number): string | undefined {
-  if (end - start < 2 || text.charCodeAt(start) !== QUOTE || text.charCodeAt(end - 1) !== QUOTE) return undefined;
-  if (end - start - 2 > LONGEST_COPIED_SLICE) return parseLiteral(text.slice(start, end));
-  const last = end - 1;
-  for (let position = start + 1; position < last; position += 1) {
-    const code = text.charCodeAt(position);
-    if (code === BACKSLASH) return parseLiteral(text.slice(start, end));
-    if (code === QUOTE || code < 0x20) return undefined;
-  }
-  return text.slice(start + 1, last);
-}
-
-function parseLiteral(literal: string): string | undefined {
-  try {
-    const value: unknown = JSON.parse(literal);
-    return typeof value === 'string' ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  return readJsonStringLiteral(text, start, end);
 }
 
 /** Whether JSON text that starts outside a string ends outside one, right after a colon (whitespace aside). */
