@@ -45,7 +45,7 @@ const BENCHMARKS: readonly BenchmarkSpec[] = [
   { file: 'codecs.bench.ts', results: ['codecs', 'codecs-embeddings'], quickFlag: true, pooledArgs: ['--quick'] },
   { file: 'http.bench.ts', results: ['http'], quickFlag: false, pooledArgs: [] },
   { file: 'peers.bench.ts', results: ['peers'], quickFlag: true, pooledArgs: [] },
-  // Gateways over loopback HTTP (ours, Portkey, claude-code-router): one quick round per process, pooled.
+  // Gateways over loopback HTTP (ours, Portkey, claude-code-router): quick rounds (three per sync cell, one per stream cell) per process, pooled.
   { file: 'gateway.bench.ts', results: ['gateway'], quickFlag: true, pooledArgs: ['--quick'] },
   // Start-up to a ready /healthz through the README's command and through the bin.
   { file: 'gateway-startup.bench.ts', results: ['gateway-startup'], quickFlag: true, pooledArgs: ['--quick'] },
