@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { STREAM_EVENTS } from './gateway/canned-upstream.js';
 import { CCR_PACKAGE, ensureGatewayPeers, installedVersion, PORTKEY_PACKAGE, writeCcrConfig } from './gateway/gateway-peers.js';
 import type { LoadJob, LoadResult } from './gateway/load-generator.js';
+import { gatewayScriptNodeFlags } from './gateway/gateway-script-flags.js';
 import { BENCH_ADMIN_KEY, BENCH_CLIENT_KEY, benchCatalogue, createGovernedKey } from './gateway/our-gateway-process.js';
 import { cpuSeconds, peakRssBytes } from './gateway/proc-stats.js';
 import { GOVERNED_SUFFIX, summarizeGatewayRuns, type GatewayPathSpec, type PathRun } from './gateway/summarize-gateway.js';
@@ -113,7 +114,7 @@ function listeningUrl(child: ChildProcess, what: string): Promise<string> {
 }
 
 /**
- * Our gateway as an operator runs it: the built CLI (`npx --yes pnpm@12.4.2 gateway`'s script, which builds first
+ * Our gateway as an operator runs it: the built CLI (`npx --yes pnpm@12.4.2 gateway`'s script with its node flags, which builds first
  * when the build is stale) over the bench catalogue, governance off (`--no-governance`) or on (the embedded store
  * in `folder`, with a tenant whose limits never bind). Answers its URL and the client key to send.
  */
@@ -121,7 +122,7 @@ async function startOurGateway(upstreamPort: number, folder: string, governance:
   const configPath = join(folder, 'catalogue.json');
   writeFileSync(configPath, JSON.stringify(benchCatalogue(upstreamPort)));
   const cli = join(HERE, '../../packages/gateway/scripts/run-built-cli.mjs');
-  const child = startChild(0, [cli, '--config', configPath, '--port', '0', ...(governance ? ['--data-dir', join(folder, 'data')] : ['--no-governance'])], {
+  const child = startChild(0, [...gatewayScriptNodeFlags(join(HERE, '../../package.json')), cli, '--config', configPath, '--port', '0', ...(governance ? ['--data-dir', join(folder, 'data')] : ['--no-governance'])], {
     env: { ...process.env, BENCH_CLIENT_KEY, BENCH_UPSTREAM_KEY: 'bench-upstream-key', TOKENFORGE_ADMIN_KEY: BENCH_ADMIN_KEY },
   });
   const what = `our gateway (governance ${governance ? 'on' : 'off'})`;

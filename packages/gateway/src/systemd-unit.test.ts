@@ -9,7 +9,7 @@ const SYSTEMD_ANALYZE = '/usr/bin/systemd-analyze';
 describe('the systemd unit of docs/deploying.md (packages/gateway/examples/tokenforge-gateway.service)', () => {
   it('runs the bin with node directly, reloads with SIGHUP and gives the drain time to stop', () => {
     const unit = readFileSync(UNIT, 'utf8');
-    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node \S+\/@tokenforge\/gateway\/dist\/cli\.js /m);
+    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node --max-semi-space-size=8 \S+\/@tokenforge\/gateway\/dist\/cli\.js /m);
     expect(unit).toMatch(/^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
     expect(unit).toMatch(/^TimeoutStopSec=20$/m);
   });
