@@ -66,7 +66,7 @@ describe('README: point your SDK here', () => {
   it('starts the gateway with the README command, the root gateway script', () => {
     expect(fencedBlocks(sdkSection, 'bash')).toEqual(['npx --yes pnpm@12.4.2 gateway\n']);
     const manifest = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(manifest.scripts.gateway).toMatch(/^node packages\/gateway\/scripts\/run-built-cli\.mjs$/);
+    expect(manifest.scripts.gateway).toMatch(/^node (?:--[\w-]+(?:=\S+)? )*packages\/gateway\/scripts\/run-built-cli\.mjs$/);
   });
 
   it('has a five-line example with the openai SDK, which the workspace installs at the root', () => {
